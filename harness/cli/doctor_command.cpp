@@ -1,0 +1,52 @@
+// perfgauge doctor
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli_common.hpp"
+#include "perfgauge/harness/doctor.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+#include "perfgauge/pmu/perf_event.hpp"
+#include "perfgauge/pmu/tracefs.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+int probe_event(const pmu::EventResolver& resolver, const std::string& name) {
+    pmu::EventTerm term;
+    term.name = name;
+    return pmu::probe_open(resolver.resolve(term).attr);
+}
+
+}  // namespace
+
+int run_doctor(const std::vector<std::string>& args) {
+    po::options_description options(
+        "usage: perfgauge doctor\n\n"
+        "Reports whether this machine can count hardware and software events, and why not,\n"
+        "with a one-line fix where there is one; then what makes timings unreliable here.\n"
+        "Exit status 1 when not even software events can be counted.\n\noptions");
+    options.add_options()("help,h", "show this help");
+    const auto vm = parse_options(args, options, {});
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return kExitOk;
+    }
+
+    const pmu::EventResolver resolver;
+    harness::DoctorProbes probes;
+    probes.hardware_error = probe_event(resolver, "cycles");
+    probes.software_error = probe_event(resolver, "task-clock");
+    probes.tracefs_mounted = pmu::Tracefs::locate().has_value();
+    const auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(),
+                                                     harness::collect_system_info(), probes);
+    fmt::print("perfgauge doctor\n\n");
+    for (const auto& check : checks) {
+        fmt::print("{} {}: {}\n", harness::check_label(check.level), check.topic, check.finding);
+        if (!check.fix.empty()) fmt::print("       fix: {}\n", check.fix);
+    }
+    return probes.software_error == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace perfgauge::cli

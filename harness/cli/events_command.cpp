@@ -1,0 +1,146 @@
+// perfgauge events [FILTER] | perfgauge events --resolve LIST
+#include <fmt/format.h>
+
+#include <iostream>
+#include <optional>
+
+#include "cli_common.hpp"
+#include "perfgauge/harness/text_table.hpp"
+#include "perfgauge/pmu/event_catalog.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+#include "perfgauge/pmu/open_error.hpp"
+#include "perfgauge/pmu/perf_event.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+using harness::TextTable;
+
+std::string type_text(const perf_event_attr& attr) {
+    switch (attr.type) {
+        case PERF_TYPE_HARDWARE: return "0 (hardware)";
+        case PERF_TYPE_SOFTWARE: return "1 (software)";
+        case PERF_TYPE_TRACEPOINT: return "2 (tracepoint)";
+        case PERF_TYPE_HW_CACHE: return "3 (hw-cache)";
+        case PERF_TYPE_RAW: return "4 (raw)";
+        default: return fmt::format("{} (dynamic PMU)", attr.type);
+    }
+}
+
+std::string here_text(int open_error, pmu::EventKind kind, const perf_event_attr& attr,
+                      const pmu::PmuEnvironment& env) {
+    if (open_error == 0) return "yes";
+    return pmu::diagnose_open_error(open_error, kind, attr, env).status;
+}
+
+int resolve_list(const std::string& list, bool verbose) {
+    const pmu::EventResolver resolver;
+    const auto groups = resolver.resolve(list);
+    const auto env = pmu::detect_pmu_environment();
+    std::optional<pmu::OpenDiagnosis> hardware_problem;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto& group = groups[g];
+        fmt::print("group {}{}: {} event{}\n", g + 1, group.explicit_group ? " {...}" : "",
+                   group.events.size(), group.events.size() == 1 ? "" : "s");
+        TextTable table({"  EVENT", "KIND", "TYPE", "CONFIG", "COUNTS", "OPENS HERE", "ENCODING"});
+        for (std::size_t i = 0; i < group.events.size(); ++i) {
+            const auto& e = group.events[i];
+            const int error = pmu::probe_open(e.attr);
+            if (error != 0 && pmu::needs_hardware_pmu(e.kind) && !hardware_problem) {
+                hardware_problem = pmu::diagnose_open_error(error, e.kind, e.attr, env);
+            }
+            table.add_row({fmt::format("  {}{}", e.name, i == 0 && group.events.size() > 1 ? " (leader)" : ""),
+                           std::string(pmu::kind_name(e.kind)), type_text(e.attr),
+                           fmt::format("{:#x}", static_cast<unsigned long long>(e.attr.config)),
+                           pmu::privilege_text(e.attr), here_text(error, e.kind, e.attr, env),
+                           e.encoding});
+            if (verbose) table.add_row({"    attr: " + pmu::dump_attr(e.attr)});
+        }
+        fmt::print("{}", table.render());
+    }
+    if (hardware_problem) {
+        fmt::print("\nhardware events cannot be opened here: {}\n  fix: {}\n", hardware_problem->reason,
+                   hardware_problem->fix);
+    }
+    return kExitOk;
+}
+
+int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
+    const auto entries = pmu::list_events(options);
+    if (entries.empty()) {
+        fmt::print(stderr, "perfgauge events: no event matches '{}'\n", options.filter);
+        return kExitUsage;
+    }
+    const auto env = pmu::detect_pmu_environment();
+    TextTable table({"EVENT", "PMU", "KIND", "OPENS HERE", "DESCRIPTION"});
+    std::size_t openable = 0;
+    std::optional<pmu::OpenDiagnosis> hardware_problem;
+    for (const auto& e : entries) {
+        std::string here = "-";
+        if (!e.encode_error.empty()) {
+            here = "needs attributes";
+        } else if (e.probed) {
+            perf_event_attr attr{};
+            attr.exclude_kernel = 1;
+            here = here_text(e.open_error, e.kind, attr, env);
+            openable += e.open_error == 0;
+            if (e.open_error != 0 && pmu::needs_hardware_pmu(e.kind) && !hardware_problem) {
+                hardware_problem = pmu::diagnose_open_error(e.open_error, e.kind, attr, env);
+            }
+        }
+        table.add_row({e.name, e.pmu, std::string(pmu::kind_name(e.kind)), here,
+                       verbose ? e.description : harness::truncate(e.description, 60)});
+    }
+    fmt::print("{}", table.render());
+    fmt::print("\n{} events", entries.size());
+    if (options.try_open) fmt::print(", {} can be opened here", openable);
+    fmt::print(".\n");
+    if (hardware_problem) {
+        fmt::print("Hardware events cannot be opened here: {}\n  fix: {}\n", hardware_problem->reason,
+                   hardware_problem->fix);
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+int run_events(const std::vector<std::string>& args) {
+    po::options_description options(
+        "usage: perfgauge events [FILTER] [--tracepoints] [--no-probe] [-v]\n"
+        "       perfgauge events --resolve LIST [-v]\n\n"
+        "Lists the events of every libpfm4 PMU present plus the generic perf events, with\n"
+        "whether the kernel opens each here (each is opened once, disabled, user space only).\n"
+        "FILTER is a case-insensitive substring of the name or of PMU::NAME.\n\n"
+        "LIST syntax (as perf stat -e): comma-separated names; {a,b} keeps a group together;\n"
+        ":u / :k / :uk count user / kernel / both (default: user space only); rNNNN is raw;\n"
+        "PMU::EVENT:UMASK:c=1 is libpfm4; subsystem:event is a tracepoint.\n\noptions");
+    options.add_options()("help,h", "show this help")(
+        "resolve", po::value<std::string>()->value_name("LIST"),
+        "parse and resolve LIST; print each event's group, type, config, modifiers")(
+        "tracepoints", "also list tracepoints (subsystem:event; needs tracefs)")(
+        "no-probe", "do not try to open each event")(
+        "verbose,v", "full descriptions; with --resolve, the whole perf_event_attr")(
+        "filter", po::value<std::string>()->default_value(""), "");
+    po::positional_options_description positional;
+    positional.add("filter", 1);
+    const auto vm = parse_options(args, options, positional);
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return kExitOk;
+    }
+    const bool verbose = vm.count("verbose") > 0;
+    if (vm.count("resolve")) {
+        if (!vm["filter"].as<std::string>().empty()) {
+            throw UsageError("--resolve takes the list itself; a FILTER makes no sense with it");
+        }
+        return resolve_list(vm["resolve"].as<std::string>(), verbose);
+    }
+    pmu::CatalogOptions catalog;
+    catalog.filter = vm["filter"].as<std::string>();
+    catalog.tracepoints = vm.count("tracepoints") > 0;
+    catalog.try_open = vm.count("no-probe") == 0;
+    return list_catalog(catalog, verbose);
+}
+
+}  // namespace perfgauge::cli

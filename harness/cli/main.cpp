@@ -1,0 +1,59 @@
+// perfgauge: counters around timed regions. This file only dispatches to subcommands.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+#include "perfgauge/pmu/event_list.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: perfgauge COMMAND [OPTIONS]
+
+Performance counters (cycles, instructions, branch-misses, any libpfm4 event) around timed code.
+
+commands:
+  doctor             can this machine count? PMU, permissions, clocks, CPU, noise sources
+  events [FILTER]    list the events known here and whether each can be opened
+  events --resolve LIST
+                     parse and resolve an event list, show each event's encoding
+
+Run 'perfgauge COMMAND --help' for a command's options.
+Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names).
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace perfgauge;
+    const std::vector<std::string> all(argv + 1, argv + argc);
+    if (all.empty() || all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
+        std::fputs(kUsage, all.empty() ? stderr : stdout);
+        return all.empty() ? cli::kExitUsage : cli::kExitOk;
+    }
+    if (all[0] == "--version") {
+        fmt::print("perfgauge {}\n", PERFGAUGE_VERSION);
+        return cli::kExitOk;
+    }
+    const std::string command = all[0];
+    const std::vector<std::string> args(all.begin() + 1, all.end());
+    try {
+        if (command == "doctor") return cli::run_doctor(args);
+        if (command == "events") return cli::run_events(args);
+        fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
+        return cli::kExitUsage;
+    } catch (const cli::UsageError& e) {
+        fmt::print(stderr, "perfgauge {}: {}\nRun 'perfgauge {} --help' for usage.\n", command,
+                   e.what(), command);
+        return cli::kExitUsage;
+    } catch (const pmu::EventError& e) {
+        fmt::print(stderr, "perfgauge {}: {}\n", command, e.what());
+        return cli::kExitUsage;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "perfgauge {}: error: {}\n", command, e.what());
+        return cli::kExitFailure;
+    }
+}

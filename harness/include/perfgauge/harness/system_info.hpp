@@ -1,0 +1,53 @@
+// Facts about the machine that change what a measurement means.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgauge::harness {
+
+struct CpuInfo {
+    std::string vendor;      ///< CPUID vendor string ("AuthenticAMD", "GenuineIntel")
+    std::string model_name;  ///< /proc/cpuinfo "model name"
+    unsigned family = 0;     ///< display family (base + extended)
+    unsigned model = 0;      ///< display model (base + extended)
+    bool bmi2 = false;
+    bool invariant_tsc = false;
+    bool rdtscp = false;
+    unsigned logical_cpus = 0;
+};
+
+struct CacheLevel {
+    int level = 0;
+    std::string type;  ///< "Data", "Instruction", "Unified"
+    std::uint64_t size_bytes = 0;
+    unsigned line_size = 0;
+    unsigned shared_by = 0;  ///< logical CPUs sharing this cache
+};
+
+struct SystemInfo {
+    CpuInfo cpu;
+    std::vector<CacheLevel> caches;  ///< of CPU 0, in sysfs order
+    std::string kernel;              ///< uname release
+    std::optional<std::string> governor;
+    std::optional<bool> boost;       ///< turbo/boost enabled
+    std::optional<bool> smt_active;
+    std::string clocksource;
+    std::optional<int> aslr;         ///< /proc/sys/kernel/randomize_va_space
+    std::array<double, 3> load_average{};
+};
+
+SystemInfo collect_system_info();
+CpuInfo detect_cpu();
+
+/// `pext`/`pdep` are microcoded (~300 cycles) on AMD family 17h (Zen 1, Zen 2) and fast
+/// (3 cycles) on Zen 3 and later and on Intel since Haswell.
+bool pext_is_microcoded(const CpuInfo& cpu);
+
+/// "32 KiB", "1 MiB", "32 MiB".
+std::string format_bytes(std::uint64_t bytes);
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,59 @@
+// Turns parsed event names into perf_event_attr through libpfm4 and tracefs.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "perfgauge/pmu/event_list.hpp"
+#include "perfgauge/pmu/event_spec.hpp"
+#include "perfgauge/pmu/tracefs.hpp"
+
+namespace perfgauge::pmu {
+
+/// A name that resolves to nothing. what() is the complete message, suggestions included.
+class UnknownEventError : public EventError {
+public:
+    UnknownEventError(const std::string& message, std::vector<std::string> suggestions)
+        : EventError(message), suggestions_(std::move(suggestions)) {}
+    const std::vector<std::string>& suggestions() const { return suggestions_; }
+
+private:
+    std::vector<std::string> suggestions_;
+};
+
+/// A name that exists but is written wrongly (bad unit mask or attribute, unsupported syntax).
+class InvalidEventError : public EventError {
+    using EventError::EventError;
+};
+
+class EventResolver {
+public:
+    /// Uses the system's tracefs (if mounted) for tracepoints.
+    EventResolver();
+    /// Uses the given tracefs (nullopt: no tracepoints); for tests.
+    explicit EventResolver(std::optional<Tracefs> tracefs);
+
+    /// Parses and resolves an event list (throws EventListSyntaxError, UnknownEventError,
+    /// InvalidEventError).
+    std::vector<GroupSpec> resolve(const std::string& list_text) const;
+    std::vector<GroupSpec> resolve(const EventList& list) const;
+    EventSpec resolve(const EventTerm& term) const;
+
+    /// The candidates for "did you mean": with an empty `pmu`, the generic perf names and the
+    /// events of every other PMU present; otherwise the events of that libpfm4 PMU.
+    static std::vector<std::string> known_names(const std::string& pmu = "");
+
+private:
+    std::optional<EventSpec> resolve_tracepoint(const EventTerm& term) const;
+    [[noreturn]] void fail_unknown(const EventTerm& term, int pfm_status) const;
+
+    std::optional<Tracefs> tracefs_;
+};
+
+/// perf's spelling of a libpfm4 perf-PMU alias: "CYCLES" -> "cycles",
+/// "L1-DCACHE-LOAD-MISSES" -> "L1-dcache-load-misses", "DTLB-LOADS" -> "dTLB-loads".
+std::string perf_style_name(const std::string& libpfm_alias);
+
+}  // namespace perfgauge::pmu

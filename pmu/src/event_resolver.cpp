@@ -1,0 +1,217 @@
+#include "perfgauge/pmu/event_resolver.hpp"
+
+#include <perfmon/pfmlib.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "libpfm.hpp"
+#include "perfgauge/pmu/suggest.hpp"
+
+namespace perfgauge::pmu {
+
+namespace {
+
+std::string modifier_suffix(const PrivilegeModifiers& m) {
+    if (!m.specified()) return "";
+    return std::string(":") + (m.user ? "u" : "") + (m.kernel ? "k" : "");
+}
+
+// Default privilege is user space only: it works at perf_event_paranoid 2 and keeps the
+// kernel's own work (page-fault handling, syscalls) out of a measurement of user code.
+void apply_privilege(perf_event_attr& attr, const PrivilegeModifiers& m) {
+    const bool user = m.specified() ? m.user : true;
+    const bool kernel = m.specified() ? m.kernel : false;
+    attr.exclude_user = user ? 0 : 1;
+    attr.exclude_kernel = kernel ? 0 : 1;
+    attr.exclude_hv = 1;
+}
+
+EventKind classify(const perf_event_attr& attr, const std::string& pmu_name) {
+    switch (attr.type) {
+        case PERF_TYPE_HARDWARE: return EventKind::hardware;
+        case PERF_TYPE_HW_CACHE: return EventKind::hw_cache;
+        case PERF_TYPE_SOFTWARE: return EventKind::software;
+        case PERF_TYPE_TRACEPOINT: return EventKind::tracepoint;
+        default: return pmu_name == "perf_raw" ? EventKind::raw : EventKind::pmu;
+    }
+}
+
+bool is_identifier(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+}
+
+// "subsystem:event" with exactly one single colon.
+bool tracepoint_shape(const std::string& name, std::string& subsystem, std::string& event) {
+    const std::size_t colon = name.find(':');
+    if (colon == std::string::npos || name.find(':', colon + 1) != std::string::npos) return false;
+    subsystem = name.substr(0, colon);
+    event = name.substr(colon + 1);
+    return is_identifier(subsystem) && is_identifier(event);
+}
+
+// The event part of "pmu::EVENT:attr=1": "EVENT".
+std::string base_event_name(const std::string& name) {
+    const std::size_t pmu_sep = name.find("::");
+    const std::size_t start = pmu_sep == std::string::npos ? 0 : pmu_sep + 2;
+    const std::size_t end = name.find(':', start);
+    return name.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+std::string did_you_mean(const std::vector<std::string>& suggestions) {
+    if (suggestions.empty()) return "; run 'perfgauge events' to list the events known here";
+    return fmt::format("; did you mean {}?", fmt::join(suggestions, ", "));
+}
+
+}  // namespace
+
+std::string perf_style_name(const std::string& alias) {
+    std::string out = alias;
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+    for (const char* prefix : {"l1-", "llc-"}) {
+        if (out.rfind(prefix, 0) == 0) {
+            for (std::size_t i = 0; prefix[i] != '\0'; ++i) out[i] = static_cast<char>(std::toupper(out[i]));
+        }
+    }
+    for (const char* prefix : {"dtlb-", "itlb-"}) {
+        if (out.rfind(prefix, 0) == 0) out.replace(1, 3, "TLB");
+    }
+    return out;
+}
+
+EventResolver::EventResolver() : EventResolver(Tracefs::locate()) {}
+
+EventResolver::EventResolver(std::optional<Tracefs> tracefs) : tracefs_(std::move(tracefs)) {
+    libpfm::ensure_initialized();
+}
+
+std::vector<GroupSpec> EventResolver::resolve(const std::string& list_text) const {
+    return resolve(parse_event_list(list_text));
+}
+
+std::vector<GroupSpec> EventResolver::resolve(const EventList& list) const {
+    std::vector<GroupSpec> groups;
+    for (const auto& group : list.groups) {
+        GroupSpec spec;
+        spec.explicit_group = group.explicit_group;
+        for (const auto& term : group.events) spec.events.push_back(resolve(term));
+        groups.push_back(std::move(spec));
+    }
+    return groups;
+}
+
+EventSpec EventResolver::resolve(const EventTerm& term) const {
+    if (term.name.find('/') != std::string::npos) {
+        throw InvalidEventError(fmt::format(
+            "'{}': perf's 'pmu/term=value/' syntax is not supported; use the libpfm4 name "
+            "(see 'perfgauge events') or a raw event rNNNN",
+            term.name));
+    }
+    // A tracepoint wins over libpfm4 when tracefs has it: "sched:sched_switch" cannot be a
+    // libpfm4 event with a unit mask, because libpfm4 event names never start in lower case
+    // with a known subsystem.
+    if (auto tracepoint = resolve_tracepoint(term)) return *std::move(tracepoint);
+
+    const auto& m = term.modifiers;
+    const auto encoding = libpfm::encode(term.name, m.specified() ? m.user : true,
+                                         m.specified() ? m.kernel : false);
+    if (encoding.status == PFM_ERR_NOTFOUND) fail_unknown(term, encoding.status);
+    if (encoding.status != PFM_SUCCESS) {
+        const auto umasks = libpfm::unit_mask_names(term.name);
+        throw InvalidEventError(fmt::format(
+            "'{}': {}{}", term.name, libpfm::error_text(encoding.status),
+            umasks.empty() ? std::string()
+                           : fmt::format(" (unit masks of this event: {})", fmt::join(umasks, ", "))));
+    }
+    EventSpec spec;
+    spec.name = term.name + modifier_suffix(m);
+    spec.encoding = encoding.fstr;
+    spec.pmu = encoding.pmu_name;
+    spec.attr = encoding.attr;
+    apply_privilege(spec.attr, m);
+    spec.kind = classify(spec.attr, spec.pmu);
+    return spec;
+}
+
+std::optional<EventSpec> EventResolver::resolve_tracepoint(const EventTerm& term) const {
+    std::string subsystem, event;
+    if (!tracefs_ || !tracepoint_shape(term.name, subsystem, event)) return std::nullopt;
+    const auto id = tracefs_->tracepoint_id(subsystem, event);
+    if (!id) return std::nullopt;
+    EventSpec spec;
+    spec.name = term.name + modifier_suffix(term.modifiers);
+    spec.encoding = (tracefs_->root() / "events" / subsystem / event).string();
+    spec.pmu = "tracepoint";
+    spec.kind = EventKind::tracepoint;
+    spec.attr.size = sizeof(perf_event_attr);
+    spec.attr.type = PERF_TYPE_TRACEPOINT;
+    spec.attr.config = *id;
+    // A tracepoint fires in the kernel on behalf of the task; the user/kernel split of the
+    // interrupted context says nothing useful, so count it unless the user restricted it.
+    apply_privilege(spec.attr, term.modifiers.specified() ? term.modifiers
+                                                          : PrivilegeModifiers{true, true});
+    return spec;
+}
+
+void EventResolver::fail_unknown(const EventTerm& term, int /*pfm_status*/) const {
+    std::string subsystem, event;
+    if (tracepoint_shape(term.name, subsystem, event)) {
+        if (!tracefs_) {
+            throw UnknownEventError(
+                fmt::format("unknown event '{}': not a libpfm4 event, and it cannot be looked up "
+                            "as a tracepoint because {}",
+                            term.name, kMountTracefsHint),
+                {});
+        }
+        if (tracefs_->has_subsystem(subsystem)) {
+            auto suggestions = closest_matches(event, tracefs_->events_of(subsystem));
+            for (auto& s : suggestions) s = subsystem + ":" + s;
+            throw UnknownEventError(fmt::format("unknown tracepoint '{}'{}", term.name,
+                                                did_you_mean(suggestions)),
+                                    suggestions);
+        }
+    }
+    const std::size_t pmu_sep = term.name.find("::");
+    const std::string pmu = pmu_sep == std::string::npos ? "" : term.name.substr(0, pmu_sep);
+    if (!pmu.empty()) {
+        const auto pmus = libpfm::present_pmus();
+        if (std::find(pmus.begin(), pmus.end(), pmu) == pmus.end()) {
+            auto suggestions = closest_matches(pmu, pmus);
+            throw UnknownEventError(
+                fmt::format("unknown PMU '{}' in '{}': the PMUs present here are {}", pmu,
+                            term.name, fmt::join(pmus, ", ")),
+                suggestions);
+        }
+    }
+    auto suggestions = closest_matches(base_event_name(term.name), known_names(pmu));
+    if (!pmu.empty()) {
+        for (auto& s : suggestions) s = pmu + "::" + s;
+    }
+    throw UnknownEventError(
+        fmt::format("unknown event '{}'{}", term.name, did_you_mean(suggestions)), suggestions);
+}
+
+std::vector<std::string> EventResolver::known_names(const std::string& pmu) {
+    std::vector<std::string> out;
+    const auto& events = libpfm::present_events();
+    if (pmu.empty()) {
+        // Generic perf names first: they are what most people mean.
+        for (const auto& e : events) {
+            if (e.pmu == "perf" && e.is_alias) out.push_back(perf_style_name(e.name));
+        }
+    }
+    for (const auto& e : events) {
+        if (pmu.empty() ? (e.pmu != "perf" && e.pmu != "perf_raw") : e.pmu == pmu) {
+            out.push_back(e.name);
+        }
+    }
+    return out;
+}
+
+}  // namespace perfgauge::pmu
