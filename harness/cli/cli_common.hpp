@@ -13,8 +13,9 @@ namespace po = boost::program_options;
 
 /// Exit statuses shared by every subcommand (`stat` passes the command's own through instead).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;  ///< the work could not be done (e.g. nothing can be counted)
-inline constexpr int kExitUsage = 2;    ///< bad input: options, event names, paths
+inline constexpr int kExitFailure =
+    1;                                ///< the work could not be done (e.g. nothing can be counted)
+inline constexpr int kExitUsage = 2;  ///< bad input: options, event names, paths
 
 /// Bad input from the user; the message is printed with the command's name and exit 2.
 class UsageError : public std::runtime_error {

@@ -44,7 +44,8 @@ int run_doctor(const std::vector<std::string>& args) {
     fmt::print("perfgauge doctor\n\n");
     for (const auto& check : checks) {
         fmt::print("{} {}: {}\n", harness::check_label(check.level), check.topic, check.finding);
-        if (!check.fix.empty()) fmt::print("       fix: {}\n", check.fix);
+        if (!check.fix.empty())
+            fmt::print("       fix: {}\n", check.fix);
     }
     return probes.software_error == 0 ? kExitOk : kExitFailure;
 }

@@ -19,18 +19,25 @@ using harness::TextTable;
 
 std::string type_text(const perf_event_attr& attr) {
     switch (attr.type) {
-        case PERF_TYPE_HARDWARE: return "0 (hardware)";
-        case PERF_TYPE_SOFTWARE: return "1 (software)";
-        case PERF_TYPE_TRACEPOINT: return "2 (tracepoint)";
-        case PERF_TYPE_HW_CACHE: return "3 (hw-cache)";
-        case PERF_TYPE_RAW: return "4 (raw)";
-        default: return fmt::format("{} (dynamic PMU)", attr.type);
+        case PERF_TYPE_HARDWARE:
+            return "0 (hardware)";
+        case PERF_TYPE_SOFTWARE:
+            return "1 (software)";
+        case PERF_TYPE_TRACEPOINT:
+            return "2 (tracepoint)";
+        case PERF_TYPE_HW_CACHE:
+            return "3 (hw-cache)";
+        case PERF_TYPE_RAW:
+            return "4 (raw)";
+        default:
+            return fmt::format("{} (dynamic PMU)", attr.type);
     }
 }
 
 std::string here_text(int open_error, pmu::EventKind kind, const perf_event_attr& attr,
                       const pmu::PmuEnvironment& env) {
-    if (open_error == 0) return "yes";
+    if (open_error == 0)
+        return "yes";
     return pmu::diagnose_open_error(open_error, kind, attr, env).status;
 }
 
@@ -50,18 +57,20 @@ int resolve_list(const std::string& list, bool verbose) {
             if (error != 0 && pmu::needs_hardware_pmu(e.kind) && !hardware_problem) {
                 hardware_problem = pmu::diagnose_open_error(error, e.kind, e.attr, env);
             }
-            table.add_row({fmt::format("  {}{}", e.name, i == 0 && group.events.size() > 1 ? " (leader)" : ""),
+            table.add_row({fmt::format("  {}{}", e.name,
+                                       i == 0 && group.events.size() > 1 ? " (leader)" : ""),
                            std::string(pmu::kind_name(e.kind)), type_text(e.attr),
                            fmt::format("{:#x}", static_cast<unsigned long long>(e.attr.config)),
                            pmu::privilege_text(e.attr), here_text(error, e.kind, e.attr, env),
                            e.encoding});
-            if (verbose) table.add_row({"    attr: " + pmu::dump_attr(e.attr)});
+            if (verbose)
+                table.add_row({"    attr: " + pmu::dump_attr(e.attr)});
         }
         fmt::print("{}", table.render());
     }
     if (hardware_problem) {
-        fmt::print("\nhardware events cannot be opened here: {}\n  fix: {}\n", hardware_problem->reason,
-                   hardware_problem->fix);
+        fmt::print("\nhardware events cannot be opened here: {}\n  fix: {}\n",
+                   hardware_problem->reason, hardware_problem->fix);
     }
     return kExitOk;
 }
@@ -94,11 +103,12 @@ int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
     }
     fmt::print("{}", table.render());
     fmt::print("\n{} events", entries.size());
-    if (options.try_open) fmt::print(", {} can be opened here", openable);
+    if (options.try_open)
+        fmt::print(", {} can be opened here", openable);
     fmt::print(".\n");
     if (hardware_problem) {
-        fmt::print("Hardware events cannot be opened here: {}\n  fix: {}\n", hardware_problem->reason,
-                   hardware_problem->fix);
+        fmt::print("Hardware events cannot be opened here: {}\n  fix: {}\n",
+                   hardware_problem->reason, hardware_problem->fix);
     }
     return kExitOk;
 }

@@ -41,8 +41,10 @@ int main(int argc, char** argv) {
     const std::string command = all[0];
     const std::vector<std::string> args(all.begin() + 1, all.end());
     try {
-        if (command == "doctor") return cli::run_doctor(args);
-        if (command == "events") return cli::run_events(args);
+        if (command == "doctor")
+            return cli::run_doctor(args);
+        if (command == "events")
+            return cli::run_events(args);
         fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
         return cli::kExitUsage;
     } catch (const cli::UsageError& e) {

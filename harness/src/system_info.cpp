@@ -20,13 +20,15 @@ namespace {
 std::optional<std::string> read_line(const fs::path& path) {
     std::ifstream in(path);
     std::string line;
-    if (!std::getline(in, line)) return std::nullopt;
+    if (!std::getline(in, line))
+        return std::nullopt;
     return line;
 }
 
 std::optional<int> read_int(const fs::path& path) {
     const auto line = read_line(path);
-    if (!line) return std::nullopt;
+    if (!line)
+        return std::nullopt;
     try {
         return std::stoi(*line);
     } catch (const std::exception&) {
@@ -39,10 +41,14 @@ std::uint64_t parse_cache_size(const std::string& text) {
     char* end = nullptr;
     const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
     switch (end ? *end : '\0') {
-        case 'K': return value << 10;
-        case 'M': return value << 20;
-        case 'G': return value << 30;
-        default: return value;
+        case 'K':
+            return value << 10;
+        case 'M':
+            return value << 20;
+        case 'G':
+            return value << 30;
+        default:
+            return value;
     }
 }
 
@@ -52,14 +58,17 @@ unsigned count_cpus_in_list(const std::string& list) {
     std::size_t pos = 0;
     while (pos < list.size()) {
         const std::size_t comma = list.find(',', pos);
-        const std::string part = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        const std::string part =
+            list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
         const std::size_t dash = part.find('-');
         if (dash == std::string::npos) {
             ++count;
         } else {
-            count += static_cast<unsigned>(std::stoul(part.substr(dash + 1)) - std::stoul(part.substr(0, dash)) + 1);
+            count += static_cast<unsigned>(std::stoul(part.substr(dash + 1)) -
+                                           std::stoul(part.substr(0, dash)) + 1);
         }
-        if (comma == std::string::npos) break;
+        if (comma == std::string::npos)
+            break;
         pos = comma + 1;
     }
     return count;
@@ -83,7 +92,7 @@ CpuInfo detect_cpu() {
     const unsigned base_model = (eax >> 4) & 0xf;
     cpu.family = base_family == 0xf ? base_family + ((eax >> 20) & 0xff) : base_family;
     cpu.model = (base_family == 0x6 || base_family == 0xf) ? base_model + (((eax >> 16) & 0xf) << 4)
-                                                          : base_model;
+                                                           : base_model;
     if (max_leaf >= 7) {
         __cpuid_count(7, 0, eax, ebx, ecx, edx);
         cpu.bmi2 = (ebx >> 8) & 1;
@@ -103,7 +112,8 @@ CpuInfo detect_cpu() {
     while (std::getline(cpuinfo, line)) {
         if (line.rfind("model name", 0) == 0) {
             const auto colon = line.find(':');
-            if (colon != std::string::npos) cpu.model_name = line.substr(colon + 2);
+            if (colon != std::string::npos)
+                cpu.model_name = line.substr(colon + 2);
             break;
         }
     }
@@ -116,9 +126,12 @@ bool pext_is_microcoded(const CpuInfo& cpu) {
 }
 
 std::string format_bytes(std::uint64_t bytes) {
-    if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
-    if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
-    if (bytes >= (1ull << 10) && bytes % (1ull << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
+    if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0)
+        return fmt::format("{} GiB", bytes >> 30);
+    if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0)
+        return fmt::format("{} MiB", bytes >> 20);
+    if (bytes >= (1ull << 10) && bytes % (1ull << 10) == 0)
+        return fmt::format("{} KiB", bytes >> 10);
     return fmt::format("{} B", bytes);
 }
 
@@ -129,7 +142,8 @@ SystemInfo collect_system_info() {
     for (int index = 0;; ++index) {
         const fs::path dir = cpu0 / "cache" / fmt::format("index{}", index);
         const auto level = read_int(dir / "level");
-        if (!level) break;
+        if (!level)
+            break;
         CacheLevel cache;
         cache.level = *level;
         cache.type = read_line(dir / "type").value_or("");
@@ -139,16 +153,18 @@ SystemInfo collect_system_info() {
         info.caches.push_back(cache);
     }
     utsname uts{};
-    if (::uname(&uts) == 0) info.kernel = uts.release;
+    if (::uname(&uts) == 0)
+        info.kernel = uts.release;
     info.governor = read_line(cpu0 / "cpufreq/scaling_governor");
     if (const auto boost = read_int("/sys/devices/system/cpu/cpufreq/boost")) {
         info.boost = *boost != 0;
     } else if (const auto no_turbo = read_int("/sys/devices/system/cpu/intel_pstate/no_turbo")) {
         info.boost = *no_turbo == 0;
     }
-    if (const auto smt = read_int("/sys/devices/system/cpu/smt/active")) info.smt_active = *smt != 0;
-    info.clocksource =
-        read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource").value_or("unknown");
+    if (const auto smt = read_int("/sys/devices/system/cpu/smt/active"))
+        info.smt_active = *smt != 0;
+    info.clocksource = read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+                           .value_or("unknown");
     info.aslr = read_int("/proc/sys/kernel/randomize_va_space");
     std::ifstream load("/proc/loadavg");
     load >> info.load_average[0] >> info.load_average[1] >> info.load_average[2];

@@ -18,13 +18,15 @@ std::string TextTable::render() const {
     std::vector<std::size_t> width(headers_.size());
     for (std::size_t c = 0; c < headers_.size(); ++c) {
         width[c] = headers_[c].size();
-        for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+        for (const auto& row : rows_)
+            width[c] = std::max(width[c], row[c].size());
     }
     std::string out;
     auto emit = [&](const std::vector<std::string>& cells) {
         std::string line;
         for (std::size_t c = 0; c < cells.size(); ++c) {
-            if (c > 0) line += "  ";
+            if (c > 0)
+                line += "  ";
             const std::string pad(width[c] - cells[c].size(), ' ');
             line += align_[c] == Align::right ? pad + cells[c] : cells[c] + pad;
         }
@@ -32,13 +34,16 @@ std::string TextTable::render() const {
         out += line + '\n';
     };
     emit(headers_);
-    for (const auto& row : rows_) emit(row);
+    for (const auto& row : rows_)
+        emit(row);
     return out;
 }
 
 std::string truncate(const std::string& text, std::size_t width) {
-    if (text.size() <= width) return text;
-    if (width <= 3) return text.substr(0, width);
+    if (text.size() <= width)
+        return text;
+    if (width <= 3)
+        return text.substr(0, width);
     return text.substr(0, width - 3) + "...";
 }
 

@@ -17,13 +17,15 @@ namespace perfgauge::pmu {
 namespace {
 
 std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+    std::transform(s.begin(), s.end(), s.begin(), [](char c) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    });
     return s;
 }
 
 bool matches(const CatalogEntry& e, const std::string& filter) {
-    if (filter.empty()) return true;
+    if (filter.empty())
+        return true;
     const std::string needle = lower(filter);
     return lower(e.name).find(needle) != std::string::npos ||
            lower(e.pmu + "::" + e.name).find(needle) != std::string::npos;
@@ -31,16 +33,17 @@ bool matches(const CatalogEntry& e, const std::string& filter) {
 
 // Probing the same encoding twice (aliases) tells nothing new; remember the answer.
 class Prober {
-public:
+  public:
     int probe(const perf_event_attr& attr) {
         const auto key = std::make_tuple(attr.type, attr.config, attr.config1, attr.config2,
                                          attr.exclude_kernel);
         auto it = cache_.find(key);
-        if (it == cache_.end()) it = cache_.emplace(key, probe_open(attr)).first;
+        if (it == cache_.end())
+            it = cache_.emplace(key, probe_open(attr)).first;
         return it->second;
     }
 
-private:
+  private:
     std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t, std::uint64_t, unsigned>, int>
         cache_;
 };
@@ -60,7 +63,8 @@ std::vector<CatalogEntry> list_events(const CatalogOptions& options) {
         entry.name = name;
         entry.pmu = pmu;
         entry.description = description;
-        if (!matches(entry, options.filter)) return;
+        if (!matches(entry, options.filter))
+            return;
         try {
             EventTerm term;
             term.name = typed_name;
@@ -77,11 +81,13 @@ std::vector<CatalogEntry> list_events(const CatalogOptions& options) {
     };
 
     for (const auto& e : libpfm::present_events()) {
-        if (e.pmu == "perf_raw") continue;  // "r0000" is syntax, not an event
+        if (e.pmu == "perf_raw")
+            continue;  // "r0000" is syntax, not an event
         if (e.pmu == "perf") {
             // libpfm4 lists each generic event under PERF_COUNT_* and under perf's short
             // aliases; users type the aliases.
-            if (!e.is_alias) continue;
+            if (!e.is_alias)
+                continue;
             const std::string name = perf_style_name(e.name);
             add(name, e.pmu, EventKind::hardware, e.description, name);
         } else {

@@ -1,7 +1,7 @@
 #include "perfgauge/pmu/event_list.hpp"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -26,34 +26,40 @@ bool is_name_char(char c) {
 // Trailing segment of modifier letters. Lower-case u/k/h/p are perf's privilege and precision
 // modifiers; no libpfm4 attribute or tracepoint is spelled with those letters alone.
 bool looks_like_modifiers(const std::string& segment) {
-    if (segment.empty()) return false;
+    if (segment.empty())
+        return false;
     for (char c : segment) {
-        if (c != 'u' && c != 'k' && c != 'h' && c != 'p') return false;
+        if (c != 'u' && c != 'k' && c != 'h' && c != 'p')
+            return false;
     }
     return true;
 }
 
 class Parser {
-public:
+  public:
     explicit Parser(const std::string& text) : text_(text) {}
 
     EventList parse() {
         EventList list;
         skip_spaces();
-        if (at_end()) fail("the event list is empty; expected an event name such as 'cycles'");
+        if (at_end())
+            fail("the event list is empty; expected an event name such as 'cycles'");
         for (;;) {
             list.groups.push_back(peek() == '{' ? parse_group() : parse_single());
             skip_spaces();
-            if (at_end()) break;
-            if (peek() != ',') fail(fmt::format("expected ',' between events, found '{}'", peek()));
+            if (at_end())
+                break;
+            if (peek() != ',')
+                fail(fmt::format("expected ',' between events, found '{}'", peek()));
             ++pos_;
             skip_spaces();
-            if (at_end()) fail("expected an event name after ',' (trailing comma?)");
+            if (at_end())
+                fail("expected an event name after ',' (trailing comma?)");
         }
         return list;
     }
 
-private:
+  private:
     EventGroupTerm parse_single() {
         EventGroupTerm group;
         group.events.push_back(parse_event());
@@ -66,29 +72,38 @@ private:
         EventGroupTerm group;
         group.explicit_group = true;
         skip_spaces();
-        if (!at_end() && peek() == '}') fail("empty group '{}': expected an event name");
+        if (!at_end() && peek() == '}')
+            fail("empty group '{}': expected an event name");
         for (;;) {
             skip_spaces();
-            if (at_end()) fail_at(open, "unclosed '{': expected '}'");
-            if (peek() == '{') fail("groups cannot be nested: expected an event name");
+            if (at_end())
+                fail_at(open, "unclosed '{': expected '}'");
+            if (peek() == '{')
+                fail("groups cannot be nested: expected an event name");
             group.events.push_back(parse_event());
             skip_spaces();
-            if (at_end()) fail_at(open, "unclosed '{': expected '}'");
-            if (peek() == '}') break;
-            if (peek() != ',') fail(fmt::format("expected ',' or '}}' in group, found '{}'", peek()));
+            if (at_end())
+                fail_at(open, "unclosed '{': expected '}'");
+            if (peek() == '}')
+                break;
+            if (peek() != ',')
+                fail(fmt::format("expected ',' or '}}' in group, found '{}'", peek()));
             ++pos_;
             skip_spaces();
-            if (!at_end() && peek() == '}') fail("expected an event name after ',' in group");
+            if (!at_end() && peek() == '}')
+                fail("expected an event name after ',' in group");
         }
         ++pos_;  // '}'
         if (!at_end() && peek() == ':') {
             const std::size_t mods_column = pos_ + 2;
             ++pos_;
             std::string mods;
-            while (!at_end() && is_name_char(peek())) mods += text_[pos_++];
+            while (!at_end() && is_name_char(peek()))
+                mods += text_[pos_++];
             const auto parsed = parse_modifiers(mods, mods_column);
             for (auto& event : group.events) {
-                if (!event.modifiers.specified()) event.modifiers = parsed;
+                if (!event.modifiers.specified())
+                    event.modifiers = parsed;
             }
         }
         return group;
@@ -97,16 +112,20 @@ private:
     EventTerm parse_event() {
         const std::size_t start = pos_;
         if (at_end() || !is_name_char(peek())) {
-            if (at_end()) fail("expected an event name");
+            if (at_end())
+                fail("expected an event name");
             fail(fmt::format("expected an event name, found '{}'", peek()));
         }
         std::string raw;
         while (!at_end() && (is_name_char(peek()) || in_slash_term(raw))) {
             raw += text_[pos_++];
         }
-        if (in_slash_term(raw)) fail_at(start, "unterminated 'pmu/.../' term: expected '/'");
-        if (raw.front() == ':') fail_at(start, "expected an event name before ':'");
-        if (raw.back() == ':') fail_at(pos_ - 1, "expected a modifier or attribute after ':'");
+        if (in_slash_term(raw))
+            fail_at(start, "unterminated 'pmu/.../' term: expected '/'");
+        if (raw.front() == ':')
+            fail_at(start, "expected an event name before ':'");
+        if (raw.back() == ':')
+            fail_at(pos_ - 1, "expected a modifier or attribute after ':'");
 
         EventTerm term;
         term.column = start + 1;
@@ -127,7 +146,8 @@ private:
     }
 
     PrivilegeModifiers parse_modifiers(const std::string& mods, std::size_t column) {
-        if (mods.empty()) fail_at(column - 1, "expected modifiers after ':' (u, k or uk)");
+        if (mods.empty())
+            fail_at(column - 1, "expected modifiers after ':' (u, k or uk)");
         PrivilegeModifiers result;
         for (std::size_t i = 0; i < mods.size(); ++i) {
             const char c = mods[i];
@@ -138,7 +158,8 @@ private:
                                     "and k (kernel space)",
                                     c));
             }
-            if (*flag) fail_at(column - 1 + i, fmt::format("modifier '{}' given twice", c));
+            if (*flag)
+                fail_at(column - 1 + i, fmt::format("modifier '{}' given twice", c));
             *flag = true;
         }
         return result;
@@ -150,7 +171,8 @@ private:
     }
 
     void skip_spaces() {
-        while (!at_end() && std::isspace(static_cast<unsigned char>(peek()))) ++pos_;
+        while (!at_end() && std::isspace(static_cast<unsigned char>(peek())))
+            ++pos_;
     }
     bool at_end() const { return pos_ >= text_.size(); }
     char peek() const { return text_[pos_]; }
@@ -166,12 +188,13 @@ private:
 
 }  // namespace
 
-EventListSyntaxError::EventListSyntaxError(std::string reason, std::string text,
-                                           std::size_t column)
+EventListSyntaxError::EventListSyntaxError(std::string reason, std::string text, std::size_t column)
     : EventError(format_syntax_error(reason, text, column)),
       reason_(std::move(reason)),
       column_(column) {}
 
-EventList parse_event_list(const std::string& text) { return Parser(text).parse(); }
+EventList parse_event_list(const std::string& text) {
+    return Parser(text).parse();
+}
 
 }  // namespace perfgauge::pmu

@@ -16,7 +16,8 @@ namespace perfgauge::pmu {
 namespace {
 
 std::string modifier_suffix(const PrivilegeModifiers& m) {
-    if (!m.specified()) return "";
+    if (!m.specified())
+        return "";
     return std::string(":") + (m.user ? "u" : "") + (m.kernel ? "k" : "");
 }
 
@@ -32,11 +33,16 @@ void apply_privilege(perf_event_attr& attr, const PrivilegeModifiers& m) {
 
 EventKind classify(const perf_event_attr& attr, const std::string& pmu_name) {
     switch (attr.type) {
-        case PERF_TYPE_HARDWARE: return EventKind::hardware;
-        case PERF_TYPE_HW_CACHE: return EventKind::hw_cache;
-        case PERF_TYPE_SOFTWARE: return EventKind::software;
-        case PERF_TYPE_TRACEPOINT: return EventKind::tracepoint;
-        default: return pmu_name == "perf_raw" ? EventKind::raw : EventKind::pmu;
+        case PERF_TYPE_HARDWARE:
+            return EventKind::hardware;
+        case PERF_TYPE_HW_CACHE:
+            return EventKind::hw_cache;
+        case PERF_TYPE_SOFTWARE:
+            return EventKind::software;
+        case PERF_TYPE_TRACEPOINT:
+            return EventKind::tracepoint;
+        default:
+            return pmu_name == "perf_raw" ? EventKind::raw : EventKind::pmu;
     }
 }
 
@@ -49,7 +55,8 @@ bool is_identifier(const std::string& s) {
 // "subsystem:event" with exactly one single colon.
 bool tracepoint_shape(const std::string& name, std::string& subsystem, std::string& event) {
     const std::size_t colon = name.find(':');
-    if (colon == std::string::npos || name.find(':', colon + 1) != std::string::npos) return false;
+    if (colon == std::string::npos || name.find(':', colon + 1) != std::string::npos)
+        return false;
     subsystem = name.substr(0, colon);
     event = name.substr(colon + 1);
     return is_identifier(subsystem) && is_identifier(event);
@@ -64,7 +71,8 @@ std::string base_event_name(const std::string& name) {
 }
 
 std::string did_you_mean(const std::vector<std::string>& suggestions) {
-    if (suggestions.empty()) return "; run 'perfgauge events' to list the events known here";
+    if (suggestions.empty())
+        return "; run 'perfgauge events' to list the events known here";
     return fmt::format("; did you mean {}?", fmt::join(suggestions, ", "));
 }
 
@@ -72,15 +80,18 @@ std::string did_you_mean(const std::vector<std::string>& suggestions) {
 
 std::string perf_style_name(const std::string& alias) {
     std::string out = alias;
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    });
     for (const char* prefix : {"l1-", "llc-"}) {
         if (out.rfind(prefix, 0) == 0) {
-            for (std::size_t i = 0; prefix[i] != '\0'; ++i) out[i] = static_cast<char>(std::toupper(out[i]));
+            for (std::size_t i = 0; prefix[i] != '\0'; ++i)
+                out[i] = static_cast<char>(std::toupper(out[i]));
         }
     }
     for (const char* prefix : {"dtlb-", "itlb-"}) {
-        if (out.rfind(prefix, 0) == 0) out.replace(1, 3, "TLB");
+        if (out.rfind(prefix, 0) == 0)
+            out.replace(1, 3, "TLB");
     }
     return out;
 }
@@ -100,7 +111,8 @@ std::vector<GroupSpec> EventResolver::resolve(const EventList& list) const {
     for (const auto& group : list.groups) {
         GroupSpec spec;
         spec.explicit_group = group.explicit_group;
-        for (const auto& term : group.events) spec.events.push_back(resolve(term));
+        for (const auto& term : group.events)
+            spec.events.push_back(resolve(term));
         groups.push_back(std::move(spec));
     }
     return groups;
@@ -116,18 +128,21 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
     // A tracepoint wins over libpfm4 when tracefs has it: "sched:sched_switch" cannot be a
     // libpfm4 event with a unit mask, because libpfm4 event names never start in lower case
     // with a known subsystem.
-    if (auto tracepoint = resolve_tracepoint(term)) return *std::move(tracepoint);
+    if (auto tracepoint = resolve_tracepoint(term))
+        return *std::move(tracepoint);
 
     const auto& m = term.modifiers;
-    const auto encoding = libpfm::encode(term.name, m.specified() ? m.user : true,
-                                         m.specified() ? m.kernel : false);
-    if (encoding.status == PFM_ERR_NOTFOUND) fail_unknown(term, encoding.status);
+    const auto encoding =
+        libpfm::encode(term.name, m.specified() ? m.user : true, m.specified() ? m.kernel : false);
+    if (encoding.status == PFM_ERR_NOTFOUND)
+        fail_unknown(term, encoding.status);
     if (encoding.status != PFM_SUCCESS) {
         const auto umasks = libpfm::unit_mask_names(term.name);
         throw InvalidEventError(fmt::format(
             "'{}': {}{}", term.name, libpfm::error_text(encoding.status),
-            umasks.empty() ? std::string()
-                           : fmt::format(" (unit masks of this event: {})", fmt::join(umasks, ", "))));
+            umasks.empty()
+                ? std::string()
+                : fmt::format(" (unit masks of this event: {})", fmt::join(umasks, ", "))));
     }
     EventSpec spec;
     spec.name = term.name + modifier_suffix(m);
@@ -141,9 +156,11 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
 
 std::optional<EventSpec> EventResolver::resolve_tracepoint(const EventTerm& term) const {
     std::string subsystem, event;
-    if (!tracefs_ || !tracepoint_shape(term.name, subsystem, event)) return std::nullopt;
+    if (!tracefs_ || !tracepoint_shape(term.name, subsystem, event))
+        return std::nullopt;
     const auto id = tracefs_->tracepoint_id(subsystem, event);
-    if (!id) return std::nullopt;
+    if (!id)
+        return std::nullopt;
     EventSpec spec;
     spec.name = term.name + modifier_suffix(term.modifiers);
     spec.encoding = (tracefs_->root() / "events" / subsystem / event).string();
@@ -154,8 +171,8 @@ std::optional<EventSpec> EventResolver::resolve_tracepoint(const EventTerm& term
     spec.attr.config = *id;
     // A tracepoint fires in the kernel on behalf of the task; the user/kernel split of the
     // interrupted context says nothing useful, so count it unless the user restricted it.
-    apply_privilege(spec.attr, term.modifiers.specified() ? term.modifiers
-                                                          : PrivilegeModifiers{true, true});
+    apply_privilege(spec.attr,
+                    term.modifiers.specified() ? term.modifiers : PrivilegeModifiers{true, true});
     return spec;
 }
 
@@ -171,10 +188,11 @@ void EventResolver::fail_unknown(const EventTerm& term, int /*pfm_status*/) cons
         }
         if (tracefs_->has_subsystem(subsystem)) {
             auto suggestions = closest_matches(event, tracefs_->events_of(subsystem));
-            for (auto& s : suggestions) s = subsystem + ":" + s;
-            throw UnknownEventError(fmt::format("unknown tracepoint '{}'{}", term.name,
-                                                did_you_mean(suggestions)),
-                                    suggestions);
+            for (auto& s : suggestions)
+                s = subsystem + ":" + s;
+            throw UnknownEventError(
+                fmt::format("unknown tracepoint '{}'{}", term.name, did_you_mean(suggestions)),
+                suggestions);
         }
     }
     const std::size_t pmu_sep = term.name.find("::");
@@ -191,7 +209,8 @@ void EventResolver::fail_unknown(const EventTerm& term, int /*pfm_status*/) cons
     }
     auto suggestions = closest_matches(base_event_name(term.name), known_names(pmu));
     if (!pmu.empty()) {
-        for (auto& s : suggestions) s = pmu + "::" + s;
+        for (auto& s : suggestions)
+            s = pmu + "::" + s;
     }
     throw UnknownEventError(
         fmt::format("unknown event '{}'{}", term.name, did_you_mean(suggestions)), suggestions);
@@ -203,7 +222,8 @@ std::vector<std::string> EventResolver::known_names(const std::string& pmu) {
     if (pmu.empty()) {
         // Generic perf names first: they are what most people mean.
         for (const auto& e : events) {
-            if (e.pmu == "perf" && e.is_alias) out.push_back(perf_style_name(e.name));
+            if (e.pmu == "perf" && e.is_alias)
+                out.push_back(perf_style_name(e.name));
         }
     }
     for (const auto& e : events) {

@@ -4,12 +4,18 @@ namespace perfgauge::pmu {
 
 std::string_view kind_name(EventKind kind) {
     switch (kind) {
-        case EventKind::hardware: return "hardware";
-        case EventKind::hw_cache: return "hw-cache";
-        case EventKind::software: return "software";
-        case EventKind::raw: return "raw";
-        case EventKind::pmu: return "pmu";
-        case EventKind::tracepoint: return "tracepoint";
+        case EventKind::hardware:
+            return "hardware";
+        case EventKind::hw_cache:
+            return "hw-cache";
+        case EventKind::software:
+            return "software";
+        case EventKind::raw:
+            return "raw";
+        case EventKind::pmu:
+            return "pmu";
+        case EventKind::tracepoint:
+            return "tracepoint";
     }
     return "unknown";
 }
@@ -21,9 +27,12 @@ bool needs_hardware_pmu(EventKind kind) {
 std::string privilege_text(const perf_event_attr& attr) {
     const bool user = attr.exclude_user == 0;
     const bool kernel = attr.exclude_kernel == 0;
-    if (user && kernel) return "user+kernel";
-    if (user) return "user";
-    if (kernel) return "kernel";
+    if (user && kernel)
+        return "user+kernel";
+    if (user)
+        return "user";
+    if (kernel)
+        return "kernel";
     return "none";
 }
 

@@ -16,7 +16,8 @@ pfm_pmu_info_t pmu_info(pfm_pmu_t pmu) {
     pfm_pmu_info_t info;
     std::memset(&info, 0, sizeof info);
     info.size = sizeof info;
-    if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS) info.is_present = 0;
+    if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS)
+        info.is_present = 0;
     return info;
 }
 
@@ -55,13 +56,16 @@ Encoding encode(const std::string& name, bool user, bool kernel) {
     }
     if (result.status == PFM_SUCCESS) {
         pfm_event_info_t info;
-        if (event_info(arg.idx, info)) result.pmu_name = pmu_info(info.pmu).name;
+        if (event_info(arg.idx, info))
+            result.pmu_name = pmu_info(info.pmu).name;
         result.attr.size = sizeof(perf_event_attr);
     }
     return result;
 }
 
-std::string error_text(int status) { return pfm_strerror(status); }
+std::string error_text(int status) {
+    return pfm_strerror(status);
+}
 
 const std::vector<PfmEvent>& present_events() {
     static const std::vector<PfmEvent> events = [] {
@@ -69,10 +73,12 @@ const std::vector<PfmEvent>& present_events() {
         std::vector<PfmEvent> out;
         for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; ++p) {
             const auto info = pmu_info(static_cast<pfm_pmu_t>(p));
-            if (!info.is_present) continue;
+            if (!info.is_present)
+                continue;
             for (int i = info.first_event; i != -1; i = pfm_get_event_next(i)) {
                 pfm_event_info_t ev;
-                if (!event_info(i, ev)) continue;
+                if (!event_info(i, ev))
+                    continue;
                 out.push_back({info.name, ev.name, ev.desc ? ev.desc : "",
                                ev.equiv != nullptr && ev.equiv[0] != '\0'});
             }
@@ -87,7 +93,8 @@ std::vector<std::string> present_pmus() {
     std::vector<std::string> out;
     for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; ++p) {
         const auto info = pmu_info(static_cast<pfm_pmu_t>(p));
-        if (info.is_present) out.emplace_back(info.name);
+        if (info.is_present)
+            out.emplace_back(info.name);
     }
     return out;
 }
@@ -101,7 +108,8 @@ std::vector<std::string> unit_mask_names(const std::string& name) {
     const int index = pfm_find_event(base.c_str());
     std::vector<std::string> out;
     pfm_event_info_t info;
-    if (index < 0 || !event_info(index, info)) return out;
+    if (index < 0 || !event_info(index, info))
+        return out;
     for (int a = 0; a < info.nattrs; ++a) {
         pfm_event_attr_info_t attr;
         std::memset(&attr, 0, sizeof attr);
@@ -109,7 +117,8 @@ std::vector<std::string> unit_mask_names(const std::string& name) {
         if (pfm_get_event_attr_info(index, a, PFM_OS_PERF_EVENT_EXT, &attr) != PFM_SUCCESS) {
             continue;
         }
-        if (attr.type != PFM_ATTR_UMASK) continue;
+        if (attr.type != PFM_ATTR_UMASK)
+            continue;
         out.push_back(std::string(attr.name) + (attr.is_dfl ? " (default)" : ""));
     }
     return out;

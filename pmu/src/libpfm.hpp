@@ -24,10 +24,10 @@ Encoding encode(const std::string& name, bool user, bool kernel);
 std::string error_text(int status);
 
 struct PfmEvent {
-    std::string pmu;          ///< libpfm4 PMU name
-    std::string name;         ///< event name inside that PMU
+    std::string pmu;   ///< libpfm4 PMU name
+    std::string name;  ///< event name inside that PMU
     std::string description;
-    bool is_alias = false;    ///< libpfm4 marks aliases (CYCLES = PERF_COUNT_HW_CPU_CYCLES)
+    bool is_alias = false;  ///< libpfm4 marks aliases (CYCLES = PERF_COUNT_HW_CPU_CYCLES)
 };
 
 /// Every event of every PMU libpfm4 reports as present on this CPU.

@@ -18,13 +18,16 @@ OpenDiagnosis not_supported(EventKind kind, const PmuEnvironment& env, int error
         std::string why = "this machine exposes no hardware PMU";
         if (env.hypervisor) {
             why += fmt::format(" (virtual machine, hypervisor {}", *env.hypervisor);
-            why += env.kernel_pmu_message ? fmt::format("; kernel: \"{}\")", *env.kernel_pmu_message)
-                                          : ")";
+            why += env.kernel_pmu_message
+                       ? fmt::format("; kernel: \"{}\")", *env.kernel_pmu_message)
+                       : ")";
         }
-        return {"not supported", why,
-                fmt::format("{}; to expose the PMU to a VM, enable it on the host (QEMU/KVM: -cpu host,pmu=on; "
-                            "libvirt: <pmu state='on'/>; cloud: an instance type with PMU access)",
-                            kSimulatedHint)};
+        return {
+            "not supported", why,
+            fmt::format(
+                "{}; to expose the PMU to a VM, enable it on the host (QEMU/KVM: -cpu host,pmu=on; "
+                "libvirt: <pmu state='on'/>; cloud: an instance type with PMU access)",
+                kSimulatedHint)};
     }
     if (error == EOPNOTSUPP) {
         return {"not supported",
@@ -41,16 +44,17 @@ OpenDiagnosis permission_denied(EventKind kind, const perf_event_attr& attr,
     const int level = env.paranoid.value_or(2);
     if (env.privileged) {
         std::string reason = "perf_event_open was refused although this process is privileged";
-        if (env.container) reason += fmt::format("; this looks like a container ({})", *env.container);
-        return {"permission denied",
-                reason + ": a seccomp profile or security module blocks it",
+        if (env.container)
+            reason += fmt::format("; this looks like a container ({})", *env.container);
+        return {"permission denied", reason + ": a seccomp profile or security module blocks it",
                 "run the container with --cap-add PERFMON (or --privileged) and a seccomp profile "
                 "that allows perf_event_open"};
     }
     if (kind == EventKind::tracepoint) {
-        return {"permission denied",
-                fmt::format("tracepoints need root or CAP_PERFMON (perf_event_paranoid is {})", level),
-                "run as root, or grant CAP_PERFMON: sudo setcap cap_perfmon+ep $(which perfgauge)"};
+        return {
+            "permission denied",
+            fmt::format("tracepoints need root or CAP_PERFMON (perf_event_paranoid is {})", level),
+            "run as root, or grant CAP_PERFMON: sudo setcap cap_perfmon+ep $(which perfgauge)"};
     }
     if (level >= 3) {
         return {"permission denied",
@@ -60,7 +64,8 @@ OpenDiagnosis permission_denied(EventKind kind, const perf_event_attr& attr,
     }
     if (attr.exclude_kernel == 0 && level >= 2) {
         return {"permission denied",
-                fmt::format("counting kernel space needs perf_event_paranoid <= 1, and it is {}", level),
+                fmt::format("counting kernel space needs perf_event_paranoid <= 1, and it is {}",
+                            level),
                 "count user space only (drop ':k'; the default is user space), or "
                 "sudo sysctl -w kernel.perf_event_paranoid=1"};
     }
@@ -82,8 +87,7 @@ OpenDiagnosis diagnose_open_error(int error, EventKind kind, const perf_event_at
         case EPERM:
             return permission_denied(kind, attr, env);
         case EINVAL:
-            return {"invalid",
-                    "the kernel rejected this combination of event attributes",
+            return {"invalid", "the kernel rejected this combination of event attributes",
                     "run with --verbose to see the perf_event_attr; check modifiers and libpfm4 "
                     "attributes (perfgauge events --resolve LIST)"};
         case EMFILE:
@@ -114,11 +118,12 @@ std::string dump_attr(const perf_event_attr& attr) {
         "read_format {:#x}, disabled {}, inherit {}, pinned {}, exclusive {}, exclude_user {}, "
         "exclude_kernel {}, exclude_hv {}, exclude_idle {}, enable_on_exec {}, precise_ip {}",
         attr.type, attr.size, static_cast<unsigned long long>(attr.config),
-        static_cast<unsigned long long>(attr.config1), static_cast<unsigned long long>(attr.config2),
+        static_cast<unsigned long long>(attr.config1),
+        static_cast<unsigned long long>(attr.config2),
         static_cast<unsigned long long>(attr.sample_period),
-        static_cast<unsigned long long>(attr.read_format), +attr.disabled, +attr.inherit, +attr.pinned,
-        +attr.exclusive, +attr.exclude_user, +attr.exclude_kernel, +attr.exclude_hv, +attr.exclude_idle,
-        +attr.enable_on_exec, +attr.precise_ip);
+        static_cast<unsigned long long>(attr.read_format), +attr.disabled, +attr.inherit,
+        +attr.pinned, +attr.exclusive, +attr.exclude_user, +attr.exclude_kernel, +attr.exclude_hv,
+        +attr.exclude_idle, +attr.enable_on_exec, +attr.precise_ip);
 }
 
 }  // namespace perfgauge::pmu

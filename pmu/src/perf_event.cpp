@@ -8,7 +8,8 @@
 namespace perfgauge::pmu {
 
 void FileDescriptor::reset(int fd) {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0)
+        ::close(fd_);
     fd_ = fd;
 }
 
@@ -16,8 +17,8 @@ OpenResult open_perf_event(const perf_event_attr& attr, pid_t pid, int cpu, int 
                            unsigned long flags) {
     perf_event_attr copy = attr;
     copy.size = sizeof copy;
-    const long fd = ::syscall(SYS_perf_event_open, &copy, pid, cpu, group_fd,
-                              flags | PERF_FLAG_FD_CLOEXEC);
+    const long fd =
+        ::syscall(SYS_perf_event_open, &copy, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
     OpenResult result;
     if (fd < 0) {
         result.error = errno;

@@ -20,14 +20,16 @@ namespace {
 std::optional<int> read_int(const fs::path& path) {
     std::ifstream in(path);
     int value = 0;
-    if (!(in >> value)) return std::nullopt;
+    if (!(in >> value))
+        return std::nullopt;
     return value;
 }
 
 std::optional<std::string> hypervisor_vendor() {
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     __cpuid(1, eax, ebx, ecx, edx);
-    if ((ecx & (1u << 31)) == 0) return std::nullopt;  // CPUID.1:ECX.hypervisor
+    if ((ecx & (1u << 31)) == 0)
+        return std::nullopt;  // CPUID.1:ECX.hypervisor
     __cpuid(0x40000000, eax, ebx, ecx, edx);
     char vendor[13] = {};
     std::memcpy(vendor + 0, &ebx, 4);
@@ -37,11 +39,13 @@ std::optional<std::string> hypervisor_vendor() {
 }
 
 bool privileged_process() {
-    if (::geteuid() == 0) return true;
+    if (::geteuid() == 0)
+        return true;
     std::ifstream status("/proc/self/status");
     std::string line;
     while (std::getline(status, line)) {
-        if (line.rfind("CapEff:", 0) != 0) continue;
+        if (line.rfind("CapEff:", 0) != 0)
+            continue;
         const unsigned long long caps = std::stoull(line.substr(7), nullptr, 16);
         constexpr unsigned kCapSysAdmin = 21, kCapPerfmon = 38;
         return (caps >> kCapSysAdmin & 1) || (caps >> kCapPerfmon & 1);
@@ -52,13 +56,15 @@ bool privileged_process() {
 std::optional<std::string> container_marker() {
     for (const char* marker : {"/.dockerenv", "/run/.containerenv"}) {
         std::error_code ec;
-        if (fs::exists(marker, ec)) return std::string(marker);
+        if (fs::exists(marker, ec))
+            return std::string(marker);
     }
     std::ifstream cgroup("/proc/1/cgroup");
     std::string line;
     while (std::getline(cgroup, line)) {
         for (const char* word : {"docker", "kubepods", "lxc", "containerd"}) {
-            if (line.find(word) != std::string::npos) return "/proc/1/cgroup mentions " + std::string(word);
+            if (line.find(word) != std::string::npos)
+                return "/proc/1/cgroup mentions " + std::string(word);
         }
     }
     return std::nullopt;
@@ -67,13 +73,16 @@ std::optional<std::string> container_marker() {
 // /dev/kmsg gives the kernel log to root (or with dmesg_restrict=0) without running dmesg.
 std::string read_kernel_log() {
     FileDescriptor fd(::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-    if (!fd) return {};
+    if (!fd)
+        return {};
     std::string log;
     char record[8192];
     for (int i = 0; i < 100000; ++i) {
         const ssize_t n = ::read(fd.get(), record, sizeof record);
-        if (n < 0 && errno == EPIPE) continue;  // record overwritten while reading: skip it
-        if (n <= 0) break;
+        if (n < 0 && errno == EPIPE)
+            continue;  // record overwritten while reading: skip it
+        if (n <= 0)
+            break;
         log.append(record, static_cast<std::size_t>(n));
     }
     return log;
@@ -83,16 +92,23 @@ std::string read_kernel_log() {
 
 std::optional<std::string> find_pmu_message(const std::string& kernel_log) {
     const std::size_t at = kernel_log.find("Performance Events:");
-    if (at == std::string::npos) return std::nullopt;
+    if (at == std::string::npos)
+        return std::nullopt;
     const std::size_t end = kernel_log.find('\n', at);
     return kernel_log.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
 std::string describe_paranoid(int level) {
-    if (level <= -1) return "no restrictions: any user may count anything, including CPU-wide and kernel";
-    if (level == 0) return "users may count per-process and CPU-wide events, kernel included, but not raw tracepoints";
-    if (level == 1) return "users may count their own processes, kernel space included, but not CPU-wide";
-    if (level == 2) return "users may count their own processes in user space only (:u); kernel space and CPU-wide need privileges";
+    if (level <= -1)
+        return "no restrictions: any user may count anything, including CPU-wide and kernel";
+    if (level == 0)
+        return "users may count per-process and CPU-wide events, kernel included, but not raw "
+               "tracepoints";
+    if (level == 1)
+        return "users may count their own processes, kernel space included, but not CPU-wide";
+    if (level == 2)
+        return "users may count their own processes in user space only (:u); kernel space and "
+               "CPU-wide need privileges";
     return "unprivileged use of perf_event_open is disabled entirely (a Debian/Android extension)";
 }
 
@@ -101,9 +117,11 @@ PmuEnvironment detect_pmu_environment() {
     const fs::path devices = "/sys/bus/event_source/devices";
     for (const char* name : {"cpu", "cpu_core", "cpu_atom"}) {
         std::error_code ec;
-        if (fs::exists(devices / name, ec)) env.core_pmus.emplace_back(name);
+        if (fs::exists(devices / name, ec))
+            env.core_pmus.emplace_back(name);
     }
-    if (!env.core_pmus.empty()) env.rdpmc = read_int(devices / env.core_pmus.front() / "rdpmc");
+    if (!env.core_pmus.empty())
+        env.rdpmc = read_int(devices / env.core_pmus.front() / "rdpmc");
     env.paranoid = read_int("/proc/sys/kernel/perf_event_paranoid");
     env.nmi_watchdog = read_int("/proc/sys/kernel/nmi_watchdog");
     env.privileged = privileged_process();

@@ -8,7 +8,9 @@ namespace perfgauge::pmu {
 
 namespace {
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+char lower(char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
 
 std::string to_lower(std::string_view s) {
     std::string out(s);
@@ -21,7 +23,8 @@ std::string to_lower(std::string_view s) {
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     // Three rows suffice for the transposition rule.
     std::vector<std::size_t> prev2(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        prev[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
@@ -52,7 +55,8 @@ std::vector<std::string> closest_matches(std::string_view word,
     std::set<std::string> seen;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const std::string& candidate = candidates[i];
-        if (!seen.insert(to_lower(candidate)).second) continue;
+        if (!seen.insert(to_lower(candidate)).second)
+            continue;
         const std::size_t distance = edit_distance(word, candidate);
         const std::string hay = to_lower(candidate);
         const bool contains = needle.size() >= 3 && (hay.find(needle) != std::string::npos ||
@@ -69,7 +73,8 @@ std::vector<std::string> closest_matches(std::string_view word,
     });
     std::vector<std::string> result;
     for (const auto& s : scored) {
-        if (result.size() == limit) break;
+        if (result.size() == limit)
+            break;
         result.push_back(*s.name);
     }
     return result;

@@ -26,7 +26,8 @@ std::optional<Tracefs> Tracefs::locate() {
             debugfs_tracing = fs::path(mount_point) / "tracing";
         }
     }
-    if (debugfs_tracing) return Tracefs(*debugfs_tracing);
+    if (debugfs_tracing)
+        return Tracefs(*debugfs_tracing);
     return std::nullopt;
 }
 
@@ -38,7 +39,8 @@ std::optional<std::uint64_t> Tracefs::tracepoint_id(const std::string& subsystem
     }
     std::ifstream in(root_ / "events" / subsystem / event / "id");
     std::uint64_t id = 0;
-    if (!(in >> id)) return std::nullopt;
+    if (!(in >> id))
+        return std::nullopt;
     return id;
 }
 
@@ -52,7 +54,8 @@ std::vector<std::string> Tracefs::events_of(const std::string& subsystem) const 
     std::vector<std::string> out;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root_ / "events" / subsystem, ec)) {
-        if (entry.is_directory(ec)) out.push_back(entry.path().filename().string());
+        if (entry.is_directory(ec))
+            out.push_back(entry.path().filename().string());
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -62,9 +65,11 @@ std::vector<std::string> Tracefs::all_tracepoints() const {
     std::vector<std::string> out;
     std::error_code ec;
     for (const auto& subsystem : fs::directory_iterator(root_ / "events", ec)) {
-        if (!subsystem.is_directory(ec)) continue;
+        if (!subsystem.is_directory(ec))
+            continue;
         const std::string name = subsystem.path().filename().string();
-        for (const auto& event : events_of(name)) out.push_back(name + ":" + event);
+        for (const auto& event : events_of(name))
+            out.push_back(name + ":" + event);
     }
     std::sort(out.begin(), out.end());
     return out;

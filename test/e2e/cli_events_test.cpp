@@ -49,7 +49,8 @@ TEST(CliEvents, FilterFindsZen3RetiredInstructions) {
     }
     const auto r = perfgauge({"events", "RETIRED"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(row_of(r.out, "RETIRED_INSTRUCTIONS").find("amd64_fam19h_zen3"), std::string::npos) << r.out;
+    EXPECT_NE(row_of(r.out, "RETIRED_INSTRUCTIONS").find("amd64_fam19h_zen3"), std::string::npos)
+        << r.out;
     EXPECT_TRUE(row_of(r.out, "cycles").empty()) << "the filter must drop unrelated events";
 }
 

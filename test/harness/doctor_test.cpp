@@ -11,7 +11,8 @@ namespace {
 DoctorCheck check(const std::vector<DoctorCheck>& checks, const std::string& topic) {
     const auto it = std::find_if(checks.begin(), checks.end(),
                                  [&](const DoctorCheck& c) { return c.topic == topic; });
-    if (it == checks.end()) throw std::runtime_error("no check named " + topic);
+    if (it == checks.end())
+        throw std::runtime_error("no check named " + topic);
     return *it;
 }
 
@@ -71,7 +72,7 @@ TEST(Doctor, HybridIntelIsRecognised) {
     env.core_pmus = {"cpu_core", "cpu_atom"};
     env.paranoid = 2;
     const auto checks = build_doctor_report(env, zen3_vm(), DoctorProbes{});
-    EXPECT_TRUE(contains(check(checks, "hardware PMU").finding, "hybrid")) ;
+    EXPECT_TRUE(contains(check(checks, "hardware PMU").finding, "hybrid"));
 }
 
 TEST(Doctor, WarnsAboutNoiseAndSlowPext) {

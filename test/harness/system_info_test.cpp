@@ -33,7 +33,8 @@ TEST(SystemInfo, CollectsThisMachine) {
     EXPECT_GE(info.cpu.logical_cpus, 1u);
     EXPECT_FALSE(info.kernel.empty());
     EXPECT_FALSE(info.clocksource.empty());
-    if (info.caches.empty()) GTEST_SKIP() << "sysfs reports no caches for cpu0 here";
+    if (info.caches.empty())
+        GTEST_SKIP() << "sysfs reports no caches for cpu0 here";
     for (const auto& c : info.caches) {
         EXPECT_GE(c.level, 1);
         EXPECT_GT(c.size_bytes, 0u);

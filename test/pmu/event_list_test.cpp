@@ -13,13 +13,16 @@ namespace {
 std::string shape(const EventList& list) {
     std::string out;
     for (const auto& g : list.groups) {
-        if (!out.empty()) out += ",";
+        if (!out.empty())
+            out += ",";
         std::string inner;
         for (const auto& e : g.events) {
-            if (!inner.empty()) inner += "|";
+            if (!inner.empty())
+                inner += "|";
             inner += e.name;
             if (e.modifiers.specified()) {
-                inner += std::string(":") + (e.modifiers.user ? "u" : "") + (e.modifiers.kernel ? "k" : "");
+                inner += std::string(":") + (e.modifiers.user ? "u" : "") +
+                         (e.modifiers.kernel ? "k" : "");
             }
         }
         out += g.explicit_group ? "{" + inner + "}" : inner;
@@ -32,7 +35,9 @@ struct ValidCase {
     std::string expected_shape;
 };
 
-void PrintTo(const ValidCase& c, std::ostream* os) { *os << '"' << c.text << '"'; }
+void PrintTo(const ValidCase& c, std::ostream* os) {
+    *os << '"' << c.text << '"';
+}
 
 class ValidEventList : public ::testing::TestWithParam<ValidCase> {};
 
@@ -43,19 +48,16 @@ TEST_P(ValidEventList, ParsesToExpectedShape) {
 INSTANTIATE_TEST_SUITE_P(
     Syntax, ValidEventList,
     ::testing::Values(
-        ValidCase{"cycles", "cycles"},
-        ValidCase{"cycles,instructions", "cycles,instructions"},
+        ValidCase{"cycles", "cycles"}, ValidCase{"cycles,instructions", "cycles,instructions"},
         ValidCase{"{cycles,instructions}", "{cycles|instructions}"},
         ValidCase{"{cycles,instructions},task-clock:u", "{cycles|instructions},task-clock:u"},
-        ValidCase{"cycles:u", "cycles:u"},
-        ValidCase{"cycles:k", "cycles:k"},
-        ValidCase{"cycles:uk", "cycles:uk"},
-        ValidCase{"cycles:ku", "cycles:uk"},
+        ValidCase{"cycles:u", "cycles:u"}, ValidCase{"cycles:k", "cycles:k"},
+        ValidCase{"cycles:uk", "cycles:uk"}, ValidCase{"cycles:ku", "cycles:uk"},
         ValidCase{"{cycles,instructions}:k", "{cycles:k|instructions:k}"},
         ValidCase{"{cycles:u,instructions}:k", "{cycles:u|instructions:k}"},
-        ValidCase{"r00c0", "r00c0"},
-        ValidCase{"r1a:u", "r1a:u"},
-        ValidCase{"amd64_fam19h_zen3::RETIRED_INSTRUCTIONS", "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS"},
+        ValidCase{"r00c0", "r00c0"}, ValidCase{"r1a:u", "r1a:u"},
+        ValidCase{"amd64_fam19h_zen3::RETIRED_INSTRUCTIONS",
+                  "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS"},
         ValidCase{"perf::task-clock", "perf::task-clock"},
         ValidCase{"RETIRED_MMX_FP_INSTRUCTIONS:SSE_INSTR:c=1",
                   "RETIRED_MMX_FP_INSTRUCTIONS:SSE_INSTR:c=1"},
@@ -64,10 +66,8 @@ INSTANTIATE_TEST_SUITE_P(
         ValidCase{"syscalls:sys_enter_write:k", "syscalls:sys_enter_write:k"},
         ValidCase{"L1-dcache-load-misses", "L1-dcache-load-misses"},
         ValidCase{" cycles , instructions ", "cycles,instructions"},
-        ValidCase{"{ cycles , branches }", "{cycles|branches}"},
-        ValidCase{"{cycles}", "{cycles}"},
-        ValidCase{"a,b,c,d,e,f", "a,b,c,d,e,f"},
-        ValidCase{"{a,b},{c,d}", "{a|b},{c|d}"},
+        ValidCase{"{ cycles , branches }", "{cycles|branches}"}, ValidCase{"{cycles}", "{cycles}"},
+        ValidCase{"a,b,c,d,e,f", "a,b,c,d,e,f"}, ValidCase{"{a,b},{c,d}", "{a|b},{c|d}"},
         ValidCase{"sched:sched_switch,cs", "sched:sched_switch,cs"},
         ValidCase{"cpu/event=0x3c,umask=0/", "cpu/event=0x3c,umask=0/"}));
 
@@ -77,7 +77,9 @@ struct InvalidCase {
     std::string reason_fragment;
 };
 
-void PrintTo(const InvalidCase& c, std::ostream* os) { *os << '"' << c.text << '"'; }
+void PrintTo(const InvalidCase& c, std::ostream* os) {
+    *os << '"' << c.text << '"';
+}
 
 class InvalidEventList : public ::testing::TestWithParam<InvalidCase> {};
 
@@ -95,29 +97,25 @@ TEST_P(InvalidEventList, ReportsColumnAndExpectation) {
 
 INSTANTIATE_TEST_SUITE_P(
     Syntax, InvalidEventList,
-    ::testing::Values(
-        InvalidCase{"", 1, "empty"},
-        InvalidCase{"   ", 4, "empty"},
-        InvalidCase{"cycles,", 8, "after ','"},
-        InvalidCase{",cycles", 1, "expected an event name"},
-        InvalidCase{"cycles,,instructions", 8, "expected an event name"},
-        InvalidCase{"{cycles,instructions", 1, "unclosed '{'"},
-        InvalidCase{"{}", 2, "empty group"},
-        InvalidCase{"{cycles,}", 9, "after ','"},
-        InvalidCase{"{cycles,{instructions}}", 9, "nested"},
-        InvalidCase{"cycles}", 7, "expected ','"},
-        InvalidCase{"cycles instructions", 8, "expected ','"},
-        InvalidCase{"cycles:", 7, "after ':'"},
-        InvalidCase{":u", 1, "before ':'"},
-        InvalidCase{"cycles:p", 8, "unsupported modifier 'p'"},
-        InvalidCase{"cycles:uu", 9, "given twice"},
-        InvalidCase{"cycles:uh", 9, "unsupported modifier 'h'"},
-        InvalidCase{"{cycles}:x", 10, "unsupported modifier 'x'"},
-        InvalidCase{"{cycles}:", 10, "expected modifiers"},
-        InvalidCase{"cyc!les", 4, "expected ','"},
-        InvalidCase{"cpu/event=1", 1, "unterminated"},
-        InvalidCase{"a:::b", 2, "too many ':'"},
-        InvalidCase{"{cycles}instructions", 9, "expected ','"}));
+    ::testing::Values(InvalidCase{"", 1, "empty"}, InvalidCase{"   ", 4, "empty"},
+                      InvalidCase{"cycles,", 8, "after ','"},
+                      InvalidCase{",cycles", 1, "expected an event name"},
+                      InvalidCase{"cycles,,instructions", 8, "expected an event name"},
+                      InvalidCase{"{cycles,instructions", 1, "unclosed '{'"},
+                      InvalidCase{"{}", 2, "empty group"}, InvalidCase{"{cycles,}", 9, "after ','"},
+                      InvalidCase{"{cycles,{instructions}}", 9, "nested"},
+                      InvalidCase{"cycles}", 7, "expected ','"},
+                      InvalidCase{"cycles instructions", 8, "expected ','"},
+                      InvalidCase{"cycles:", 7, "after ':'"}, InvalidCase{":u", 1, "before ':'"},
+                      InvalidCase{"cycles:p", 8, "unsupported modifier 'p'"},
+                      InvalidCase{"cycles:uu", 9, "given twice"},
+                      InvalidCase{"cycles:uh", 9, "unsupported modifier 'h'"},
+                      InvalidCase{"{cycles}:x", 10, "unsupported modifier 'x'"},
+                      InvalidCase{"{cycles}:", 10, "expected modifiers"},
+                      InvalidCase{"cyc!les", 4, "expected ','"},
+                      InvalidCase{"cpu/event=1", 1, "unterminated"},
+                      InvalidCase{"a:::b", 2, "too many ':'"},
+                      InvalidCase{"{cycles}instructions", 9, "expected ','"}));
 
 TEST(EventList, RecordsOneBasedColumnOfEachEvent) {
     const auto list = parse_event_list("cycles,{instructions,branches}");

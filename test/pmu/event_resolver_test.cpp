@@ -29,7 +29,9 @@ struct GenericCase {
     EventKind kind;
 };
 
-void PrintTo(const GenericCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const GenericCase& c, std::ostream* os) {
+    *os << c.name;
+}
 
 class GenericNames : public ::testing::TestWithParam<GenericCase> {};
 
@@ -48,26 +50,39 @@ INSTANTIATE_TEST_SUITE_P(
     Resolver, GenericNames,
     ::testing::Values(
         GenericCase{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, EventKind::hardware},
-        GenericCase{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, EventKind::hardware},
-        GenericCase{"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, EventKind::hardware},
-        GenericCase{"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, EventKind::hardware},
-        GenericCase{"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, EventKind::hardware},
-        GenericCase{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, EventKind::hardware},
-        GenericCase{"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, EventKind::hardware},
-        GenericCase{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, EventKind::software},
+        GenericCase{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+                    EventKind::hardware},
+        GenericCase{"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+                    EventKind::hardware},
+        GenericCase{"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES,
+                    EventKind::hardware},
+        GenericCase{"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
+                    EventKind::hardware},
+        GenericCase{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
+                    EventKind::hardware},
+        GenericCase{"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES,
+                    EventKind::hardware},
+        GenericCase{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+                    EventKind::software},
         GenericCase{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, EventKind::software},
-        GenericCase{"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, EventKind::software},
-        GenericCase{"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, EventKind::software},
-        GenericCase{"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, EventKind::software},
-        GenericCase{"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, EventKind::software},
-        GenericCase{"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, EventKind::software},
+        GenericCase{"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS,
+                    EventKind::software},
+        GenericCase{"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN,
+                    EventKind::software},
+        GenericCase{"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+                    EventKind::software},
+        GenericCase{"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES,
+                    EventKind::software},
+        GenericCase{"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS,
+                    EventKind::software},
         GenericCase{"L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
                     PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
                         (PERF_COUNT_HW_CACHE_RESULT_MISS << 16),
                     EventKind::hw_cache},
-        GenericCase{"perf::task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, EventKind::software},
-        GenericCase{"perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
-                    EventKind::hardware}));
+        GenericCase{"perf::task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+                    EventKind::software},
+        GenericCase{"perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE,
+                    PERF_COUNT_HW_INSTRUCTIONS, EventKind::hardware}));
 
 TEST(Resolver, RawEventsCarryTheirHexConfig) {
     const auto spec = resolve_one(pfm_only(), "r00c0");
@@ -95,7 +110,8 @@ TEST(Resolver, GroupsKeepTheirShape) {
     ASSERT_EQ(groups.size(), 2u);
     EXPECT_TRUE(groups[0].explicit_group);
     ASSERT_EQ(groups[0].events.size(), 2u);
-    EXPECT_EQ(groups[0].events[1].attr.config, static_cast<std::uint64_t>(PERF_COUNT_HW_INSTRUCTIONS));
+    EXPECT_EQ(groups[0].events[1].attr.config,
+              static_cast<std::uint64_t>(PERF_COUNT_HW_INSTRUCTIONS));
     EXPECT_FALSE(groups[1].explicit_group);
     EXPECT_EQ(groups[1].events[0].name, "task-clock:u");
 }
@@ -135,7 +151,8 @@ TEST(Resolver, AllErrorsShareTheEventErrorBase) {
 // libpfm4 recognises the CPU from CPUID even where the kernel exposes no PMU.
 TEST(Resolver, ModelSpecificLibpfmNames) {
     const auto zen3 = EventResolver::known_names("amd64_fam19h_zen3");
-    if (zen3.empty()) GTEST_SKIP() << "libpfm4 does not detect an AMD Zen 3 CPU here";
+    if (zen3.empty())
+        GTEST_SKIP() << "libpfm4 does not detect an AMD Zen 3 CPU here";
     const auto spec = resolve_one(pfm_only(), "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS");
     EXPECT_EQ(spec.kind, EventKind::pmu);
     EXPECT_EQ(spec.pmu, "amd64_fam19h_zen3");
@@ -161,7 +178,7 @@ TEST(Resolver, PerfStyleNames) {
 }
 
 class FakeTracefs : public ::testing::Test {
-protected:
+  protected:
     FakeTracefs() {
         dir_.write("events/syscalls/sys_enter_write/id", "840\n");
         dir_.write("events/syscalls/sys_enter_writev/id", "838\n");
@@ -180,7 +197,8 @@ TEST_F(FakeTracefs, TracepointsResolveToTheirId) {
 }
 
 TEST_F(FakeTracefs, TracepointDefaultCountsBothLevelsUnlessRestricted) {
-    EXPECT_EQ(privilege_text(resolve_one(resolver_, "syscalls:sys_enter_write").attr), "user+kernel");
+    EXPECT_EQ(privilege_text(resolve_one(resolver_, "syscalls:sys_enter_write").attr),
+              "user+kernel");
     EXPECT_EQ(privilege_text(resolve_one(resolver_, "syscalls:sys_enter_write:k").attr), "kernel");
 }
 
@@ -219,7 +237,8 @@ namespace {
 
 TEST(Resolver, RealTracefsTracepoint) {
     const auto tracefs = Tracefs::locate();
-    if (!tracefs) GTEST_SKIP() << kMountTracefsHint;
+    if (!tracefs)
+        GTEST_SKIP() << kMountTracefsHint;
     if (!tracefs->tracepoint_id("syscalls", "sys_enter_write")) {
         GTEST_SKIP() << "syscalls:sys_enter_write is not readable here (needs root, or a kernel "
                         "with syscall tracepoints)";

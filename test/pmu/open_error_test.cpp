@@ -62,7 +62,8 @@ TEST(OpenError, KernelCountingAtParanoidTwoSuggestsUserSpace) {
 
 TEST(OpenError, ParanoidThreeOrMoreForbidsEverything) {
     for (int level : {3, 4}) {
-        const auto d = diagnose_open_error(EPERM, EventKind::software, user_only(), bare_metal(level));
+        const auto d =
+            diagnose_open_error(EPERM, EventKind::software, user_only(), bare_metal(level));
         EXPECT_EQ(d.status, "permission denied");
         EXPECT_TRUE(contains(d.reason, "is " + std::to_string(level))) << d.reason;
         EXPECT_TRUE(contains(d.fix, "perf_event_paranoid=2")) << d.fix;
@@ -88,14 +89,21 @@ TEST(OpenError, PrivilegedButRefusedBlamesTheContainer) {
 TEST(OpenError, OtherErrnos) {
     const auto env = bare_metal(2);
     EXPECT_EQ(diagnose_open_error(EINVAL, EventKind::pmu, user_only(), env).status, "invalid");
-    EXPECT_TRUE(contains(diagnose_open_error(EINVAL, EventKind::pmu, user_only(), env).fix, "--verbose"));
-    EXPECT_EQ(diagnose_open_error(EMFILE, EventKind::pmu, user_only(), env).status, "too many open files");
-    EXPECT_TRUE(contains(diagnose_open_error(EMFILE, EventKind::pmu, user_only(), env).fix, "ulimit -n"));
-    EXPECT_EQ(diagnose_open_error(ENOSPC, EventKind::pmu, user_only(), env).status, "no counter available");
-    EXPECT_EQ(diagnose_open_error(EBUSY, EventKind::pmu, user_only(), env).status, "no counter available");
-    EXPECT_TRUE(contains(diagnose_open_error(EBUSY, EventKind::pmu, user_only(), env).fix, "nmi_watchdog"));
+    EXPECT_TRUE(
+        contains(diagnose_open_error(EINVAL, EventKind::pmu, user_only(), env).fix, "--verbose"));
+    EXPECT_EQ(diagnose_open_error(EMFILE, EventKind::pmu, user_only(), env).status,
+              "too many open files");
+    EXPECT_TRUE(
+        contains(diagnose_open_error(EMFILE, EventKind::pmu, user_only(), env).fix, "ulimit -n"));
+    EXPECT_EQ(diagnose_open_error(ENOSPC, EventKind::pmu, user_only(), env).status,
+              "no counter available");
+    EXPECT_EQ(diagnose_open_error(EBUSY, EventKind::pmu, user_only(), env).status,
+              "no counter available");
+    EXPECT_TRUE(
+        contains(diagnose_open_error(EBUSY, EventKind::pmu, user_only(), env).fix, "nmi_watchdog"));
     EXPECT_EQ(diagnose_open_error(E2BIG, EventKind::pmu, user_only(), env).status, "invalid");
-    EXPECT_EQ(diagnose_open_error(ESRCH, EventKind::pmu, user_only(), env).status, "no such process");
+    EXPECT_EQ(diagnose_open_error(ESRCH, EventKind::pmu, user_only(), env).status,
+              "no such process");
     EXPECT_EQ(diagnose_open_error(EIO, EventKind::pmu, user_only(), env).status, "error");
 }
 
@@ -115,8 +123,9 @@ TEST(PmuEnvironment, FindsTheKernelsPmuLine) {
         "6,100,144098,-;smpboot: CPU0: AMD EPYC\n"
         "6,101,144100,-;Performance Events: PMU not available due to virtualization, using "
         "software events only.\n6,102,144200,-;rcu: Hierarchical SRCU\n";
-    EXPECT_EQ(find_pmu_message(log),
-              "Performance Events: PMU not available due to virtualization, using software events only.");
+    EXPECT_EQ(
+        find_pmu_message(log),
+        "Performance Events: PMU not available due to virtualization, using software events only.");
     EXPECT_FALSE(find_pmu_message("nothing here\n").has_value());
 }
 
@@ -130,8 +139,9 @@ TEST(PmuEnvironment, DescribesEveryParanoidLevel) {
 
 TEST(PmuEnvironment, DetectionMatchesSysfs) {
     const auto env = detect_pmu_environment();
-    EXPECT_EQ(env.has_hardware_pmu(), std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
-                                          std::filesystem::exists("/sys/bus/event_source/devices/cpu_core"));
+    EXPECT_EQ(env.has_hardware_pmu(),
+              std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
+                  std::filesystem::exists("/sys/bus/event_source/devices/cpu_core"));
     ASSERT_TRUE(env.paranoid.has_value()) << "kernel without perf events";
 }
 

@@ -17,8 +17,8 @@ TEST(EditDistance, CountsInsertDeleteSubstituteAndSwap) {
 }
 
 TEST(ClosestMatches, NearestFirstAndLimited) {
-    const std::vector<std::string> names = {"instructions", "cycles", "cpu-cycles", "ref-cycles",
-                                            "bus-cycles", "branches", "task-clock"};
+    const std::vector<std::string> names = {"instructions", "cycles",   "cpu-cycles", "ref-cycles",
+                                            "bus-cycles",   "branches", "task-clock"};
     const auto m = closest_matches("cyclez", names);
     ASSERT_FALSE(m.empty());
     EXPECT_EQ(m.front(), "cycles");

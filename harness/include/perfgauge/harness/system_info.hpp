@@ -33,10 +33,10 @@ struct SystemInfo {
     std::vector<CacheLevel> caches;  ///< of CPU 0, in sysfs order
     std::string kernel;              ///< uname release
     std::optional<std::string> governor;
-    std::optional<bool> boost;       ///< turbo/boost enabled
+    std::optional<bool> boost;  ///< turbo/boost enabled
     std::optional<bool> smt_active;
     std::string clocksource;
-    std::optional<int> aslr;         ///< /proc/sys/kernel/randomize_va_space
+    std::optional<int> aslr;  ///< /proc/sys/kernel/randomize_va_space
     std::array<double, 3> load_average{};
 };
 

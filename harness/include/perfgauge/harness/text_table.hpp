@@ -7,7 +7,7 @@
 namespace perfgauge::harness {
 
 class TextTable {
-public:
+  public:
     enum class Align { left, right };
 
     explicit TextTable(std::vector<std::string> headers, std::vector<Align> align = {});
@@ -17,7 +17,7 @@ public:
     std::string render() const;
     bool empty() const { return rows_.empty(); }
 
-private:
+  private:
     std::vector<std::string> headers_;
     std::vector<Align> align_;
     std::vector<std::vector<std::string>> rows_;

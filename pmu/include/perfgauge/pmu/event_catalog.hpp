@@ -9,17 +9,18 @@
 namespace perfgauge::pmu {
 
 struct CatalogEntry {
-    std::string name;         ///< what to type after -e ("cycles", "RETIRED_INSTRUCTIONS", "sched:sched_switch")
-    std::string pmu;          ///< libpfm4 PMU name, or "tracepoint"
+    std::string
+        name;  ///< what to type after -e ("cycles", "RETIRED_INSTRUCTIONS", "sched:sched_switch")
+    std::string pmu;  ///< libpfm4 PMU name, or "tracepoint"
     EventKind kind = EventKind::software;
     std::string description;
-    bool probed = false;      ///< whether an open was attempted
-    int open_error = 0;       ///< 0: the kernel opened it here; else the errno (when probed)
-    std::string encode_error; ///< set when libpfm4 cannot encode it without more attributes
+    bool probed = false;       ///< whether an open was attempted
+    int open_error = 0;        ///< 0: the kernel opened it here; else the errno (when probed)
+    std::string encode_error;  ///< set when libpfm4 cannot encode it without more attributes
 };
 
 struct CatalogOptions {
-    std::string filter;        ///< case-insensitive substring of the name or "pmu::name"; empty: all
+    std::string filter;  ///< case-insensitive substring of the name or "pmu::name"; empty: all
     bool tracepoints = false;  ///< include tracefs tracepoints (can be thousands)
     bool try_open = true;      ///< probe each event with perf_event_open
 };

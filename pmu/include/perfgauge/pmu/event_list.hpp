@@ -31,9 +31,10 @@ struct PrivilegeModifiers {
 
 /// One event as written, with its modifiers split off.
 struct EventTerm {
-    std::string name;              ///< everything but the trailing modifiers, e.g. "RETIRED_INSTRUCTIONS:c=1"
-    PrivilegeModifiers modifiers;  ///< from `:u`, `:k`, `:uk` (or inherited from its `{...}:mods` group)
-    std::size_t column = 0;        ///< 1-based column of the first character in the list text
+    std::string name;  ///< everything but the trailing modifiers, e.g. "RETIRED_INSTRUCTIONS:c=1"
+    PrivilegeModifiers
+        modifiers;           ///< from `:u`, `:k`, `:uk` (or inherited from its `{...}:mods` group)
+    std::size_t column = 0;  ///< 1-based column of the first character in the list text
 };
 
 /// A set of events scheduled together. `explicit_group` is true for `{...}`, which the user
@@ -56,13 +57,13 @@ class EventError : public std::runtime_error {
 /// A syntax error with the 1-based column where it was found. what() is a complete message:
 /// the error, the list text, and a caret under the column.
 class EventListSyntaxError : public EventError {
-public:
+  public:
     EventListSyntaxError(std::string reason, std::string text, std::size_t column);
 
     const std::string& reason() const { return reason_; }
     std::size_t column() const { return column_; }
 
-private:
+  private:
     std::string reason_;
     std::size_t column_;
 };

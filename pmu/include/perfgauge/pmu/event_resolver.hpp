@@ -14,12 +14,12 @@ namespace perfgauge::pmu {
 
 /// A name that resolves to nothing. what() is the complete message, suggestions included.
 class UnknownEventError : public EventError {
-public:
+  public:
     UnknownEventError(const std::string& message, std::vector<std::string> suggestions)
         : EventError(message), suggestions_(std::move(suggestions)) {}
     const std::vector<std::string>& suggestions() const { return suggestions_; }
 
-private:
+  private:
     std::vector<std::string> suggestions_;
 };
 
@@ -29,7 +29,7 @@ class InvalidEventError : public EventError {
 };
 
 class EventResolver {
-public:
+  public:
     /// Uses the system's tracefs (if mounted) for tracepoints.
     EventResolver();
     /// Uses the given tracefs (nullopt: no tracepoints); for tests.
@@ -45,7 +45,7 @@ public:
     /// events of every other PMU present; otherwise the events of that libpfm4 PMU.
     static std::vector<std::string> known_names(const std::string& pmu = "");
 
-private:
+  private:
     std::optional<EventSpec> resolve_tracepoint(const EventTerm& term) const;
     [[noreturn]] void fail_unknown(const EventTerm& term, int pfm_status) const;
 

@@ -6,12 +6,13 @@
 namespace perfgauge::pmu {
 
 class FileDescriptor {
-public:
+  public:
     FileDescriptor() = default;
     explicit FileDescriptor(int fd) : fd_(fd) {}
     FileDescriptor(FileDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
     FileDescriptor& operator=(FileDescriptor&& other) noexcept {
-        if (this != &other) reset(std::exchange(other.fd_, -1));
+        if (this != &other)
+            reset(std::exchange(other.fd_, -1));
         return *this;
     }
     FileDescriptor(const FileDescriptor&) = delete;
@@ -24,7 +25,7 @@ public:
     /// Closes the current descriptor (if any) and takes ownership of `fd`.
     void reset(int fd = -1);
 
-private:
+  private:
     int fd_ = -1;
 };
 

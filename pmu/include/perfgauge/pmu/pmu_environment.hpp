@@ -10,13 +10,13 @@ namespace perfgauge::pmu {
 struct PmuEnvironment {
     /// Core PMUs in /sys/bus/event_source/devices: "cpu", or "cpu_core"/"cpu_atom" on hybrid Intel.
     std::vector<std::string> core_pmus;
-    std::optional<int> paranoid;          ///< /proc/sys/kernel/perf_event_paranoid
-    bool privileged = false;              ///< root, CAP_PERFMON or CAP_SYS_ADMIN in effect
+    std::optional<int> paranoid;            ///< /proc/sys/kernel/perf_event_paranoid
+    bool privileged = false;                ///< root, CAP_PERFMON or CAP_SYS_ADMIN in effect
     std::optional<std::string> hypervisor;  ///< CPUID hypervisor vendor ("KVMKVMKVM", ...)
     std::optional<std::string> container;   ///< what gave a container away ("/.dockerenv", ...)
     std::optional<std::string> kernel_pmu_message;  ///< the kernel's "Performance Events:" line
-    std::optional<int> rdpmc;             ///< /sys/bus/event_source/devices/<core pmu>/rdpmc
-    std::optional<int> nmi_watchdog;      ///< /proc/sys/kernel/nmi_watchdog (it holds a counter)
+    std::optional<int> rdpmc;         ///< /sys/bus/event_source/devices/<core pmu>/rdpmc
+    std::optional<int> nmi_watchdog;  ///< /proc/sys/kernel/nmi_watchdog (it holds a counter)
 
     bool has_hardware_pmu() const { return !core_pmus.empty(); }
 };

@@ -10,7 +10,7 @@
 namespace perfgauge::pmu {
 
 class Tracefs {
-public:
+  public:
     /// Uses the tracefs mount at `root` (the directory holding `events/`).
     explicit Tracefs(std::filesystem::path root);
 
@@ -29,7 +29,7 @@ public:
     /// Every tracepoint as "subsystem:event", sorted.
     std::vector<std::string> all_tracepoints() const;
 
-private:
+  private:
     std::filesystem::path root_;
 };
 
