@@ -29,5 +29,6 @@ po::variables_map parse_options(const std::vector<std::string>& args,
 
 int run_doctor(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);
+int run_stat(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

@@ -20,6 +20,8 @@ commands:
   events [FILTER]    list the events known here and whether each can be opened
   events --resolve LIST
                      parse and resolve an event list, show each event's encoding
+  stat [-e LIST] [-r N] -- CMD [ARGS...]
+                     count a command like perf stat (the exit status is the command's)
 
 Run 'perfgauge COMMAND --help' for a command's options.
 Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names).
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
             return cli::run_doctor(args);
         if (command == "events")
             return cli::run_events(args);
+        if (command == "stat") return cli::run_stat(args);
         fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
         return cli::kExitUsage;
     } catch (const cli::UsageError& e) {

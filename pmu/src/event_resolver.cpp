@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "libpfm.hpp"
+#include "perfgauge/pmu/pmu_environment.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 
 namespace perfgauge::pmu {
@@ -21,13 +22,9 @@ std::string modifier_suffix(const PrivilegeModifiers& m) {
     return std::string(":") + (m.user ? "u" : "") + (m.kernel ? "k" : "");
 }
 
-// Default privilege is user space only: it works at perf_event_paranoid 2 and keeps the
-// kernel's own work (page-fault handling, syscalls) out of a measurement of user code.
 void apply_privilege(perf_event_attr& attr, const PrivilegeModifiers& m) {
-    const bool user = m.specified() ? m.user : true;
-    const bool kernel = m.specified() ? m.kernel : false;
-    attr.exclude_user = user ? 0 : 1;
-    attr.exclude_kernel = kernel ? 0 : 1;
+    attr.exclude_user = m.user ? 0 : 1;
+    attr.exclude_kernel = m.kernel ? 0 : 1;
     attr.exclude_hv = 1;
 }
 
@@ -96,9 +93,10 @@ std::string perf_style_name(const std::string& alias) {
     return out;
 }
 
-EventResolver::EventResolver() : EventResolver(Tracefs::locate()) {}
+EventResolver::EventResolver() : EventResolver(Tracefs::locate(), kernel_counting_allowed()) {}
 
-EventResolver::EventResolver(std::optional<Tracefs> tracefs) : tracefs_(std::move(tracefs)) {
+EventResolver::EventResolver(std::optional<Tracefs> tracefs, bool software_counts_kernel)
+    : tracefs_(std::move(tracefs)), software_counts_kernel_(software_counts_kernel) {
     libpfm::ensure_initialized();
 }
 
@@ -149,8 +147,12 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
     spec.encoding = encoding.fstr;
     spec.pmu = encoding.pmu_name;
     spec.attr = encoding.attr;
-    apply_privilege(spec.attr, m);
     spec.kind = classify(spec.attr, spec.pmu);
+    // Default privilege: user space only for the PMU's events (it works at paranoid 2 and keeps
+    // the kernel's work out of a measurement of user code); software events also count the
+    // kernel when allowed, because context switches and migrations only happen there.
+    const bool software_default_kernel = spec.kind == EventKind::software && software_counts_kernel_;
+    apply_privilege(spec.attr, m.specified() ? m : PrivilegeModifiers{true, software_default_kernel});
     return spec;
 }
 

@@ -112,6 +112,10 @@ std::string describe_paranoid(int level) {
     return "unprivileged use of perf_event_open is disabled entirely (a Debian/Android extension)";
 }
 
+bool kernel_counting_allowed() {
+    return privileged_process() || read_int("/proc/sys/kernel/perf_event_paranoid").value_or(2) <= 1;
+}
+
 PmuEnvironment detect_pmu_environment() {
     PmuEnvironment env;
     const fs::path devices = "/sys/bus/event_source/devices";

@@ -30,10 +30,11 @@ class InvalidEventError : public EventError {
 
 class EventResolver {
   public:
-    /// Uses the system's tracefs (if mounted) for tracepoints.
+    /// Uses the system's tracefs (if mounted) for tracepoints; software events count kernel
+    /// space too when this process may (kernel_counting_allowed()).
     EventResolver();
-    /// Uses the given tracefs (nullopt: no tracepoints); for tests.
-    explicit EventResolver(std::optional<Tracefs> tracefs);
+    /// Uses the given tracefs (nullopt: no tracepoints) and software-event default; for tests.
+    explicit EventResolver(std::optional<Tracefs> tracefs, bool software_counts_kernel = false);
 
     /// Parses and resolves an event list (throws EventListSyntaxError, UnknownEventError,
     /// InvalidEventError).
@@ -50,6 +51,7 @@ class EventResolver {
     [[noreturn]] void fail_unknown(const EventTerm& term, int pfm_status) const;
 
     std::optional<Tracefs> tracefs_;
+    bool software_counts_kernel_ = false;
 };
 
 /// perf's spelling of a libpfm4 perf-PMU alias: "CYCLES" -> "cycles",

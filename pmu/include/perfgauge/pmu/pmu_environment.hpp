@@ -24,6 +24,10 @@ struct PmuEnvironment {
 /// Reads sysfs, procfs, CPUID and (where readable) the kernel log.
 PmuEnvironment detect_pmu_environment();
 
+/// Whether this process may count kernel space: privileged, or perf_event_paranoid <= 1.
+/// Cheap (two small procfs reads), unlike detect_pmu_environment().
+bool kernel_counting_allowed();
+
 /// What a perf_event_paranoid level allows an unprivileged user, in one sentence.
 std::string describe_paranoid(int level);
 

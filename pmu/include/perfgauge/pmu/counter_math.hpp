@@ -1,0 +1,107 @@
+// Pure arithmetic of counting: parsing read() buffers, multiplex scaling, rdpmc decoding.
+// No syscalls here, so all of it is unit-tested without a PMU.
+#pragma once
+
+#include <linux/perf_event.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+namespace perfgauge::pmu {
+
+/// One read() of a counter or group, in group order.
+struct GroupReading {
+    std::uint64_t time_enabled = 0;  ///< ns the group was enabled (0 unless requested)
+    std::uint64_t time_running = 0;  ///< ns it was actually on the PMU (0 unless requested)
+    std::vector<std::uint64_t> values;
+    std::vector<std::uint64_t> ids;  ///< kernel ids (empty unless PERF_FORMAT_ID)
+};
+
+class ReadFormatError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Number of 64-bit words read() returns for `events` counters with `read_format`.
+std::size_t read_buffer_words(std::uint64_t read_format, std::size_t events);
+
+/// Parses a read() buffer into `out` (reusing its storage: no allocation once sized).
+/// Handles every combination of GROUP, ID, TOTAL_TIME_ENABLED, TOTAL_TIME_RUNNING and LOST.
+/// Throws ReadFormatError when the buffer is shorter than the layout requires or the group
+/// reports a different number of events than expected.
+void parse_read_buffer(std::span<const std::uint64_t> words, std::uint64_t read_format,
+                       std::size_t expected_events, GroupReading& out);
+
+/// A counter's change between two readings, corrected for multiplexing.
+struct ScaledCount {
+    double value = 0;             ///< raw delta * enabled / running (raw delta when not multiplexed)
+    std::uint64_t raw = 0;        ///< the delta as counted while on the PMU
+    double running_fraction = 0;  ///< running / enabled in [0, 1]
+    bool counted = false;         ///< false when the counter never ran in the interval
+};
+
+/// Scales a delta the way perf stat does: raw * enabled / running, where `enabled`/`running` are
+/// the deltas of the group's TOTAL_TIME_ENABLED/RUNNING. running == 0 means "not counted" (never
+/// enabled, or never scheduled). The product is formed in long double: no 64-bit overflow.
+ScaledCount scale_count(std::uint64_t raw_delta, std::uint64_t enabled_delta,
+                        std::uint64_t running_delta);
+
+/// Sign-extends the low `width` bits of an rdpmc result (counters are narrower than 64 bits).
+std::int64_t sign_extend(std::uint64_t value, unsigned width);
+
+/// What the mmap'd page of a self-monitoring counter says, read consistently.
+struct MmapReading {
+    bool rdpmc_used = false;  ///< false: the counter is not on a PMU counter now, or rdpmc is off
+    std::uint64_t count = 0;  ///< offset + sign-extended rdpmc value (valid when rdpmc_used)
+    std::uint64_t time_enabled = 0;
+    std::uint64_t time_running = 0;
+    unsigned retries = 0;  ///< seqlock retries it took
+};
+
+/// Reads a perf_event_mmap_page with the seqlock protocol of perf_event_open(2): re-read while
+/// `lock` changes. `Hw` supplies `std::uint64_t rdpmc(unsigned counter)` and
+/// `std::uint64_t rdtsc()`, so tests can drive it with a fake page and fake instructions.
+template <class Hw>
+MmapReading read_mmap_page(const volatile perf_event_mmap_page* page, Hw& hw) {
+    MmapReading r;
+    std::uint32_t seq = 0;
+    std::uint64_t cycles = 0;
+    std::uint16_t time_shift = 0;
+    std::uint32_t time_mult = 0;
+    std::uint64_t time_offset = 0;
+    std::uint32_t index = 0;
+    for (;; ++r.retries) {
+        seq = page->lock;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        r.time_enabled = page->time_enabled;
+        r.time_running = page->time_running;
+        cycles = 0;
+        if (page->cap_user_time && r.time_enabled != r.time_running) {
+            cycles = hw.rdtsc();
+            time_offset = page->time_offset;
+            time_mult = page->time_mult;
+            time_shift = page->time_shift;
+        }
+        index = page->index;
+        r.count = static_cast<std::uint64_t>(page->offset);
+        r.rdpmc_used = page->cap_user_rdpmc && index != 0;
+        if (r.rdpmc_used) {
+            r.count += static_cast<std::uint64_t>(sign_extend(hw.rdpmc(index - 1), page->pmc_width));
+        }
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (page->lock == seq) break;
+    }
+    if (cycles != 0) {
+        // Extend the times from the last kernel update to now (perf_event_open(2)).
+        const std::uint64_t quot = cycles >> time_shift;
+        const std::uint64_t rem = cycles & ((std::uint64_t{1} << time_shift) - 1);
+        const std::uint64_t delta = time_offset + quot * time_mult + ((rem * time_mult) >> time_shift);
+        r.time_enabled += delta;
+        if (index != 0) r.time_running += delta;
+    }
+    return r;
+}
+
+}  // namespace perfgauge::pmu

@@ -1,0 +1,261 @@
+#include "perfgauge/pmu/counter_set.hpp"
+
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace perfgauge::pmu {
+
+namespace {
+
+class SyscallOpener final : public EventOpener {
+public:
+    OpenResult open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) override {
+        return open_perf_event(attr, pid, cpu, group_fd);
+    }
+};
+
+// RAII for one mmap'd perf_event_mmap_page.
+class PageMapping {
+public:
+    PageMapping() = default;
+    explicit PageMapping(int fd) {
+        void* p = ::mmap(nullptr, page_size(), PROT_READ, MAP_SHARED, fd, 0);
+        if (p != MAP_FAILED) page_ = static_cast<perf_event_mmap_page*>(p);
+    }
+    PageMapping(PageMapping&& o) noexcept : page_(std::exchange(o.page_, nullptr)) {}
+    PageMapping& operator=(PageMapping&& o) noexcept {
+        if (this != &o) {
+            unmap();
+            page_ = std::exchange(o.page_, nullptr);
+        }
+        return *this;
+    }
+    ~PageMapping() { unmap(); }
+    const volatile perf_event_mmap_page* get() const { return page_; }
+
+private:
+    static std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+    void unmap() {
+        if (page_ != nullptr) ::munmap(page_, page_size());
+        page_ = nullptr;
+    }
+    perf_event_mmap_page* page_ = nullptr;
+};
+
+struct X86Counters {
+    std::uint64_t rdpmc(unsigned counter) { return __rdpmc(static_cast<int>(counter)); }
+    std::uint64_t rdtsc() { return __rdtsc(); }
+};
+
+// Errors that mean "not together with the others", as opposed to "not at all".
+bool may_fit_alone(int error) { return error == EINVAL || error == ENOSPC || error == EBUSY; }
+
+std::string joined_names(const std::vector<const EventSpec*>& specs) {
+    std::string out;
+    for (const auto* s : specs) out += (out.empty() ? "" : ",") + s->name;
+    return out;
+}
+
+}  // namespace
+
+const char* read_path_name(ReadPath path) {
+    return path == ReadPath::rdpmc ? "rdpmc" : "read()";
+}
+
+struct CounterSet::Group {
+    std::vector<FileDescriptor> fds;  // leader first
+    std::vector<PageMapping> pages;   // parallel to fds when mapped
+    std::vector<std::size_t> slots;   // events_ index of each member
+    mutable std::vector<std::uint64_t> buffer;
+
+    int leader() const { return fds.front().get(); }
+};
+
+CounterSet::CounterSet() = default;
+CounterSet::CounterSet(CounterSet&&) noexcept = default;
+CounterSet& CounterSet::operator=(CounterSet&&) noexcept = default;
+CounterSet::~CounterSet() = default;
+
+std::size_t CounterSet::group_count() const { return groups_.size(); }
+
+std::size_t CounterSet::opened_count() const {
+    std::size_t n = 0;
+    for (const auto& e : events_) n += e.opened;
+    return n;
+}
+
+CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterOptions& options,
+                            EventOpener* opener) {
+    SyscallOpener syscalls;
+    if (opener == nullptr) opener = &syscalls;
+    CounterSet set;
+
+    auto attr_for = [&](const EventSpec& spec, bool leader) {
+        perf_event_attr attr = spec.attr;
+        attr.size = sizeof attr;
+        attr.read_format = kReadFormat;
+        attr.disabled = leader ? 1 : 0;  // members follow their leader
+        attr.enable_on_exec = leader && options.enable_on_exec ? 1 : 0;
+        attr.inherit = options.inherit ? 1 : 0;
+        attr.pinned = 0;
+        return attr;
+    };
+    auto try_add = [&](Group& group, std::size_t slot) {
+        const bool leader = group.fds.empty();
+        auto result = opener->open(attr_for(set.events_[slot].spec, leader), options.pid,
+                                   options.cpu, leader ? -1 : group.leader());
+        if (!result.ok()) return result.error;
+        if (options.map_pages) group.pages.emplace_back(result.fd.get());
+        group.fds.push_back(std::move(result.fd));
+        group.slots.push_back(slot);
+        return 0;
+    };
+    auto commit = [&](std::unique_ptr<Group> group) {
+        const std::size_t index = set.groups_.size();
+        for (std::size_t pos = 0; pos < group->slots.size(); ++pos) {
+            auto& slot = set.events_[group->slots[pos]];
+            slot.opened = true;
+            slot.group = index;
+            slot.position = pos;
+        }
+        group->buffer.resize(read_buffer_words(kReadFormat, group->slots.size()));
+        set.groups_.push_back(std::move(group));
+    };
+
+    // Bare events wait in two buckets, so each bucket can share groups.
+    std::vector<std::size_t> hardware_bucket, software_bucket;
+    for (const auto& spec_group : groups) {
+        const std::size_t first = set.events_.size();
+        for (const auto& spec : spec_group.events) set.events_.push_back({spec});
+        if (!spec_group.explicit_group) {
+            for (std::size_t i = first; i < set.events_.size(); ++i) {
+                (needs_hardware_pmu(set.events_[i].spec.kind) ? hardware_bucket : software_bucket)
+                    .push_back(i);
+            }
+            continue;
+        }
+        auto group = std::make_unique<Group>();
+        for (std::size_t i = first; i < set.events_.size(); ++i) {
+            if (const int error = try_add(*group, i); error != 0) {
+                // A user-written group is kept together or not opened at all.
+                for (std::size_t j = first; j < set.events_.size(); ++j) set.events_[j].error = error;
+                std::vector<const EventSpec*> names;
+                for (std::size_t j = first; j < set.events_.size(); ++j) names.push_back(&set.events_[j].spec);
+                set.notes_.push_back(fmt::format(
+                    "group {{{}}} was not opened: the kernel refused '{}' in it ({})",
+                    joined_names(names), set.events_[i].spec.name, std::strerror(error)));
+                group.reset();
+                break;
+            }
+        }
+        if (group) commit(std::move(group));
+    }
+
+    for (const auto* bucket : {&hardware_bucket, &software_bucket}) {
+        auto group = std::make_unique<Group>();
+        std::size_t splits = 0;
+        for (const std::size_t slot : *bucket) {
+            int error = try_add(*group, slot);
+            if (error != 0 && !group->fds.empty() && may_fit_alone(error)) {
+                // Not together with the others: start a new group with this event as leader.
+                auto fresh = std::make_unique<Group>();
+                error = try_add(*fresh, slot);
+                if (error == 0) {
+                    commit(std::move(group));
+                    group = std::move(fresh);
+                    ++splits;
+                }
+            }
+            if (error != 0) set.events_[slot].error = error;
+        }
+        if (!group->fds.empty()) commit(std::move(group));
+        if (splits > 0) {
+            set.notes_.push_back(fmt::format(
+                "the kernel could not schedule the {} events together; split them into {} groups "
+                "(groups are multiplexed: see the running fraction)",
+                bucket == &hardware_bucket ? "hardware" : "software", splits + 1));
+        }
+    }
+    return set;
+}
+
+void CounterSet::enable() {
+    for (auto& g : groups_) ::ioctl(g->leader(), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+}
+
+void CounterSet::disable() {
+    for (auto& g : groups_) ::ioctl(g->leader(), PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+}
+
+void CounterSet::reset() {
+    for (auto& g : groups_) ::ioctl(g->leader(), PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+}
+
+CounterSet::Snapshot CounterSet::make_snapshot() const {
+    Snapshot s;
+    s.groups.resize(groups_.size());
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        s.groups[g].values.resize(groups_[g]->slots.size());
+        s.groups[g].ids.resize(groups_[g]->slots.size());
+    }
+    return s;
+}
+
+void CounterSet::read(Snapshot& out) const {
+    if (out.groups.size() != groups_.size()) out = make_snapshot();
+    bool all_rdpmc = !groups_.empty();
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        const Group& group = *groups_[g];
+        GroupReading& reading = out.groups[g];
+        bool done = false;
+        if (!group.pages.empty() && group.pages.front().get() != nullptr &&
+            group.pages.front().get()->cap_user_rdpmc) {
+            X86Counters hw;
+            done = true;
+            for (std::size_t i = 0; i < group.pages.size() && done; ++i) {
+                const auto m = read_mmap_page(group.pages[i].get(), hw);
+                if (!m.rdpmc_used) {
+                    done = false;  // not on a PMU counter right now: the kernel knows better
+                    break;
+                }
+                reading.values[i] = m.count;
+                if (i == 0) {
+                    reading.time_enabled = m.time_enabled;
+                    reading.time_running = m.time_running;
+                }
+            }
+        }
+        if (!done) {
+            const ssize_t n = ::read(group.leader(), group.buffer.data(),
+                                     group.buffer.size() * sizeof(std::uint64_t));
+            if (n < 0) throw std::system_error(errno, std::generic_category(), "read() of a counter group");
+            parse_read_buffer(std::span(group.buffer.data(), static_cast<std::size_t>(n) / sizeof(std::uint64_t)),
+                              kReadFormat, group.slots.size(), reading);
+            all_rdpmc = false;
+        }
+    }
+    out.path = all_rdpmc ? ReadPath::rdpmc : ReadPath::read_syscall;
+}
+
+std::vector<ScaledCount> CounterSet::delta(const Snapshot& before, const Snapshot& after) const {
+    std::vector<ScaledCount> out(events_.size());
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+        const auto& slot = events_[i];
+        if (!slot.opened) continue;
+        const auto& b = before.groups.at(slot.group);
+        const auto& a = after.groups.at(slot.group);
+        out[i] = scale_count(a.values.at(slot.position) - b.values.at(slot.position),
+                             a.time_enabled - b.time_enabled, a.time_running - b.time_running);
+    }
+    return out;
+}
+
+}  // namespace perfgauge::pmu
