@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
             return cli::run_doctor(args);
         if (command == "events")
             return cli::run_events(args);
-        if (command == "stat") return cli::run_stat(args);
+        if (command == "stat")
+            return cli::run_stat(args);
         fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
         return cli::kExitUsage;
     } catch (const cli::UsageError& e) {

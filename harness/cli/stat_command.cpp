@@ -18,12 +18,15 @@ namespace {
 // Everything before the command: up to "--", or up to the first word that is neither an
 // option nor an option's value. The rest is the command, passed on untouched.
 std::size_t command_start(const std::vector<std::string>& args) {
-    static const std::set<std::string> takes_value = {"-e", "--events", "-r", "--repeat",
-                                                      "--format", "-o", "--output"};
+    static const std::set<std::string> takes_value = {"-e",       "--events", "-r",      "--repeat",
+                                                      "--format", "-o",       "--output"};
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--") return i;
-        if (args[i].empty() || args[i][0] != '-') return i;
-        if (takes_value.count(args[i])) ++i;
+        if (args[i] == "--")
+            return i;
+        if (args[i].empty() || args[i][0] != '-')
+            return i;
+        if (takes_value.count(args[i]))
+            ++i;
     }
     return args.size();
 }
@@ -45,7 +48,8 @@ int run_stat(const std::vector<std::string>& args) {
         "Default events: {}\n\noptions",
         harness::kDefaultStatEvents));
     options.add_options()("help,h", "show this help")(
-        "events,e", po::value<std::string>()->default_value(harness::kDefaultStatEvents, "(see above)"),
+        "events,e",
+        po::value<std::string>()->default_value(harness::kDefaultStatEvents, "(see above)"),
         "event list (syntax: perfgauge events --help)")(
         "repeat,r", po::value<int>()->default_value(1), "run CMD N times; report medians")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
@@ -55,21 +59,24 @@ int run_stat(const std::vector<std::string>& args) {
     const std::size_t split = command_start(args);
     const std::vector<std::string> own(args.begin(), args.begin() + static_cast<long>(split));
     std::vector<std::string> command(args.begin() + static_cast<long>(split), args.end());
-    if (!command.empty() && command.front() == "--") command.erase(command.begin());
+    if (!command.empty() && command.front() == "--")
+        command.erase(command.begin());
 
     const auto vm = parse_options(own, options, {});
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;
     }
-    if (command.empty()) throw UsageError("no command given: perfgauge stat [OPTIONS] -- CMD [ARGS...]");
+    if (command.empty())
+        throw UsageError("no command given: perfgauge stat [OPTIONS] -- CMD [ARGS...]");
 
     harness::StatOptions stat;
     stat.command = command;
     stat.events = vm["events"].as<std::string>();
     stat.repetitions = vm["repeat"].as<int>();
     if (stat.repetitions < 1 || stat.repetitions > 100000) {
-        throw UsageError(fmt::format("--repeat must be between 1 and 100000, not {}", stat.repetitions));
+        throw UsageError(
+            fmt::format("--repeat must be between 1 and 100000, not {}", stat.repetitions));
     }
     harness::OutputFormat format;
     try {
@@ -91,8 +98,8 @@ int run_stat(const std::vector<std::string>& args) {
     if (vm.count("verbose")) {
         for (const auto& group : resolver.resolve(stat.events)) {
             for (const auto& e : group.events) {
-                fmt::print(stderr, "perfgauge stat: {}{}: {}\n", e.name, group.explicit_group ? " (group)" : "",
-                           pmu::dump_attr(e.attr));
+                fmt::print(stderr, "perfgauge stat: {}{}: {}\n", e.name,
+                           group.explicit_group ? " (group)" : "", pmu::dump_attr(e.attr));
             }
         }
     }
@@ -110,7 +117,8 @@ int run_stat(const std::vector<std::string>& args) {
         harness::write_file_atomically(output, report);
     }
     if (result.exit.signaled) {
-        fmt::print(stderr, "perfgauge stat: '{}' was {}\n", command.front(), result.exit.describe());
+        fmt::print(stderr, "perfgauge stat: '{}' was {}\n", command.front(),
+                   result.exit.describe());
     }
     return result.exit.shell_status();
 }

@@ -17,14 +17,15 @@ namespace {
 
 void make_pipe(pmu::FileDescriptor& read_end, pmu::FileDescriptor& write_end) {
     int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe2");
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        throw std::system_error(errno, std::generic_category(), "pipe2");
     read_end.reset(fds[0]);
     write_end.reset(fds[1]);
 }
 
 // Ignores SIGINT/SIGQUIT for its lifetime, restoring the previous handlers.
 class IgnoreInterrupts {
-public:
+  public:
     IgnoreInterrupts() {
         struct sigaction ignore {};
         ignore.sa_handler = SIG_IGN;
@@ -36,7 +37,7 @@ public:
         ::sigaction(SIGQUIT, &old_quit_, nullptr);
     }
 
-private:
+  private:
     struct sigaction old_int_ {};
     struct sigaction old_quit_ {};
 };
@@ -49,12 +50,14 @@ std::string signal_name(int signal) {
 }
 
 int ExitStatus::shell_status() const {
-    if (exec_failed) return 127;
+    if (exec_failed)
+        return 127;
     return signaled ? 128 + code : code;
 }
 
 std::string ExitStatus::describe() const {
-    if (exec_failed) return fmt::format("could not be executed: {}", std::strerror(exec_error));
+    if (exec_failed)
+        return fmt::format("could not be executed: {}", std::strerror(exec_error));
     if (signaled) {
         return fmt::format("killed by signal {} ({}){}", code, signal_name(code),
                            core_dumped ? ", core dumped" : "");
@@ -63,17 +66,20 @@ std::string ExitStatus::describe() const {
 }
 
 PendingChild::PendingChild(const std::vector<std::string>& argv) {
-    if (argv.empty()) throw std::invalid_argument("no command to run");
+    if (argv.empty())
+        throw std::invalid_argument("no command to run");
     pmu::FileDescriptor go_read, error_write;
     make_pipe(go_read, go_write_);
     make_pipe(error_read_, error_write);
     // Build argv before fork: no allocation in the child.
     std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
 
     pid_ = ::fork();
-    if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
+    if (pid_ < 0)
+        throw std::system_error(errno, std::generic_category(), "fork");
     if (pid_ == 0) {
         go_write_.reset();  // else the child itself would keep the pipe open and never see EOF
         char byte;
@@ -99,14 +105,17 @@ PendingChild::~PendingChild() {
     }
 }
 
-void PendingChild::start() { go_write_.reset(); }
+void PendingChild::start() {
+    go_write_.reset();
+}
 
 ExitStatus PendingChild::wait() {
     IgnoreInterrupts ignore;
     start();
     int status = 0;
     while (::waitpid(pid_, &status, 0) < 0) {
-        if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
+        if (errno != EINTR)
+            throw std::system_error(errno, std::generic_category(), "waitpid");
     }
     reaped_ = true;
     ExitStatus result;

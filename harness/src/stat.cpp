@@ -17,16 +17,19 @@ namespace {
 // "task-clock:u" -> "task-clock"; "perf::cycles" -> "cycles".
 std::string base_name(const std::string& name) {
     std::string out = name;
-    if (const auto sep = out.find("::"); sep != std::string::npos) out = out.substr(sep + 2);
-    if (const auto colon = out.find(':'); colon != std::string::npos) out.resize(colon);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+    if (const auto sep = out.find("::"); sep != std::string::npos)
+        out = out.substr(sep + 2);
+    if (const auto colon = out.find(':'); colon != std::string::npos)
+        out.resize(colon);
+    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    });
     return out;
 }
 
 bool is_time_event(const pmu::EventSpec& spec) {
-    return spec.attr.type == PERF_TYPE_SOFTWARE &&
-           (spec.attr.config == PERF_COUNT_SW_TASK_CLOCK || spec.attr.config == PERF_COUNT_SW_CPU_CLOCK);
+    return spec.attr.type == PERF_TYPE_SOFTWARE && (spec.attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+                                                    spec.attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
 }  // namespace
@@ -34,15 +37,18 @@ bool is_time_event(const pmu::EventSpec& spec) {
 std::vector<DerivedMetric> derive_metrics(const StatResult& result) {
     std::map<std::string, double> medians;
     for (const auto& e : result.events) {
-        if (e.counted() && !e.samples.empty()) medians.emplace(base_name(e.name), median(e.samples));
+        if (e.counted() && !e.samples.empty())
+            medians.emplace(base_name(e.name), median(e.samples));
     }
     auto has = [&](const char* name) { return medians.count(name) > 0; };
     std::vector<DerivedMetric> out;
     if (has("instructions") && has("cycles") && medians["cycles"] > 0) {
-        out.push_back({"IPC (instructions per cycle)", medians["instructions"] / medians["cycles"], "ratio"});
+        out.push_back(
+            {"IPC (instructions per cycle)", medians["instructions"] / medians["cycles"], "ratio"});
     }
     if (has("branch-misses") && has("branches") && medians["branches"] > 0) {
-        out.push_back({"branch-miss rate (% of branches)", 100.0 * medians["branch-misses"] / medians["branches"], "%"});
+        out.push_back({"branch-miss rate (% of branches)",
+                       100.0 * medians["branch-misses"] / medians["branches"], "%"});
     }
     if (has("instructions") && medians["instructions"] > 0) {
         for (const char* misses : {"branch-misses", "cache-misses"}) {
@@ -54,7 +60,8 @@ std::vector<DerivedMetric> derive_metrics(const StatResult& result) {
     }
     if (has("task-clock") && !result.elapsed_seconds.empty()) {
         const double elapsed = median(result.elapsed_seconds);
-        if (elapsed > 0) out.push_back({"CPUs utilized", medians["task-clock"] / 1e9 / elapsed, "CPUs"});
+        if (elapsed > 0)
+            out.push_back({"CPUs utilized", medians["task-clock"] / 1e9 / elapsed, "CPUs"});
     }
     return out;
 }
@@ -82,7 +89,8 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
                 if (slot.opened) {
                     e.status = "counted";
                 } else {
-                    const auto d = pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, env);
+                    const auto d =
+                        pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, env);
                     e.status = d.status;
                     e.reason = d.reason;
                     e.fix = d.fix;
@@ -95,7 +103,8 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
         result.exit = child.wait();
         const auto stop = std::chrono::steady_clock::now();
         ++result.repetitions;
-        if (result.exit.exec_failed) break;
+        if (result.exit.exec_failed)
+            break;
         result.elapsed_seconds.push_back(std::chrono::duration<double>(stop - start).count());
 
         const auto before = counters.make_snapshot();  // zeros: counting began at exec
@@ -105,19 +114,23 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
         const auto deltas = counters.delta(before, after);
         for (std::size_t i = 0; i < deltas.size(); ++i) {
             auto& e = result.events[i];
-            if (e.status != "counted" && e.status != "not counted") continue;
+            if (e.status != "counted" && e.status != "not counted")
+                continue;
             if (!deltas[i].counted) {
                 e.status = "not counted";
-                e.reason = "the event was opened but never scheduled on the PMU (all counters busy)";
-                e.fix = "count fewer events at once, or free counters (other profilers, NMI watchdog)";
+                e.reason =
+                    "the event was opened but never scheduled on the PMU (all counters busy)";
+                e.fix =
+                    "count fewer events at once, or free counters (other profilers, NMI watchdog)";
                 continue;
             }
             e.samples.push_back(deltas[i].value);
             e.running_fraction = std::min(e.running_fraction, deltas[i].running_fraction);
         }
         if (result.exit.shell_status() != 0 && rep + 1 < options.repetitions) {
-            result.notes.push_back(fmt::format("stopped after run {} of {}: the command {}", rep + 1,
-                                               options.repetitions, result.exit.describe()));
+            result.notes.push_back(fmt::format("stopped after run {} of {}: the command {}",
+                                               rep + 1, options.repetitions,
+                                               result.exit.describe()));
             break;
         }
     }

@@ -7,7 +7,8 @@ namespace perfgauge::pmu {
 namespace {
 
 unsigned per_value_words(std::uint64_t read_format) {
-    return 1 + ((read_format & PERF_FORMAT_ID) ? 1 : 0) + ((read_format & PERF_FORMAT_LOST) ? 1 : 0);
+    return 1 + ((read_format & PERF_FORMAT_ID) ? 1 : 0) +
+           ((read_format & PERF_FORMAT_LOST) ? 1 : 0);
 }
 
 unsigned header_time_words(std::uint64_t read_format) {
@@ -32,8 +33,8 @@ void parse_read_buffer(std::span<const std::uint64_t> words, std::uint64_t read_
     }
     const std::size_t needed = read_buffer_words(read_format, expected_events);
     if (words.size() < needed) {
-        throw ReadFormatError(fmt::format("read() returned {} words, the layout needs {}",
-                                          words.size(), needed));
+        throw ReadFormatError(
+            fmt::format("read() returned {} words, the layout needs {}", words.size(), needed));
     }
     std::size_t at = 0;
     if (group) {
@@ -51,8 +52,10 @@ void parse_read_buffer(std::span<const std::uint64_t> words, std::uint64_t read_
     out.ids.resize((read_format & PERF_FORMAT_ID) ? expected_events : 0);
     for (std::size_t i = 0; i < expected_events; ++i) {
         out.values[i] = group ? words[at++] : words[value_at];
-        if (read_format & PERF_FORMAT_ID) out.ids[i] = words[at++];
-        if (read_format & PERF_FORMAT_LOST) ++at;
+        if (read_format & PERF_FORMAT_ID)
+            out.ids[i] = words[at++];
+        if (read_format & PERF_FORMAT_LOST)
+            ++at;
     }
 }
 
@@ -60,7 +63,8 @@ ScaledCount scale_count(std::uint64_t raw_delta, std::uint64_t enabled_delta,
                         std::uint64_t running_delta) {
     ScaledCount s;
     s.raw = raw_delta;
-    if (running_delta == 0) return s;  // never enabled, or enabled but never scheduled
+    if (running_delta == 0)
+        return s;  // never enabled, or enabled but never scheduled
     s.counted = true;
     if (running_delta >= enabled_delta) {
         s.value = static_cast<double>(raw_delta);
@@ -68,12 +72,14 @@ ScaledCount scale_count(std::uint64_t raw_delta, std::uint64_t enabled_delta,
         return s;
     }
     s.running_fraction = static_cast<double>(running_delta) / static_cast<double>(enabled_delta);
-    s.value = static_cast<double>(static_cast<long double>(raw_delta) * enabled_delta / running_delta);
+    s.value =
+        static_cast<double>(static_cast<long double>(raw_delta) * enabled_delta / running_delta);
     return s;
 }
 
 std::int64_t sign_extend(std::uint64_t value, unsigned width) {
-    if (width == 0 || width >= 64) return static_cast<std::int64_t>(value);
+    if (width == 0 || width >= 64)
+        return static_cast<std::int64_t>(value);
     const unsigned shift = 64 - width;
     return static_cast<std::int64_t>(value << shift) >> shift;
 }

@@ -16,7 +16,7 @@ namespace perfgauge::pmu {
 namespace {
 
 class SyscallOpener final : public EventOpener {
-public:
+  public:
     OpenResult open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) override {
         return open_perf_event(attr, pid, cpu, group_fd);
     }
@@ -24,11 +24,12 @@ public:
 
 // RAII for one mmap'd perf_event_mmap_page.
 class PageMapping {
-public:
+  public:
     PageMapping() = default;
     explicit PageMapping(int fd) {
         void* p = ::mmap(nullptr, page_size(), PROT_READ, MAP_SHARED, fd, 0);
-        if (p != MAP_FAILED) page_ = static_cast<perf_event_mmap_page*>(p);
+        if (p != MAP_FAILED)
+            page_ = static_cast<perf_event_mmap_page*>(p);
     }
     PageMapping(PageMapping&& o) noexcept : page_(std::exchange(o.page_, nullptr)) {}
     PageMapping& operator=(PageMapping&& o) noexcept {
@@ -41,10 +42,11 @@ public:
     ~PageMapping() { unmap(); }
     const volatile perf_event_mmap_page* get() const { return page_; }
 
-private:
+  private:
     static std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
     void unmap() {
-        if (page_ != nullptr) ::munmap(page_, page_size());
+        if (page_ != nullptr)
+            ::munmap(page_, page_size());
         page_ = nullptr;
     }
     perf_event_mmap_page* page_ = nullptr;
@@ -56,11 +58,14 @@ struct X86Counters {
 };
 
 // Errors that mean "not together with the others", as opposed to "not at all".
-bool may_fit_alone(int error) { return error == EINVAL || error == ENOSPC || error == EBUSY; }
+bool may_fit_alone(int error) {
+    return error == EINVAL || error == ENOSPC || error == EBUSY;
+}
 
 std::string joined_names(const std::vector<const EventSpec*>& specs) {
     std::string out;
-    for (const auto* s : specs) out += (out.empty() ? "" : ",") + s->name;
+    for (const auto* s : specs)
+        out += (out.empty() ? "" : ",") + s->name;
     return out;
 }
 
@@ -84,18 +89,22 @@ CounterSet::CounterSet(CounterSet&&) noexcept = default;
 CounterSet& CounterSet::operator=(CounterSet&&) noexcept = default;
 CounterSet::~CounterSet() = default;
 
-std::size_t CounterSet::group_count() const { return groups_.size(); }
+std::size_t CounterSet::group_count() const {
+    return groups_.size();
+}
 
 std::size_t CounterSet::opened_count() const {
     std::size_t n = 0;
-    for (const auto& e : events_) n += e.opened;
+    for (const auto& e : events_)
+        n += e.opened;
     return n;
 }
 
 CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterOptions& options,
                             EventOpener* opener) {
     SyscallOpener syscalls;
-    if (opener == nullptr) opener = &syscalls;
+    if (opener == nullptr)
+        opener = &syscalls;
     CounterSet set;
 
     auto attr_for = [&](const EventSpec& spec, bool leader) {
@@ -112,8 +121,10 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
         const bool leader = group.fds.empty();
         auto result = opener->open(attr_for(set.events_[slot].spec, leader), options.pid,
                                    options.cpu, leader ? -1 : group.leader());
-        if (!result.ok()) return result.error;
-        if (options.map_pages) group.pages.emplace_back(result.fd.get());
+        if (!result.ok())
+            return result.error;
+        if (options.map_pages)
+            group.pages.emplace_back(result.fd.get());
         group.fds.push_back(std::move(result.fd));
         group.slots.push_back(slot);
         return 0;
@@ -134,7 +145,8 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
     std::vector<std::size_t> hardware_bucket, software_bucket;
     for (const auto& spec_group : groups) {
         const std::size_t first = set.events_.size();
-        for (const auto& spec : spec_group.events) set.events_.push_back({spec});
+        for (const auto& spec : spec_group.events)
+            set.events_.push_back({spec});
         if (!spec_group.explicit_group) {
             for (std::size_t i = first; i < set.events_.size(); ++i) {
                 (needs_hardware_pmu(set.events_[i].spec.kind) ? hardware_bucket : software_bucket)
@@ -146,9 +158,11 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
         for (std::size_t i = first; i < set.events_.size(); ++i) {
             if (const int error = try_add(*group, i); error != 0) {
                 // A user-written group is kept together or not opened at all.
-                for (std::size_t j = first; j < set.events_.size(); ++j) set.events_[j].error = error;
+                for (std::size_t j = first; j < set.events_.size(); ++j)
+                    set.events_[j].error = error;
                 std::vector<const EventSpec*> names;
-                for (std::size_t j = first; j < set.events_.size(); ++j) names.push_back(&set.events_[j].spec);
+                for (std::size_t j = first; j < set.events_.size(); ++j)
+                    names.push_back(&set.events_[j].spec);
                 set.notes_.push_back(fmt::format(
                     "group {{{}}} was not opened: the kernel refused '{}' in it ({})",
                     joined_names(names), set.events_[i].spec.name, std::strerror(error)));
@@ -156,7 +170,8 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
                 break;
             }
         }
-        if (group) commit(std::move(group));
+        if (group)
+            commit(std::move(group));
     }
 
     for (const auto* bucket : {&hardware_bucket, &software_bucket}) {
@@ -174,9 +189,11 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
                     ++splits;
                 }
             }
-            if (error != 0) set.events_[slot].error = error;
+            if (error != 0)
+                set.events_[slot].error = error;
         }
-        if (!group->fds.empty()) commit(std::move(group));
+        if (!group->fds.empty())
+            commit(std::move(group));
         if (splits > 0) {
             set.notes_.push_back(fmt::format(
                 "the kernel could not schedule the {} events together; split them into {} groups "
@@ -188,15 +205,18 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
 }
 
 void CounterSet::enable() {
-    for (auto& g : groups_) ::ioctl(g->leader(), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+    for (auto& g : groups_)
+        ::ioctl(g->leader(), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 }
 
 void CounterSet::disable() {
-    for (auto& g : groups_) ::ioctl(g->leader(), PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    for (auto& g : groups_)
+        ::ioctl(g->leader(), PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 }
 
 void CounterSet::reset() {
-    for (auto& g : groups_) ::ioctl(g->leader(), PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+    for (auto& g : groups_)
+        ::ioctl(g->leader(), PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 }
 
 CounterSet::Snapshot CounterSet::make_snapshot() const {
@@ -210,7 +230,8 @@ CounterSet::Snapshot CounterSet::make_snapshot() const {
 }
 
 void CounterSet::read(Snapshot& out) const {
-    if (out.groups.size() != groups_.size()) out = make_snapshot();
+    if (out.groups.size() != groups_.size())
+        out = make_snapshot();
     bool all_rdpmc = !groups_.empty();
     for (std::size_t g = 0; g < groups_.size(); ++g) {
         const Group& group = *groups_[g];
@@ -236,9 +257,12 @@ void CounterSet::read(Snapshot& out) const {
         if (!done) {
             const ssize_t n = ::read(group.leader(), group.buffer.data(),
                                      group.buffer.size() * sizeof(std::uint64_t));
-            if (n < 0) throw std::system_error(errno, std::generic_category(), "read() of a counter group");
-            parse_read_buffer(std::span(group.buffer.data(), static_cast<std::size_t>(n) / sizeof(std::uint64_t)),
-                              kReadFormat, group.slots.size(), reading);
+            if (n < 0)
+                throw std::system_error(errno, std::generic_category(),
+                                        "read() of a counter group");
+            parse_read_buffer(
+                std::span(group.buffer.data(), static_cast<std::size_t>(n) / sizeof(std::uint64_t)),
+                kReadFormat, group.slots.size(), reading);
             all_rdpmc = false;
         }
     }
@@ -249,7 +273,8 @@ std::vector<ScaledCount> CounterSet::delta(const Snapshot& before, const Snapsho
     std::vector<ScaledCount> out(events_.size());
     for (std::size_t i = 0; i < events_.size(); ++i) {
         const auto& slot = events_[i];
-        if (!slot.opened) continue;
+        if (!slot.opened)
+            continue;
         const auto& b = before.groups.at(slot.group);
         const auto& a = after.groups.at(slot.group);
         out[i] = scale_count(a.values.at(slot.position) - b.values.at(slot.position),

@@ -151,8 +151,10 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
     // Default privilege: user space only for the PMU's events (it works at paranoid 2 and keeps
     // the kernel's work out of a measurement of user code); software events also count the
     // kernel when allowed, because context switches and migrations only happen there.
-    const bool software_default_kernel = spec.kind == EventKind::software && software_counts_kernel_;
-    apply_privilege(spec.attr, m.specified() ? m : PrivilegeModifiers{true, software_default_kernel});
+    const bool software_default_kernel =
+        spec.kind == EventKind::software && software_counts_kernel_;
+    apply_privilege(spec.attr,
+                    m.specified() ? m : PrivilegeModifiers{true, software_default_kernel});
     return spec;
 }
 

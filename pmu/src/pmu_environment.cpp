@@ -113,7 +113,8 @@ std::string describe_paranoid(int level) {
 }
 
 bool kernel_counting_allowed() {
-    return privileged_process() || read_int("/proc/sys/kernel/perf_event_paranoid").value_or(2) <= 1;
+    return privileged_process() ||
+           read_int("/proc/sys/kernel/perf_event_paranoid").value_or(2) <= 1;
 }
 
 PmuEnvironment detect_pmu_environment() {

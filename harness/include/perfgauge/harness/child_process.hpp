@@ -15,7 +15,7 @@ struct ExitStatus {
     bool exec_failed = false;  ///< the command could not be started (see exec_error)
     int exec_error = 0;        ///< errno of execvp
     bool signaled = false;
-    int code = 0;    ///< exit code, or the signal number when signaled
+    int code = 0;  ///< exit code, or the signal number when signaled
     bool core_dumped = false;
 
     /// The shell convention: the exit code, 128 + signal, or 127 when it could not be started.
@@ -28,7 +28,7 @@ struct ExitStatus {
 /// to its pid first (with enable_on_exec they start exactly at exec). execvp searches PATH; no
 /// shell is involved. The child restores default signal dispositions before exec.
 class PendingChild {
-public:
+  public:
     explicit PendingChild(const std::vector<std::string>& argv);
     PendingChild(const PendingChild&) = delete;
     PendingChild& operator=(const PendingChild&) = delete;
@@ -42,11 +42,11 @@ public:
     /// Ctrl-C reaches the command and the counts are still reported).
     ExitStatus wait();
 
-private:
+  private:
     pid_t pid_ = -1;
     bool reaped_ = false;
-    pmu::FileDescriptor go_write_;     // closing it releases the child
-    pmu::FileDescriptor error_read_;   // the child writes its exec errno here
+    pmu::FileDescriptor go_write_;    // closing it releases the child
+    pmu::FileDescriptor error_read_;  // the child writes its exec errno here
 };
 
 /// Name of a signal ("SIGABRT"), or "signal N".

@@ -28,21 +28,21 @@ struct StatEventResult {
     std::string status;
     std::string reason;  ///< why it was not counted (empty when counted)
     std::string fix;
-    std::string unit;                ///< "ns" for task-clock/cpu-clock; empty for plain counts
-    std::vector<double> samples;     ///< scaled value of each repetition
-    double running_fraction = 1.0;   ///< lowest over the repetitions
+    std::string unit;               ///< "ns" for task-clock/cpu-clock; empty for plain counts
+    std::vector<double> samples;    ///< scaled value of each repetition
+    double running_fraction = 1.0;  ///< lowest over the repetitions
 
     bool counted() const { return status == "counted"; }
 };
 
 struct StatResult {
     std::vector<std::string> command;
-    int repetitions = 0;                   ///< repetitions actually run
-    std::vector<double> elapsed_seconds;   ///< wall-clock time of each repetition
-    ExitStatus exit;                       ///< of the last repetition run
+    int repetitions = 0;                  ///< repetitions actually run
+    std::vector<double> elapsed_seconds;  ///< wall-clock time of each repetition
+    ExitStatus exit;                      ///< of the last repetition run
     std::string read_path = "read()";
     std::vector<StatEventResult> events;
-    std::vector<std::string> notes;        ///< group splits, early stops, ...
+    std::vector<std::string> notes;  ///< group splits, early stops, ...
 };
 
 /// A ratio derived from counted events (IPC, branch-miss rate, ...), from medians.

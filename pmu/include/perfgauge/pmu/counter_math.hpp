@@ -36,8 +36,8 @@ void parse_read_buffer(std::span<const std::uint64_t> words, std::uint64_t read_
 
 /// A counter's change between two readings, corrected for multiplexing.
 struct ScaledCount {
-    double value = 0;             ///< raw delta * enabled / running (raw delta when not multiplexed)
-    std::uint64_t raw = 0;        ///< the delta as counted while on the PMU
+    double value = 0;       ///< raw delta * enabled / running (raw delta when not multiplexed)
+    std::uint64_t raw = 0;  ///< the delta as counted while on the PMU
     double running_fraction = 0;  ///< running / enabled in [0, 1]
     bool counted = false;         ///< false when the counter never ran in the interval
 };
@@ -88,18 +88,22 @@ MmapReading read_mmap_page(const volatile perf_event_mmap_page* page, Hw& hw) {
         r.count = static_cast<std::uint64_t>(page->offset);
         r.rdpmc_used = page->cap_user_rdpmc && index != 0;
         if (r.rdpmc_used) {
-            r.count += static_cast<std::uint64_t>(sign_extend(hw.rdpmc(index - 1), page->pmc_width));
+            r.count +=
+                static_cast<std::uint64_t>(sign_extend(hw.rdpmc(index - 1), page->pmc_width));
         }
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (page->lock == seq) break;
+        if (page->lock == seq)
+            break;
     }
     if (cycles != 0) {
         // Extend the times from the last kernel update to now (perf_event_open(2)).
         const std::uint64_t quot = cycles >> time_shift;
         const std::uint64_t rem = cycles & ((std::uint64_t{1} << time_shift) - 1);
-        const std::uint64_t delta = time_offset + quot * time_mult + ((rem * time_mult) >> time_shift);
+        const std::uint64_t delta =
+            time_offset + quot * time_mult + ((rem * time_mult) >> time_shift);
         r.time_enabled += delta;
-        if (index != 0) r.time_running += delta;
+        if (index != 0)
+            r.time_running += delta;
     }
     return r;
 }

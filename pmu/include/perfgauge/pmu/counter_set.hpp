@@ -23,7 +23,7 @@ struct CounterOptions {
 
 /// Seam for perf_event_open, so group-splitting decisions can be tested without a PMU.
 class EventOpener {
-public:
+  public:
     virtual ~EventOpener() = default;
     virtual OpenResult open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) = 0;
 };
@@ -49,7 +49,7 @@ const char* read_path_name(ReadPath path);
 /// the split. Events the kernel cannot open at all are kept with their errno; the rest count.
 /// Groups are never pinned: a pinned group that loses its counter would read zero forever.
 class CounterSet {
-public:
+  public:
     static constexpr std::uint64_t kReadFormat = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
                                                  PERF_FORMAT_TOTAL_TIME_ENABLED |
                                                  PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -86,7 +86,7 @@ public:
     /// Events that were not opened come back with counted == false.
     std::vector<ScaledCount> delta(const Snapshot& before, const Snapshot& after) const;
 
-private:
+  private:
     struct Group;
     CounterSet();
 

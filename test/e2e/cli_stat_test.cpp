@@ -1,0 +1,213 @@
+// End-to-end: `perfgauge stat` counting real commands.
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "../support/run_process.hpp"
+#include "../support/temp_dir.hpp"
+#include "perfgauge/pmu/tracefs.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+const std::string kWorkload = PERFGAUGE_STAT_WORKLOAD_PATH;
+
+ProcessResult perfgauge(std::vector<std::string> args) {
+    args.insert(args.begin(), PERFGAUGE_CLI_PATH);
+    return run_process(args);
+}
+
+bool hardware_pmu_present() {
+    return std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
+           std::filesystem::exists("/sys/bus/event_source/devices/cpu_core");
+}
+
+bool tracepoints_usable() {
+    const auto tracefs = pmu::Tracefs::locate();
+    return ::geteuid() == 0 && tracefs && tracefs->tracepoint_id("syscalls", "sys_enter_write");
+}
+
+// Median value of `event` from `perfgauge stat --format json` output.
+double json_value(const std::string& json_text, const std::string& event) {
+    const auto j = nlohmann::json::parse(json_text);
+    for (const auto& e : j["events"]) {
+        if (e["event"] == event)
+            return e["value"].is_null() ? -1.0 : e["value"].get<double>();
+    }
+    ADD_FAILURE() << "no event " << event << " in " << json_text;
+    return -1;
+}
+
+ProcessResult stat_json(const std::vector<std::string>& options,
+                        const std::vector<std::string>& command) {
+    std::vector<std::string> args = {"stat"};
+    args.insert(args.end(), options.begin(), options.end());
+    args.push_back("--format");
+    args.push_back("json");
+    args.push_back("--");
+    args.insert(args.end(), command.begin(), command.end());
+    return perfgauge(args);
+}
+
+TEST(CliStat, ExactWriteCountFromATracepoint) {
+    if (!tracepoints_usable())
+        GTEST_SKIP() << "needs root and tracefs (syscalls:sys_enter_write)";
+    for (int k : {0, 1, 1000}) {
+        const auto r =
+            stat_json({"-e", "syscalls:sys_enter_write"}, {kWorkload, "write", std::to_string(k)});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(json_value(r.err, "syscalls:sys_enter_write"), k);
+    }
+}
+
+TEST(CliStat, ChildrenAreCounted) {
+    if (!tracepoints_usable())
+        GTEST_SKIP() << "needs root and tracefs (syscalls:sys_enter_write)";
+    const auto r = stat_json({"-e", "syscalls:sys_enter_write"}, {kWorkload, "fork-write", "250"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json_value(r.err, "syscalls:sys_enter_write"), 250);
+}
+
+TEST(CliStat, PageFaultsOfTouchedPages) {
+    const auto base = stat_json({"-e", "page-faults"}, {kWorkload, "touch", "0"});
+    const auto touched = stat_json({"-e", "page-faults"}, {kWorkload, "touch", "5000"});
+    ASSERT_EQ(base.exit_code, 0) << base.err;
+    ASSERT_EQ(touched.exit_code, 0) << touched.err;
+    const double extra =
+        json_value(touched.err, "page-faults") - json_value(base.err, "page-faults");
+    EXPECT_GE(extra, 5000 * 0.98);
+    EXPECT_LE(extra, 5000 * 1.02);
+}
+
+// perf stat (Debian linux-perf) as an independent reference on the same command.
+TEST(CliStat, AgreesWithPerfStat) {
+    if (::access("/usr/bin/perf", X_OK) != 0)
+        GTEST_SKIP() << "perf (linux-perf) is not installed";
+    TempDir dir;
+    const auto perf_csv = dir.path() / "perf.csv";
+    const std::vector<std::string> command = {kWorkload, "touch", "20000"};
+    std::vector<std::string> perf = {
+        "/usr/bin/perf",          "stat", "-x", ",", "-r", "5", "-o", perf_csv.string(), "-e",
+        "task-clock,page-faults", "--"};
+    perf.insert(perf.end(), command.begin(), command.end());
+    const auto p = run_process(perf);
+    if (p.exit_code != 0)
+        GTEST_SKIP() << "perf stat cannot run here: " << p.err;
+    std::ifstream in(perf_csv);
+    std::string line;
+    double perf_task_clock = -1, perf_faults = -1;
+    while (std::getline(in, line)) {
+        // perf -x, rows: value,unit,event,...
+        std::stringstream row(line);
+        std::string value, unit, event;
+        std::getline(row, value, ',');
+        std::getline(row, unit, ',');
+        std::getline(row, event, ',');
+        if (event.rfind("task-clock", 0) == 0)
+            perf_task_clock = std::stod(value) * 1e6;  // msec -> ns
+        if (event.rfind("page-faults", 0) == 0)
+            perf_faults = std::stod(value);
+    }
+    ASSERT_GT(perf_task_clock, 0) << "could not parse perf's output";
+    ASSERT_GT(perf_faults, 0);
+    const auto ours = stat_json({"-e", "task-clock,page-faults", "-r", "5"}, command);
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_NEAR(json_value(ours.err, "page-faults"), perf_faults, 0.10 * perf_faults);
+    EXPECT_NEAR(json_value(ours.err, "task-clock"), perf_task_clock, 0.10 * perf_task_clock);
+}
+
+TEST(CliStat, ExitStatusIsTheCommands) {
+    EXPECT_EQ(perfgauge({"stat", "-e", "task-clock", "--", kWorkload, "exit", "3"}).exit_code, 3);
+    const auto aborted = perfgauge({"stat", "-e", "task-clock", "--", kWorkload, "abort"});
+    EXPECT_EQ(aborted.exit_code, 134);
+    EXPECT_NE(aborted.err.find("killed by signal 6 (SIGABRT)"), std::string::npos) << aborted.err;
+    const auto missing = perfgauge({"stat", "--", "/no/such/command"});
+    EXPECT_EQ(missing.exit_code, 127);
+    EXPECT_NE(missing.err.find("cannot execute '/no/such/command'"), std::string::npos)
+        << missing.err;
+    EXPECT_EQ(perfgauge({"stat", "--", "no-such-command-on-path"}).exit_code, 127);
+}
+
+TEST(CliStat, DefaultListOnThisMachine) {
+    const auto r = perfgauge({"stat", "--", "/bin/true"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* sw : {"task-clock", "page-faults", "context-switches"}) {
+        EXPECT_TRUE(std::regex_search(r.err, std::regex("[0-9.]+ +(msec +)?" + std::string(sw))))
+            << sw << "\n"
+            << r.err;
+    }
+    for (const char* hw : {"cycles", "instructions", "branch-misses"}) {
+        if (hardware_pmu_present()) {
+            EXPECT_FALSE(
+                std::regex_search(r.err, std::regex("<not supported> +" + std::string(hw))))
+                << r.err;
+        } else {
+            EXPECT_TRUE(std::regex_search(r.err, std::regex("<not supported> +" + std::string(hw))))
+                << r.err;
+        }
+    }
+    if (!hardware_pmu_present()) {
+        EXPECT_NE(r.err.find("no hardware PMU"), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliStat, CsvHasOneRowPerEvent) {
+    const auto r = perfgauge({"stat", "--format", "csv", "--", "/bin/true"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::stringstream lines(r.err);
+    std::string header, line;
+    std::getline(lines, header);
+    EXPECT_EQ(header, "event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason");
+    std::vector<std::string> rows;
+    while (std::getline(lines, line))
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), 6u) << r.err;
+    EXPECT_EQ(rows[3].rfind("task-clock,", 0), 0u);
+    EXPECT_NE(rows[3].find(",ns,1.0000,counted,software,1,"), std::string::npos) << rows[3];
+}
+
+TEST(CliStat, OutputPassesThroughAndReportGoesToTheFile) {
+    TempDir dir;
+    const auto out = dir.path() / "report.json";
+    const auto r = perfgauge({"stat", "-e", "task-clock", "-r", "3", "--format", "json", "-o",
+                              out.string(), "--", kWorkload, "print", "hello world"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "hello world\nhello world\nhello world\n");
+    EXPECT_EQ(r.err, "hello world\nhello world\nhello world\n");
+    std::ifstream in(out);
+    const auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["repetitions"], 3);
+    EXPECT_EQ(j["events"][0]["samples"].size(), 3u);
+}
+
+TEST(CliStat, BadInputFailsBeforeRunningTheCommand) {
+    TempDir dir;
+    const auto marker = dir.path() / "ran";
+    const std::vector<std::string> command = {"--", "/usr/bin/touch", marker.string()};
+    auto with = [&](std::vector<std::string> options) {
+        options.insert(options.begin(), "stat");
+        options.insert(options.end(), command.begin(), command.end());
+        return perfgauge(options);
+    };
+    auto r = with({"-e", "cyclez"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("did you mean cycles"), std::string::npos) << r.err;
+    r = with({"-o", (dir.path() / "no" / "such" / "dir.json").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+    r = with({"--format", "xml"});
+    EXPECT_EQ(r.exit_code, 2);
+    r = with({"-r", "0"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_FALSE(std::filesystem::exists(marker)) << "the command must not run on bad input";
+    EXPECT_EQ(perfgauge({"stat"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace perfgauge::test

@@ -1,0 +1,197 @@
+#include "perfgauge/pmu/counter_math.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace perfgauge::pmu {
+namespace {
+
+// Builds the read() buffer the kernel would produce, straight from perf_event_open(2)'s layout.
+std::vector<std::uint64_t> kernel_buffer(std::uint64_t fmt,
+                                         const std::vector<std::uint64_t>& values,
+                                         std::uint64_t enabled, std::uint64_t running) {
+    std::vector<std::uint64_t> b;
+    if (fmt & PERF_FORMAT_GROUP) {
+        b.push_back(values.size());
+        if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+            b.push_back(enabled);
+        if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+            b.push_back(running);
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            b.push_back(values[i]);
+            if (fmt & PERF_FORMAT_ID)
+                b.push_back(1000 + i);
+            if (fmt & PERF_FORMAT_LOST)
+                b.push_back(7);
+        }
+    } else {
+        b.push_back(values.at(0));
+        if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+            b.push_back(enabled);
+        if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+            b.push_back(running);
+        if (fmt & PERF_FORMAT_ID)
+            b.push_back(1000);
+        if (fmt & PERF_FORMAT_LOST)
+            b.push_back(7);
+    }
+    return b;
+}
+
+TEST(ReadBuffer, EveryReadFormatCombination) {
+    const std::uint64_t flags[] = {PERF_FORMAT_TOTAL_TIME_ENABLED, PERF_FORMAT_TOTAL_TIME_RUNNING,
+                                   PERF_FORMAT_ID, PERF_FORMAT_GROUP, PERF_FORMAT_LOST};
+    for (unsigned mask = 0; mask < 32; ++mask) {
+        std::uint64_t fmt = 0;
+        for (unsigned bit = 0; bit < 5; ++bit) {
+            if (mask & (1u << bit))
+                fmt |= flags[bit];
+        }
+        const std::vector<std::uint64_t> values = (fmt & PERF_FORMAT_GROUP)
+                                                      ? std::vector<std::uint64_t>{11, 22, 33}
+                                                      : std::vector<std::uint64_t>{11};
+        const auto buffer = kernel_buffer(fmt, values, 500, 250);
+        ASSERT_EQ(read_buffer_words(fmt, values.size()), buffer.size()) << "format " << fmt;
+        GroupReading r;
+        parse_read_buffer(buffer, fmt, values.size(), r);
+        EXPECT_EQ(r.values, values) << "format " << fmt;
+        EXPECT_EQ(r.time_enabled, (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 500u : 0u)
+            << "format " << fmt;
+        EXPECT_EQ(r.time_running, (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 250u : 0u)
+            << "format " << fmt;
+        if (fmt & PERF_FORMAT_ID) {
+            ASSERT_EQ(r.ids.size(), values.size());
+            EXPECT_EQ(r.ids.front(), 1000u);
+        } else {
+            EXPECT_TRUE(r.ids.empty());
+        }
+    }
+}
+
+TEST(ReadBuffer, RejectsShortBuffersAndCountMismatch) {
+    const std::uint64_t fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+                              PERF_FORMAT_TOTAL_TIME_RUNNING;
+    auto buffer = kernel_buffer(fmt, {1, 2, 3}, 10, 10);
+    GroupReading r;
+    EXPECT_THROW(parse_read_buffer(std::span(buffer).first(buffer.size() - 1), fmt, 3, r),
+                 ReadFormatError);
+    EXPECT_THROW(parse_read_buffer(buffer, fmt, 4, r), ReadFormatError);
+    buffer[0] = 2;  // the kernel says two counters, three were opened
+    EXPECT_THROW(parse_read_buffer(buffer, fmt, 3, r), ReadFormatError);
+    EXPECT_THROW(parse_read_buffer(buffer, 0, 2, r),
+                 ReadFormatError);  // no GROUP: one counter only
+}
+
+TEST(Scaling, NotMultiplexedKeepsTheRawValue) {
+    const auto s = scale_count(1234, 1000, 1000);
+    EXPECT_TRUE(s.counted);
+    EXPECT_EQ(s.value, 1234.0);
+    EXPECT_EQ(s.running_fraction, 1.0);
+}
+
+TEST(Scaling, MultiplexedScalesByEnabledOverRunning) {
+    const auto s = scale_count(1000, 400, 100);
+    EXPECT_TRUE(s.counted);
+    EXPECT_DOUBLE_EQ(s.value, 4000.0);
+    EXPECT_DOUBLE_EQ(s.running_fraction, 0.25);
+    EXPECT_EQ(s.raw, 1000u);
+}
+
+TEST(Scaling, NeverRunningIsNotCounted) {
+    EXPECT_FALSE(scale_count(0, 1000, 0).counted);
+    EXPECT_FALSE(scale_count(0, 0, 0).counted);
+}
+
+TEST(Scaling, NoOverflowForLargeValues) {
+    // 2^62 * 2^40 overflows 64 bits by far; the exact result is 2^63.
+    const auto s =
+        scale_count(std::uint64_t{1} << 62, std::uint64_t{1} << 40, std::uint64_t{1} << 39);
+    EXPECT_DOUBLE_EQ(s.value, std::ldexp(1.0, 63));
+    const auto big = scale_count(std::numeric_limits<std::uint64_t>::max(), 3, 2);
+    EXPECT_DOUBLE_EQ(big.value,
+                     1.5 * static_cast<double>(std::numeric_limits<std::uint64_t>::max()));
+}
+
+TEST(Rdpmc, SignExtension) {
+    EXPECT_EQ(sign_extend(0x0000'7fff'ffff'ffffull, 48), 0x7fff'ffff'ffffll);
+    EXPECT_EQ(sign_extend(0x0000'ffff'ffff'ffffull, 48), -1);
+    EXPECT_EQ(sign_extend(0x0000'8000'0000'0000ull, 48), -(1ll << 47));
+    EXPECT_EQ(sign_extend(0xdead'0000'0000'0005ull, 48), 5);  // bits above the width are ignored
+    EXPECT_EQ(sign_extend(42, 64), 42);
+}
+
+struct FakeHardware {
+    perf_event_mmap_page* page = nullptr;
+    std::uint64_t counter_value = 0;
+    std::uint64_t tsc = 0;
+    int bump_lock_times = 0;  // simulate the kernel updating the page during a read
+    unsigned last_counter = 99;
+
+    std::uint64_t rdpmc(unsigned counter) {
+        last_counter = counter;
+        if (bump_lock_times > 0) {
+            --bump_lock_times;
+            page->lock += 2;
+        }
+        return counter_value;
+    }
+    std::uint64_t rdtsc() { return tsc; }
+};
+
+class MmapPage : public ::testing::Test {
+  protected:
+    MmapPage() {
+        page_.cap_user_rdpmc = 1;
+        page_.pmc_width = 48;
+        page_.index = 3;  // the kernel's index is counter + 1
+        page_.offset = 1000;
+        page_.time_enabled = 5000;
+        page_.time_running = 5000;
+        hw_.page = &page_;
+    }
+    perf_event_mmap_page page_{};
+    FakeHardware hw_;
+};
+
+TEST_F(MmapPage, ReadsOffsetPlusSignExtendedCounter) {
+    hw_.counter_value = 0x0000'ffff'ffff'fffeull;  // -2 in 48 bits
+    const auto r = read_mmap_page(&page_, hw_);
+    EXPECT_TRUE(r.rdpmc_used);
+    EXPECT_EQ(hw_.last_counter, 2u);
+    EXPECT_EQ(r.count, 998u);
+    EXPECT_EQ(r.retries, 0u);
+    EXPECT_EQ(r.time_enabled, 5000u);
+}
+
+TEST_F(MmapPage, RetriesWhileTheSeqlockChanges) {
+    hw_.counter_value = 5;
+    hw_.bump_lock_times = 2;
+    const auto r = read_mmap_page(&page_, hw_);
+    EXPECT_EQ(r.retries, 2u);
+    EXPECT_EQ(r.count, 1005u);
+}
+
+TEST_F(MmapPage, FallsBackWhenRdpmcIsUnavailable) {
+    page_.cap_user_rdpmc = 0;
+    EXPECT_FALSE(read_mmap_page(&page_, hw_).rdpmc_used);
+    page_.cap_user_rdpmc = 1;
+    page_.index = 0;  // not on a hardware counter right now
+    EXPECT_FALSE(read_mmap_page(&page_, hw_).rdpmc_used);
+}
+
+TEST_F(MmapPage, ExtendsTimesFromTheTsc) {
+    page_.cap_user_time = 1;
+    page_.time_running = 4000;  // enabled != running: the times need extending
+    page_.time_mult = 1u << 10;
+    page_.time_shift = 10;  // 1 ns per TSC tick
+    page_.time_offset = 100;
+    hw_.tsc = 50;
+    const auto r = read_mmap_page(&page_, hw_);
+    EXPECT_EQ(r.time_enabled, 5000u + 150u);
+    EXPECT_EQ(r.time_running, 4000u + 150u);
+}
+
+}  // namespace
+}  // namespace perfgauge::pmu
