@@ -4,21 +4,11 @@
 #include <filesystem>
 #include <regex>
 
-#include "../support/run_process.hpp"
+#include "../support/cli.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-ProcessResult perfgauge(std::vector<std::string> args) {
-    args.insert(args.begin(), PERFGAUGE_CLI_PATH);
-    return run_process(args);
-}
-
-bool hardware_pmu_present() {
-    return std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
-           std::filesystem::exists("/sys/bus/event_source/devices/cpu_core");
-}
 
 // The row of `event` in the events table: "NAME  PMU  KIND  OPENS HERE  DESCRIPTION".
 std::string row_of(const std::string& table, const std::string& event) {

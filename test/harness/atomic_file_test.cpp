@@ -5,20 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "../support/temp_dir.hpp"
 
 namespace perfgauge::harness {
 namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::size_t entries(const std::filesystem::path& dir) {
     return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir), {}));
@@ -28,9 +18,9 @@ TEST(AtomicFile, WritesAndReplaces) {
     test::TempDir dir;
     const auto file = dir.path() / "result.json";
     write_file_atomically(file, "first\n");
-    EXPECT_EQ(slurp(file), "first\n");
+    EXPECT_EQ(test::read_file(file), "first\n");
     write_file_atomically(file, "second\n");
-    EXPECT_EQ(slurp(file), "second\n");
+    EXPECT_EQ(test::read_file(file), "second\n");
     EXPECT_EQ(entries(dir.path()), 1u) << "no temporary file may be left behind";
 }
 
@@ -61,7 +51,7 @@ TEST(AtomicFile, FailureMidWriteLeavesTheOldFile) {
     ::sigaction(SIGXFSZ, &old_action, nullptr);
 
     EXPECT_TRUE(threw);
-    EXPECT_EQ(slurp(file), "old\n");
+    EXPECT_EQ(test::read_file(file), "old\n");
     EXPECT_EQ(entries(dir.path()), 1u) << "the partial temporary file must be removed";
 }
 

@@ -4,24 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "temp_dir.hpp"
 
 namespace perfgauge::test {
-
-namespace {
-
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
-}  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv) {
     // Files instead of pipes: no risk of a full pipe blocking the child while we wait.
@@ -54,8 +41,8 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     }
     ProcessResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.out = slurp(out_path);
-    result.err = slurp(err_path);
+    result.out = read_file(out_path);
+    result.err = read_file(err_path);
     return result;
 }
 

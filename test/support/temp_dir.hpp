@@ -3,12 +3,29 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include <stdlib.h>
 
 namespace perfgauge::test {
+
+/// Page faults per touched page: ASan's shadow memory adds one fault per 8 touched pages, in the
+/// test binaries and in the workload they run (both are built with the same flags).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr double kFaultsPerTouchedPage = 1.125;
+#else
+inline constexpr double kFaultsPerTouchedPage = 1.0;
+#endif
+
+/// The whole content of a file ("" when it cannot be read).
+inline std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
 
 class TempDir {
   public:
