@@ -133,7 +133,7 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
     const auto encoding =
         libpfm::encode(term.name, m.specified() ? m.user : true, m.specified() ? m.kernel : false);
     if (encoding.status == PFM_ERR_NOTFOUND)
-        fail_unknown(term, encoding.status);
+        fail_unknown(term);
     if (encoding.status != PFM_SUCCESS) {
         const auto umasks = libpfm::unit_mask_names(term.name);
         throw InvalidEventError(fmt::format(
@@ -180,7 +180,7 @@ std::optional<EventSpec> EventResolver::resolve_tracepoint(const EventTerm& term
     return spec;
 }
 
-void EventResolver::fail_unknown(const EventTerm& term, int /*pfm_status*/) const {
+void EventResolver::fail_unknown(const EventTerm& term) const {
     std::string subsystem, event;
     if (tracepoint_shape(term.name, subsystem, event)) {
         if (!tracefs_) {

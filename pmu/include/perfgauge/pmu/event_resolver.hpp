@@ -48,7 +48,7 @@ class EventResolver {
 
   private:
     std::optional<EventSpec> resolve_tracepoint(const EventTerm& term) const;
-    [[noreturn]] void fail_unknown(const EventTerm& term, int pfm_status) const;
+    [[noreturn]] void fail_unknown(const EventTerm& term) const;
 
     std::optional<Tracefs> tracefs_;
     bool software_counts_kernel_ = false;
