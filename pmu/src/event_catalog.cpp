@@ -1,7 +1,5 @@
 #include "perfgauge/pmu/event_catalog.hpp"
 
-#include <perfmon/pfmlib.h>
-
 #include <algorithm>
 #include <cctype>
 #include <map>
