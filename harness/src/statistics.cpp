@@ -3,20 +3,60 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 namespace perfgauge::harness {
 
-double quantile(std::span<const double> samples, double q) {
-    if (samples.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    std::vector<double> sorted(samples.begin(), samples.end());
-    std::sort(sorted.begin(), sorted.end());
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double sorted_quantile(const std::vector<double>& sorted, double q) {
+    if (sorted.empty())
+        return kNaN;
     const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1);
     const auto lower = static_cast<std::size_t>(std::floor(position));
     const std::size_t upper = std::min(lower + 1, sorted.size() - 1);
     const double fraction = position - static_cast<double>(lower);
     return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction;
+}
+
+std::vector<double> sorted_copy(std::span<const double> samples) {
+    std::vector<double> sorted(samples.begin(), samples.end());
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
+}
+
+// Number of ways to reach each U for sample sizes (m, n): the exact null distribution.
+std::vector<double> u_distribution(std::size_t m, std::size_t n) {
+    // c[i][j] is the distribution for sizes (i, j), built up from (0, *) and (*, 0).
+    std::vector<std::vector<std::vector<double>>> c(m + 1, std::vector<std::vector<double>>(n + 1));
+    for (std::size_t i = 0; i <= m; ++i) {
+        for (std::size_t j = 0; j <= n; ++j) {
+            auto& cur = c[i][j];
+            cur.assign(i * j + 1, 0.0);
+            if (i == 0 || j == 0) {
+                cur[0] = 1;
+                continue;
+            }
+            // The largest of all values is either from the first sample (it beats all j of the
+            // second: +j) or from the second (adds nothing).
+            const auto& from_first = c[i - 1][j];
+            const auto& from_second = c[i][j - 1];
+            for (std::size_t u = 0; u < from_first.size(); ++u)
+                cur[u + j] += from_first[u];
+            for (std::size_t u = 0; u < from_second.size(); ++u)
+                cur[u] += from_second[u];
+        }
+    }
+    return c[m][n];
+}
+
+}  // namespace
+
+double quantile(std::span<const double> samples, double q) {
+    return sorted_quantile(sorted_copy(samples), q);
 }
 
 double median(std::span<const double> samples) {
@@ -30,6 +70,98 @@ double median_absolute_deviation(std::span<const double> samples) {
     for (double x : samples)
         deviations.push_back(std::fabs(x - m));
     return median(deviations);
+}
+
+Summary summarize(std::span<const double> samples, double unstable_threshold) {
+    Summary s;
+    s.count = samples.size();
+    const auto sorted = sorted_copy(samples);
+    s.min = sorted_quantile(sorted, 0);
+    s.p25 = sorted_quantile(sorted, 0.25);
+    s.median = sorted_quantile(sorted, 0.5);
+    s.p75 = sorted_quantile(sorted, 0.75);
+    s.p90 = sorted_quantile(sorted, 0.90);
+    s.p999 = sorted_quantile(sorted, 0.999);
+    s.max = sorted_quantile(sorted, 1);
+    s.iqr = s.p75 - s.p25;
+    s.mad = median_absolute_deviation(samples);
+    if (samples.empty()) {
+        s.mean = s.stddev = s.cv = s.relative_spread = kNaN;
+        return s;
+    }
+    s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(s.count);
+    double squares = 0;
+    for (double x : sorted)
+        squares += (x - s.mean) * (x - s.mean);
+    s.stddev = s.count > 1 ? std::sqrt(squares / static_cast<double>(s.count - 1)) : 0.0;
+    s.cv = s.mean != 0 ? s.stddev / std::fabs(s.mean) : kNaN;
+    s.relative_spread = s.median != 0 ? s.iqr / std::fabs(s.median) : (s.iqr == 0 ? 0.0 : kNaN);
+    s.unstable = !(s.relative_spread <= unstable_threshold);
+    return s;
+}
+
+MannWhitneyResult mann_whitney_u(std::span<const double> a, std::span<const double> b) {
+    MannWhitneyResult r;
+    const std::size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;
+    if (n1 == 0 || n2 == 0)
+        return r;
+
+    // Mid-ranks of the pooled samples, and the tie term sum(t^3 - t).
+    std::vector<std::pair<double, bool>> pooled;  // value, from the first sample
+    pooled.reserve(n);
+    for (double x : a)
+        pooled.emplace_back(x, true);
+    for (double x : b)
+        pooled.emplace_back(x, false);
+    std::sort(pooled.begin(), pooled.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    double rank_sum_first = 0, tie_term = 0;
+    for (std::size_t i = 0; i < n;) {
+        std::size_t j = i;
+        while (j < n && pooled[j].first == pooled[i].first)
+            ++j;
+        const double mid_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+        for (std::size_t k = i; k < j; ++k) {
+            if (pooled[k].second)
+                rank_sum_first += mid_rank;
+        }
+        const double t = static_cast<double>(j - i);
+        tie_term += t * t * t - t;
+        i = j;
+    }
+    const double d1 = static_cast<double>(n1), d2 = static_cast<double>(n2);
+    r.u = rank_sum_first - d1 * (d1 + 1) / 2.0;
+    const double mean_u = d1 * d2 / 2.0;
+
+    if (tie_term == 0 && n1 * n2 <= 2500) {
+        r.exact = true;
+        const auto dist = u_distribution(n1, n2);
+        const double total = std::accumulate(dist.begin(), dist.end(), 0.0);
+        // Two-sided: twice the tail beyond the observed distance from the mean.
+        const double u_high = std::max(r.u, d1 * d2 - r.u);
+        double tail = 0;
+        for (std::size_t u = static_cast<std::size_t>(u_high); u < dist.size(); ++u)
+            tail += dist[u];
+        r.p_value = std::min(1.0, 2.0 * tail / total);
+        return r;
+    }
+    const double dn = static_cast<double>(n);
+    const double variance = d1 * d2 / 12.0 * ((dn + 1) - tie_term / (dn * (dn - 1)));
+    if (variance <= 0)
+        return r;  // every value equal: no evidence of any difference
+    const double z = (std::fabs(r.u - mean_u) - 0.5) / std::sqrt(variance);
+    r.p_value = std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+    return r;
+}
+
+double hodges_lehmann_shift(std::span<const double> a, std::span<const double> b) {
+    std::vector<double> differences;
+    differences.reserve(a.size() * b.size());
+    for (double x : a) {
+        for (double y : b)
+            differences.push_back(y - x);
+    }
+    return median(differences);
 }
 
 }  // namespace perfgauge::harness

@@ -104,20 +104,5 @@ TEST(StatReport, FormatNames) {
     EXPECT_THROW(parse_output_format("xml"), std::invalid_argument);
 }
 
-// Reference values from numpy 1.24.2 (Debian 12): np.percentile(x, q) with the default (linear)
-// method, x = [1, 2, 3, 4, 10]; and the MAD computed by hand: |x - 3| = [2, 1, 0, 1, 7] ->
-// median 1.
-TEST(Statistics, QuantilesMatchNumpyLinear) {
-    const std::vector<double> x = {10, 2, 4, 1, 3};
-    EXPECT_DOUBLE_EQ(quantile(x, 0.0), 1.0);
-    EXPECT_DOUBLE_EQ(quantile(x, 0.25), 2.0);
-    EXPECT_DOUBLE_EQ(quantile(x, 0.5), 3.0);
-    EXPECT_DOUBLE_EQ(quantile(x, 0.9), 7.6);
-    EXPECT_DOUBLE_EQ(quantile(x, 1.0), 10.0);
-    EXPECT_DOUBLE_EQ(median(std::vector<double>{1, 2, 3, 4}), 2.5);
-    EXPECT_DOUBLE_EQ(median_absolute_deviation(x), 1.0);
-    EXPECT_TRUE(std::isnan(median(std::vector<double>{})));
-}
-
 }  // namespace
 }  // namespace perfgauge::harness
