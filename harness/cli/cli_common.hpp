@@ -30,5 +30,6 @@ po::variables_map parse_options(const std::vector<std::string>& args,
 int run_doctor(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);
 int run_stat(const std::vector<std::string>& args);
+int run_calibrate(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

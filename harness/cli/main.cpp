@@ -1,6 +1,7 @@
 // perfgauge: counters around timed regions. This file only dispatches to subcommands.
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ commands:
   events [FILTER]    list the events known here and whether each can be opened
   events --resolve LIST
                      parse and resolve an event list, show each event's encoding
+  calibrate          clock overhead/resolution, snapshot cost, empty-region residual
   stat [-e LIST] [-r N] -- CMD [ARGS...]
                      count a command like perf stat (the exit status is the command's)
 
@@ -43,14 +45,17 @@ int main(int argc, char** argv) {
     const std::string command = all[0];
     const std::vector<std::string> args(all.begin() + 1, all.end());
     try {
-        if (command == "doctor")
-            return cli::run_doctor(args);
-        if (command == "events")
-            return cli::run_events(args);
-        if (command == "stat")
-            return cli::run_stat(args);
-        fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
-        return cli::kExitUsage;
+        using Handler = int (*)(const std::vector<std::string>&);
+        static const std::map<std::string, Handler> commands = {{"calibrate", cli::run_calibrate},
+                                                                {"doctor", cli::run_doctor},
+                                                                {"events", cli::run_events},
+                                                                {"stat", cli::run_stat}};
+        const auto it = commands.find(command);
+        if (it == commands.end()) {
+            fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
+            return cli::kExitUsage;
+        }
+        return it->second(args);
     } catch (const cli::UsageError& e) {
         fmt::print(stderr, "perfgauge {}: {}\nRun 'perfgauge {} --help' for usage.\n", command,
                    e.what(), command);
