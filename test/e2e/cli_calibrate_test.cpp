@@ -21,8 +21,9 @@ TEST(CliCalibrate, JsonHasTheDocumentedKeys) {
     EXPECT_GT(j["clock_overhead_ns"].get<double>(), 0.0);
     EXPECT_TRUE(std::isfinite(j["empty_region_residual_ns"].get<double>()));
     EXPECT_GT(j["snapshot_read_ns"].get<double>(), 0.0) << "software counters open here";
-    if (!hardware_pmu_present())
+    if (!hardware_pmu_present()) {
         EXPECT_TRUE(j["snapshot_rdpmc_ns"].is_null());
+    }
 }
 
 TEST(CliCalibrate, TableAndBadOptions) {
