@@ -270,7 +270,14 @@ void CounterSet::read(Snapshot& out) const {
 }
 
 std::vector<ScaledCount> CounterSet::delta(const Snapshot& before, const Snapshot& after) const {
-    std::vector<ScaledCount> out(events_.size());
+    std::vector<ScaledCount> out;
+    delta(before, after, out);
+    return out;
+}
+
+void CounterSet::delta(const Snapshot& before, const Snapshot& after,
+                       std::vector<ScaledCount>& out) const {
+    out.assign(events_.size(), ScaledCount{});
     for (std::size_t i = 0; i < events_.size(); ++i) {
         const auto& slot = events_[i];
         if (!slot.opened)
@@ -280,7 +287,6 @@ std::vector<ScaledCount> CounterSet::delta(const Snapshot& before, const Snapsho
         out[i] = scale_count(a.values.at(slot.position) - b.values.at(slot.position),
                              a.time_enabled - b.time_enabled, a.time_running - b.time_running);
     }
-    return out;
 }
 
 }  // namespace perfgauge::pmu

@@ -85,6 +85,8 @@ class CounterSet {
     /// Per requested event (events() order): the scaled change between two snapshots.
     /// Events that were not opened come back with counted == false.
     std::vector<ScaledCount> delta(const Snapshot& before, const Snapshot& after) const;
+    /// The same into `out` (resized to events().size()): no allocation once sized.
+    void delta(const Snapshot& before, const Snapshot& after, std::vector<ScaledCount>& out) const;
 
   private:
     struct Group;

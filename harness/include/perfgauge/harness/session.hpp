@@ -1,0 +1,136 @@
+// Timed regions in your own code, with counters:
+//
+//   perfgauge::harness::Session session("task-clock,page-faults,cycles");
+//   {
+//       auto region = session.region("parse");   // RAII: measured until the end of scope
+//       parse(input);
+//   }
+//   session.measure("encode", [&] { encode(output); });
+//   std::cout << session.report();
+//
+// A Session belongs to the thread that created it: its counters count that thread only, and
+// regions must be opened on it (each thread that measures makes its own Session). Regions
+// nest; each region name aggregates every entry: count, time, and every counter, both raw and
+// corrected by the calibrated cost of measuring an empty region.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "perfgauge/harness/clock.hpp"
+#include "perfgauge/pmu/counter_set.hpp"
+
+namespace perfgauge::harness {
+
+struct SessionOptions {
+    /// Empty regions measured at construction to calibrate the overhead (0: no correction).
+    std::size_t calibration_samples = 2000;
+    /// Deepest nesting supported; snapshots for every level are allocated up front.
+    std::size_t max_depth = 64;
+};
+
+/// Aggregate of every entry of one region name.
+struct RegionResult {
+    std::string name;
+    std::size_t depth = 0;         ///< nesting depth of its first entry (0: outermost)
+    std::size_t count = 0;         ///< entries
+    double time_ns = 0;            ///< raw total
+    double corrected_time_ns = 0;  ///< total minus the calibrated overhead of every region in it
+    std::vector<double> counters;  ///< raw totals, in event_names() order
+    std::vector<double> corrected_counters;  ///< minus the calibrated overhead
+};
+
+class Session {
+  public:
+    /// Opens `events` (perf stat syntax) on the calling thread; events the kernel refuses are
+    /// reported by unsupported_events() and count nothing (never fails for that reason).
+    /// Throws pmu::EventError for names that do not exist.
+    explicit Session(const std::string& events = "task-clock,page-faults",
+                     SessionOptions options = {});
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    class Region {
+      public:
+        Region(Session& session, std::string_view name);
+        Region(Region&& other) noexcept
+            : session_(std::exchange(other.session_, nullptr)), slot_(other.slot_) {}
+        Region(const Region&) = delete;
+        Region& operator=(const Region&) = delete;
+        Region& operator=(Region&&) = delete;
+        ~Region();
+
+      private:
+        Session* session_;
+        std::size_t slot_;
+    };
+
+    /// Starts a region that ends when the returned object is destroyed.
+    [[nodiscard]] Region region(std::string_view name) { return Region(*this, name); }
+
+    /// Runs `fn` inside a region named `name` and returns what it returns.
+    template <class F>
+    decltype(auto) measure(std::string_view name, F&& fn) {
+        Region r(*this, name);
+        return std::forward<F>(fn)();
+    }
+
+    const std::vector<std::string>& event_names() const { return event_names_; }
+    /// Events the kernel would not open here, with the reason ("cycles: not supported: ...").
+    const std::vector<std::string>& unsupported_events() const { return unsupported_; }
+    /// Calibrated cost of one empty region: time, and each counter.
+    double overhead_ns() const { return overhead_ns_; }
+    const std::vector<double>& counter_overhead() const { return counter_overhead_; }
+    const Clock& clock() const { return clock_; }
+
+    /// Every region name seen, in order of first entry.
+    const std::vector<RegionResult>& results() const { return results_; }
+    /// A console table of results(): per entry averages, raw and corrected.
+    std::string report() const;
+
+  private:
+    struct Open {
+        std::size_t slot;
+        std::uint64_t start_ticks;
+        std::size_t nested_regions;  // regions entered inside this one (their overhead is in it)
+    };
+
+    std::size_t slot_for(std::string_view name);
+    void enter(std::size_t slot);
+    void leave();
+    void calibrate(std::size_t samples);
+
+    std::thread::id owner_;
+    Clock clock_;
+    pmu::CounterSet counters_;
+    std::vector<std::string> event_names_;
+    std::vector<std::string> unsupported_;
+    std::vector<pmu::CounterSet::Snapshot> start_snapshots_;  // one per depth
+    pmu::CounterSet::Snapshot end_snapshot_;
+    std::vector<pmu::ScaledCount> deltas_;
+    std::vector<Open> stack_;
+    std::unordered_map<std::string, std::size_t> slots_by_name_;
+    std::vector<RegionResult> results_;
+    std::vector<std::size_t> nested_total_;  // per slot: regions nested in all its entries
+    double overhead_ns_ = 0;
+    std::vector<double> counter_overhead_;
+};
+
+}  // namespace perfgauge::harness
+
+// Markers that cost nothing unless PERFGAUGE_ENABLE_MARKERS is defined: the session argument
+// and name are not even evaluated when disabled.
+#define PERFGAUGE_CONCAT_INNER(a, b) a##b
+#define PERFGAUGE_CONCAT(a, b) PERFGAUGE_CONCAT_INNER(a, b)
+#ifdef PERFGAUGE_ENABLE_MARKERS
+#define PERFGAUGE_REGION(session, name)                                                            \
+    ::perfgauge::harness::Session::Region PERFGAUGE_CONCAT(perfgauge_region_, __LINE__)((session), \
+                                                                                        (name))
+#else
+#define PERFGAUGE_REGION(session, name) static_cast<void>(0)
+#endif

@@ -1,0 +1,180 @@
+#include "perfgauge/harness/session.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/harness/text_table.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+#include "perfgauge/pmu/open_error.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+constexpr const char* kCalibrationRegion = "(calibration)";
+
+std::string si(double v) {
+    const double a = std::abs(v);
+    if (a >= 1e9)
+        return fmt::format("{:.2f}G", v / 1e9);
+    if (a >= 1e6)
+        return fmt::format("{:.2f}M", v / 1e6);
+    if (a >= 1e3)
+        return fmt::format("{:.2f}k", v / 1e3);
+    return fmt::format("{:.2f}", v);
+}
+
+std::string duration(double ns) {
+    const double a = std::abs(ns);
+    if (a >= 1e9)
+        return fmt::format("{:.3f} s", ns / 1e9);
+    if (a >= 1e6)
+        return fmt::format("{:.3f} ms", ns / 1e6);
+    if (a >= 1e3)
+        return fmt::format("{:.3f} us", ns / 1e3);
+    return fmt::format("{:.1f} ns", ns);
+}
+
+pmu::CounterSet open_on_this_thread(const std::string& events) {
+    pmu::CounterOptions options;
+    options.map_pages = true;  // rdpmc where the PMU allows it
+    return pmu::CounterSet::open(pmu::EventResolver().resolve(events), options);
+}
+
+}  // namespace
+
+Session::Region::Region(Session& session, std::string_view name)
+    : session_(&session), slot_(session.slot_for(name)) {
+    session.enter(slot_);
+}
+
+Session::Region::~Region() {
+    if (session_ != nullptr)
+        session_->leave();
+}
+
+Session::Session(const std::string& events, SessionOptions options)
+    : owner_(std::this_thread::get_id()),
+      clock_(Clock::best()),
+      counters_(open_on_this_thread(events)) {
+    const auto env = pmu::detect_pmu_environment();
+    for (const auto& slot : counters_.events()) {
+        event_names_.push_back(slot.spec.name);
+        if (!slot.opened) {
+            const auto d =
+                pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, env);
+            unsupported_.push_back(fmt::format("{}: {}: {}", slot.spec.name, d.status, d.reason));
+        }
+    }
+    counter_overhead_.assign(event_names_.size(), 0.0);
+    start_snapshots_.assign(std::max<std::size_t>(1, options.max_depth), counters_.make_snapshot());
+    end_snapshot_ = counters_.make_snapshot();
+    deltas_.resize(event_names_.size());
+    stack_.reserve(start_snapshots_.size());
+    counters_.enable();
+    if (options.calibration_samples > 0)
+        calibrate(options.calibration_samples);
+}
+
+std::size_t Session::slot_for(std::string_view name) {
+    const auto it = slots_by_name_.find(std::string(name));
+    if (it != slots_by_name_.end())
+        return it->second;
+    const std::size_t slot = results_.size();
+    RegionResult r;
+    r.name = std::string(name);
+    r.depth = stack_.size();
+    r.counters.assign(event_names_.size(), 0.0);
+    r.corrected_counters.assign(event_names_.size(), 0.0);
+    results_.push_back(std::move(r));
+    slots_by_name_.emplace(std::string(name), slot);
+    return slot;
+}
+
+void Session::enter(std::size_t slot) {
+    if (std::this_thread::get_id() != owner_) {
+        throw std::logic_error(
+            "perfgauge: a Session's regions must be opened on the thread that created it");
+    }
+    if (stack_.size() == start_snapshots_.size()) {
+        throw std::length_error(fmt::format("perfgauge: regions nested deeper than max_depth ({})",
+                                            start_snapshots_.size()));
+    }
+    counters_.read(start_snapshots_[stack_.size()]);
+    stack_.push_back({slot, clock_.start(), 0});
+}
+
+void Session::leave() {
+    const std::uint64_t stop = clock_.stop();
+    counters_.read(end_snapshot_);
+    const Open open = stack_.back();
+    stack_.pop_back();
+    counters_.delta(start_snapshots_[stack_.size()], end_snapshot_, deltas_);
+
+    // This region's own measurement and every region nested in it cost overhead inside it.
+    const double regions_inside = 1.0 + static_cast<double>(open.nested_regions);
+    const double time_ns = clock_.to_ns(static_cast<double>(stop - open.start_ticks));
+    RegionResult& r = results_[open.slot];
+    ++r.count;
+    r.time_ns += time_ns;
+    r.corrected_time_ns += time_ns - regions_inside * overhead_ns_;
+    for (std::size_t i = 0; i < deltas_.size(); ++i) {
+        r.counters[i] += deltas_[i].value;
+        r.corrected_counters[i] += deltas_[i].value - regions_inside * counter_overhead_[i];
+    }
+    if (!stack_.empty())
+        stack_.back().nested_regions += 1 + open.nested_regions;
+}
+
+void Session::calibrate(std::size_t samples) {
+    // Empty regions through exactly the path real regions take; medians resist preemption.
+    const std::size_t slot = slot_for(kCalibrationRegion);
+    std::vector<double> times(samples);
+    std::vector<std::vector<double>> counters(event_names_.size(), std::vector<double>(samples));
+    for (std::size_t s = 0; s < samples; ++s) {
+        const RegionResult before = results_[slot];
+        enter(slot);
+        leave();
+        times[s] = results_[slot].time_ns - before.time_ns;
+        for (std::size_t i = 0; i < counters.size(); ++i) {
+            counters[i][s] = results_[slot].counters[i] - before.counters[i];
+        }
+    }
+    overhead_ns_ = median(times);
+    for (std::size_t i = 0; i < counters.size(); ++i)
+        counter_overhead_[i] = median(counters[i]);
+    results_.pop_back();
+    slots_by_name_.erase(kCalibrationRegion);
+}
+
+std::string Session::report() const {
+    std::vector<std::string> headers = {"REGION", "COUNT", "TIME/ENTRY", "CORRECTED"};
+    std::vector<TextTable::Align> align = {TextTable::Align::left, TextTable::Align::right,
+                                           TextTable::Align::right, TextTable::Align::right};
+    for (const auto& e : event_names_) {
+        headers.push_back(e + "/ENTRY");
+        align.push_back(TextTable::Align::right);
+    }
+    TextTable table(headers, align);
+    for (const auto& r : results_) {
+        if (r.count == 0)
+            continue;
+        const double n = static_cast<double>(r.count);
+        std::vector<std::string> row = {std::string(2 * r.depth, ' ') + r.name,
+                                        std::to_string(r.count), duration(r.time_ns / n),
+                                        duration(r.corrected_time_ns / n)};
+        for (double c : r.corrected_counters)
+            row.push_back(si(c / n));
+        table.add_row(std::move(row));
+    }
+    std::string out = table.render();
+    out += fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED and counters)\n",
+                       clock_.name(), duration(overhead_ns_));
+    for (const auto& u : unsupported_)
+        out += fmt::format("not counted: {}\n", u);
+    return out;
+}
+
+}  // namespace perfgauge::harness
