@@ -1,0 +1,277 @@
+#include "perfgauge/harness/run_report.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/harness/text_table.hpp"
+#include "perfgauge/pmu/pmu_environment.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+double items_per_second(double ns_per_item) {
+    return ns_per_item > 0 ? 1e9 / ns_per_item : 0.0;
+}
+
+double bytes_per_second(const BenchmarkResult& b, double ns_per_item) {
+    if (b.bytes_per_iteration <= 0 || ns_per_item <= 0)
+        return 0.0;
+    return b.bytes_per_iteration / b.items_per_iteration * 1e9 / ns_per_item;
+}
+
+std::string si(double v, const char* unit = "") {
+    const double a = std::fabs(v);
+    if (a >= 1e12)
+        return fmt::format("{:.2f}T{}", v / 1e12, unit);
+    if (a >= 1e9)
+        return fmt::format("{:.2f}G{}", v / 1e9, unit);
+    if (a >= 1e6)
+        return fmt::format("{:.2f}M{}", v / 1e6, unit);
+    if (a >= 1e3)
+        return fmt::format("{:.2f}k{}", v / 1e3, unit);
+    return fmt::format("{:.3g}{}", v, unit);
+}
+
+std::string ns_text(double ns) {
+    const double a = std::fabs(ns);
+    if (a >= 1e6)
+        return fmt::format("{:.3f} ms", ns / 1e6);
+    if (a >= 1e3)
+        return fmt::format("{:.3f} us", ns / 1e3);
+    return fmt::format("{:.3f} ns", ns);
+}
+
+// "hw" for counts from a hardware PMU, "sw" for kernel software counters and tracepoints.
+std::string source_of(const std::string& kind) {
+    return kind == "software" || kind == "tracepoint" ? "sw" : "hw";
+}
+
+nlohmann::json context_json(const RunResult& r) {
+    nlohmann::json c;
+    c["date"] = r.date;
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    c["host_name"] = host;
+    c["executable"] = "perfgauge";
+    c["num_cpus"] = r.system.cpu.logical_cpus;
+    c["mhz_per_cpu"] = 0;
+    c["cpu_scaling_enabled"] = r.system.governor.has_value() && *r.system.governor != "performance";
+    c["caches"] = nlohmann::json::array();
+    for (const auto& cache : r.system.caches) {
+        c["caches"].push_back({{"type", cache.type},
+                               {"level", cache.level},
+                               {"size", cache.size_bytes},
+                               {"num_sharing", cache.shared_by}});
+    }
+    c["load_avg"] = r.system.load_average;
+    c["library_build_type"] = "release";
+
+    nlohmann::json p;
+    p["version"] = PERFGAUGE_VERSION;
+    p["compiler"] = PERFGAUGE_COMPILER;
+    p["compiler_flags"] = PERFGAUGE_CXX_FLAGS;
+    p["clock"] = r.clock;
+    p["batch_overhead_ns"] = r.batch_overhead_ns;
+    p["pause_overhead_ns"] = r.pause_overhead_ns;
+    p["seed"] = r.seed;
+    p["repetitions"] = r.repetitions;
+    p["events"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        p["events"].push_back({{"name", r.events[i]},
+                               {"kind", r.event_kinds[i]},
+                               {"source", source_of(r.event_kinds[i])},
+                               {"counted", static_cast<bool>(r.event_counted[i])}});
+    }
+    p["unsupported"] = r.unsupported;
+    p["warnings"] = r.warnings;
+    const auto env = pmu::detect_pmu_environment();
+    p["system"] = {
+        {"cpu", r.system.cpu.model_name},
+        {"vendor", r.system.cpu.vendor},
+        {"family", r.system.cpu.family},
+        {"model", r.system.cpu.model},
+        {"bmi2", r.system.cpu.bmi2},
+        {"invariant_tsc", r.system.cpu.invariant_tsc},
+        {"kernel", r.system.kernel},
+        {"governor",
+         r.system.governor ? nlohmann::json(*r.system.governor) : nlohmann::json(nullptr)},
+        {"boost", r.system.boost ? nlohmann::json(*r.system.boost) : nlohmann::json(nullptr)},
+        {"smt_active",
+         r.system.smt_active ? nlohmann::json(*r.system.smt_active) : nlohmann::json(nullptr)},
+        {"clocksource", r.system.clocksource},
+        {"aslr", r.system.aslr ? nlohmann::json(*r.system.aslr) : nlohmann::json(nullptr)},
+        {"perf_event_paranoid",
+         env.paranoid ? nlohmann::json(*env.paranoid) : nlohmann::json(nullptr)},
+        {"hardware_pmu", env.has_hardware_pmu()}};
+    c["perfgauge"] = p;
+    return c;
+}
+
+nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std::size_t family) {
+    nlohmann::json e;
+    e["name"] = b.name;
+    e["family_index"] = family;
+    e["per_family_instance_index"] = 0;
+    e["run_name"] = b.name;
+    e["repetitions"] = r.repetitions;
+    e["threads"] = 1;
+    e["iterations"] = b.iterations;
+    e["time_unit"] = "ns";
+    return e;
+}
+
+std::string render_json(const RunResult& r) {
+    nlohmann::json j;
+    j["context"] = context_json(r);
+    j["benchmarks"] = nlohmann::json::array();
+    for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
+        const auto& bench = r.benchmarks[b];
+        for (std::size_t s = 0; s < bench.ns_per_item.size(); ++s) {
+            auto e = benchmark_entry(r, bench, b);
+            e["run_type"] = "iteration";
+            e["repetition_index"] = s;
+            const double per_iteration = bench.ns_per_item[s] * bench.items_per_iteration;
+            e["real_time"] = per_iteration;
+            e["cpu_time"] = per_iteration;
+            e["items_per_second"] = items_per_second(bench.ns_per_item[s]);
+            if (bench.bytes_per_iteration > 0)
+                e["bytes_per_second"] = bytes_per_second(bench, bench.ns_per_item[s]);
+            for (std::size_t i = 0; i < r.events.size(); ++i) {
+                if (r.event_counted[i])
+                    e[r.events[i]] = bench.counters_per_item[i][s];
+            }
+            e["perfgauge_ns_per_item"] = bench.ns_per_item[s];
+            e["perfgauge_raw_ns_per_item"] = bench.raw_ns_per_item[s];
+            j["benchmarks"].push_back(e);
+        }
+        const auto t = summarize(bench.ns_per_item);
+        auto agg = benchmark_entry(r, bench, b);
+        agg["name"] = bench.name + "_median";
+        agg["run_type"] = "aggregate";
+        agg["aggregate_name"] = "median";
+        agg["aggregate_unit"] = "time";
+        agg["real_time"] = t.median * bench.items_per_iteration;
+        agg["cpu_time"] = t.median * bench.items_per_iteration;
+        agg["items_per_second"] = items_per_second(t.median);
+        if (bench.bytes_per_iteration > 0)
+            agg["bytes_per_second"] = bytes_per_second(bench, t.median);
+        for (std::size_t i = 0; i < r.events.size(); ++i) {
+            if (!r.event_counted[i])
+                continue;
+            agg[r.events[i]] = median(bench.counters_per_item[i]);
+            agg["perfgauge_running_fraction_" + r.events[i]] = bench.running_fraction[i];
+            agg["perfgauge_raw_" + r.events[i]] = median(bench.raw_counters_per_item[i]);
+        }
+        agg["perfgauge_ns_per_item"] = {{"min", t.min}, {"p25", t.p25},      {"median", t.median},
+                                        {"p75", t.p75}, {"p90", t.p90},      {"p99.9", t.p999},
+                                        {"max", t.max}, {"iqr", t.iqr},      {"mad", t.mad},
+                                        {"cv", t.cv},   {"samples", t.count}};
+        agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
+        agg["perfgauge_unstable"] = t.unstable;
+        j["benchmarks"].push_back(agg);
+    }
+    return j.dump(2) + "\n";
+}
+
+std::string render_csv(const RunResult& r) {
+    std::string out = kRunCsvFixedColumns;
+    for (const auto& e : r.events)
+        out += "," + e + "_per_item";
+    out += "\n";
+    for (const auto& b : r.benchmarks) {
+        const auto t = summarize(b.ns_per_item);
+        out +=
+            fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{}", b.name, t.count,
+                        b.iterations, b.items_per_iteration, t.median, t.p25, t.p75, t.min, t.max,
+                        median(b.raw_ns_per_item), t.relative_spread, t.unstable ? "true" : "false",
+                        items_per_second(t.median), bytes_per_second(b, t.median));
+        for (std::size_t i = 0; i < r.events.size(); ++i) {
+            out += r.event_counted[i] ? fmt::format(",{}", median(b.counters_per_item[i]))
+                                      : std::string(",");
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b) {
+    const auto t = summarize(b.ns_per_item);
+    std::vector<std::string> cells = {
+        b.name, ns_text(t.median), fmt::format("{:.1f}%", 100 * t.relative_spread),
+        si(items_per_second(t.median), "/s"),
+        b.bytes_per_iteration > 0 ? si(bytes_per_second(b, t.median), "B/s") : "-"};
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        cells.push_back(r.event_counted[i] ? si(median(b.counters_per_item[i])) : "n/a");
+    }
+    cells.push_back(t.unstable ? "unstable" : "");
+    return cells;
+}
+
+std::vector<std::string> headers(const RunResult& r) {
+    std::vector<std::string> h = {"BENCHMARK", "TIME/ITEM", "IQR", "ITEMS/S", "BYTES/S"};
+    for (const auto& e : r.events)
+        h.push_back(e + "/ITEM");
+    h.push_back("");
+    return h;
+}
+
+std::string render_table(const RunResult& r) {
+    std::vector<TextTable::Align> align(headers(r).size(), TextTable::Align::right);
+    align.front() = TextTable::Align::left;
+    align.back() = TextTable::Align::left;
+    TextTable table(headers(r), align);
+    for (const auto& b : r.benchmarks)
+        table.add_row(row_cells(r, b));
+    std::string out = table.render();
+    out += fmt::format(
+        "medians of {} samples per benchmark (interleaved, seed {}); clock {}; overhead "
+        "{:.1f} ns per sample subtracted\n",
+        r.repetitions, r.seed, r.clock, r.batch_overhead_ns);
+    for (const auto& u : r.unsupported)
+        out += fmt::format("not counted: {}\n", u);
+    for (const auto& w : r.warnings)
+        out += fmt::format("warning: {}\n", w);
+    return out;
+}
+
+std::string render_markdown(const RunResult& r) {
+    const auto h = headers(r);
+    std::string out = "|";
+    for (std::size_t i = 0; i + 1 < h.size(); ++i)
+        out += " " + h[i] + " |";
+    out += " flags |\n|---|";
+    for (std::size_t i = 1; i < h.size(); ++i)
+        out += "---:|";
+    out += "\n";
+    for (const auto& b : r.benchmarks) {
+        out += "|";
+        for (const auto& cell : row_cells(r, b))
+            out += " " + cell + " |";
+        out += "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_run(const RunResult& result, OutputFormat format) {
+    switch (format) {
+        case OutputFormat::table:
+            return render_table(result);
+        case OutputFormat::csv:
+            return render_csv(result);
+        case OutputFormat::json:
+            return render_json(result);
+        case OutputFormat::markdown:
+            return render_markdown(result);
+    }
+    return {};
+}
+
+}  // namespace perfgauge::harness

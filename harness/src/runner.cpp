@@ -1,0 +1,258 @@
+#include "perfgauge/harness/runner.hpp"
+
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <numeric>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "perfgauge/harness/doctor.hpp"
+#include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+#include "perfgauge/pmu/open_error.hpp"
+#include "perfgauge/pmu/perf_event.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+constexpr std::size_t kCalibrationBatches = 1000;
+constexpr int kPausesPerCalibrationBatch = 16;
+
+pmu::CounterSet open_on_this_thread(const std::string& events) {
+    pmu::CounterOptions options;
+    options.map_pages = true;
+    return pmu::CounterSet::open(pmu::EventResolver().resolve(events), options);
+}
+
+std::string iso_date() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char text[64];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local);
+    return text;
+}
+
+// The doctor's warnings are exactly the conditions that make timings less reliable.
+std::vector<std::string> reliability_warnings(const SystemInfo& system) {
+    DoctorProbes probes;
+    probes.tracefs_mounted = true;  // irrelevant to timing: keep it out of the warnings
+    std::vector<std::string> out;
+    for (const auto& check : build_doctor_report(pmu::detect_pmu_environment(), system, probes)) {
+        if (check.level == CheckLevel::warn)
+            out.push_back(check.topic + ": " + check.finding);
+    }
+    return out;
+}
+
+}  // namespace
+
+BatchState::BatchState(const Clock& clock, pmu::CounterSet& counters)
+    : clock_(clock),
+      counters_(counters),
+      pause_snapshot_(counters.make_snapshot()),
+      resume_snapshot_(counters.make_snapshot()),
+      pause_delta_(counters.events().size()),
+      paused_counts_(counters.events().size()) {}
+
+void BatchState::reset(std::uint64_t iterations) {
+    iterations_ = iterations;
+    paused_ticks_ = 0;
+    pauses_ = 0;
+    std::fill(paused_counts_.begin(), paused_counts_.end(), 0.0);
+}
+
+void BatchState::pause() {
+    paused_at_ = clock_.stop();
+    counters_.read(pause_snapshot_);
+}
+
+void BatchState::resume() {
+    counters_.read(resume_snapshot_);
+    counters_.delta(pause_snapshot_, resume_snapshot_, pause_delta_);
+    for (std::size_t i = 0; i < paused_counts_.size(); ++i)
+        paused_counts_[i] += pause_delta_[i].value;
+    ++pauses_;
+    paused_ticks_ += clock_.start() - paused_at_;
+}
+
+Runner::Runner(const RunnerOptions& options)
+    : options_(options),
+      clock_(Clock::best()),
+      counters_(open_on_this_thread(options.events)),
+      state_(clock_, counters_),
+      before_(counters_.make_snapshot()),
+      after_(counters_.make_snapshot()),
+      delta_(counters_.events().size()),
+      batch_counts_(counters_.events().size()) {
+    counters_.enable();
+    // Calibrate what a batch costs around nothing, and what one pause/resume pair leaves in
+    // the measured interval, through exactly the path real batches take.
+    const std::size_t events = counters_.events().size();
+    auto calibrate = [&](const Benchmark& b, std::vector<double>& counter_medians) {
+        std::vector<double> ns(kCalibrationBatches);
+        std::vector<std::vector<double>> counts(events, std::vector<double>(kCalibrationBatches));
+        for (std::size_t s = 0; s < kCalibrationBatches; ++s) {
+            ns[s] = run_batch(b, 0).ns;
+            for (std::size_t i = 0; i < events; ++i)
+                counts[i][s] = batch_counts_[i];
+        }
+        counter_medians.resize(events);
+        for (std::size_t i = 0; i < events; ++i)
+            counter_medians[i] = median(counts[i]);
+        return median(ns);
+    };
+    batch_overhead_ns_ =
+        calibrate(Benchmark{"(empty)", 1, 0, [](BatchState&) {}}, batch_counter_overhead_);
+    const Benchmark pauses{"(pauses)", 1, 0, [](BatchState& s) {
+                               for (int i = 0; i < kPausesPerCalibrationBatch; ++i) {
+                                   s.pause();
+                                   s.resume();
+                               }
+                           }};
+    pause_overhead_ns_ = (calibrate(pauses, pause_counter_overhead_) - batch_overhead_ns_) /
+                         kPausesPerCalibrationBatch;
+    for (std::size_t i = 0; i < events; ++i) {
+        pause_counter_overhead_[i] =
+            (pause_counter_overhead_[i] - batch_counter_overhead_[i]) / kPausesPerCalibrationBatch;
+    }
+}
+
+Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
+    state_.reset(iterations);
+    counters_.read(before_);
+    const std::uint64_t t0 = clock_.start();
+    b.run(state_);
+    const std::uint64_t t1 = clock_.stop();
+    counters_.read(after_);
+    counters_.delta(before_, after_, delta_);
+    for (std::size_t i = 0; i < delta_.size(); ++i)
+        batch_counts_[i] = delta_[i].value - state_.paused_counts_[i];
+    return {clock_.to_ns(static_cast<double>(t1 - t0 - state_.paused_ticks_)), state_.pauses_};
+}
+
+std::uint64_t Runner::size_batch(const Benchmark& b) {
+    // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
+    const double target_ns = std::max(options_.min_sample_time_s * 1e9,
+                                      1000.0 * std::max(batch_overhead_ns_, clock_.ns_per_tick()));
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
+    std::uint64_t iterations = 1;
+    for (;;) {
+        const double ns = run_batch(b, iterations).ns;
+        const bool long_enough = ns >= target_ns;
+        if (long_enough && std::chrono::steady_clock::now() >= deadline)
+            return iterations;
+        if (!long_enough) {
+            const double factor = ns > 0 ? std::clamp(1.2 * target_ns / ns, 1.5, 10.0) : 10.0;
+            iterations =
+                std::max(iterations + 1,
+                         static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));
+        }
+        if (iterations > (std::uint64_t{1} << 40))
+            return iterations;  // an empty body: stop growing
+    }
+}
+
+void Runner::apply_noise_controls(std::vector<std::string>& warnings) {
+    if (options_.pin_cpu) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(*options_.pin_cpu, &set);
+        if (::sched_setaffinity(0, sizeof set, &set) != 0) {
+            warnings.push_back(
+                fmt::format("--pin {}: not applied: {}", *options_.pin_cpu, std::strerror(errno)));
+        }
+    }
+    if (options_.fifo) {
+        sched_param param{};
+        param.sched_priority = 1;  // above every normal task; RT throttling still protects the box
+        if (::sched_setscheduler(0, SCHED_FIFO, &param) != 0) {
+            warnings.push_back(
+                fmt::format("--fifo: not applied ({}): needs root or CAP_SYS_NICE "
+                            "(or an RLIMIT_RTPRIO above 0)",
+                            std::strerror(errno)));
+        }
+    }
+    if (options_.mlock && ::mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
+        warnings.push_back(fmt::format(
+            "--mlock: not applied ({}): raise RLIMIT_MEMLOCK (ulimit -l) or run as root",
+            std::strerror(errno)));
+    }
+}
+
+RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
+    RunResult result;
+    result.repetitions = options_.repetitions;
+    result.seed = options_.seed ? *options_.seed : std::random_device{}();
+    result.clock = clock_.name();
+    result.batch_overhead_ns = batch_overhead_ns_;
+    result.pause_overhead_ns = pause_overhead_ns_;
+    const auto env = pmu::detect_pmu_environment();
+    for (const auto& slot : counters_.events()) {
+        result.events.push_back(slot.spec.name);
+        result.event_kinds.emplace_back(pmu::kind_name(slot.spec.kind));
+        result.event_counted.push_back(slot.opened);
+        if (!slot.opened) {
+            const auto d =
+                pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, env);
+            result.unsupported.push_back(
+                fmt::format("{}: {}: {}", slot.spec.name, d.status, d.reason));
+        }
+    }
+    apply_noise_controls(result.warnings);
+
+    // Size every batch (this is also the warm-up), then allocate every sample up front.
+    const std::size_t events = counters_.events().size();
+    result.benchmarks.resize(benchmarks.size());
+    for (std::size_t b = 0; b < benchmarks.size(); ++b) {
+        auto& r = result.benchmarks[b];
+        r.name = benchmarks[b].name;
+        r.items_per_iteration = benchmarks[b].items_per_iteration;
+        r.bytes_per_iteration = benchmarks[b].bytes_per_iteration;
+        r.iterations = size_batch(benchmarks[b]);
+        r.ns_per_item.assign(options_.repetitions, 0.0);
+        r.raw_ns_per_item.assign(options_.repetitions, 0.0);
+        r.counters_per_item.assign(events, std::vector<double>(options_.repetitions, 0.0));
+        r.raw_counters_per_item.assign(events, std::vector<double>(options_.repetitions, 0.0));
+        r.running_fraction.assign(events, 1.0);
+    }
+
+    std::mt19937_64 rng(result.seed);
+    std::vector<std::size_t> order(benchmarks.size());
+    std::iota(order.begin(), order.end(), 0);
+    for (std::size_t rep = 0; rep < options_.repetitions; ++rep) {
+        if (options_.interleave)
+            std::shuffle(order.begin(), order.end(), rng);
+        for (const std::size_t b : order) {
+            auto& r = result.benchmarks[b];
+            const Batch batch = run_batch(benchmarks[b], r.iterations);
+            const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
+            const double pauses = static_cast<double>(batch.pauses);
+            r.raw_ns_per_item[rep] = batch.ns / items;
+            r.ns_per_item[rep] =
+                (batch.ns - batch_overhead_ns_ - pauses * pause_overhead_ns_) / items;
+            for (std::size_t i = 0; i < events; ++i) {
+                r.raw_counters_per_item[i][rep] = batch_counts_[i] / items;
+                r.counters_per_item[i][rep] = (batch_counts_[i] - batch_counter_overhead_[i] -
+                                               pauses * pause_counter_overhead_[i]) /
+                                              items;
+                r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
+            }
+        }
+    }
+    result.date = iso_date();
+    result.system = collect_system_info();
+    for (auto& w : reliability_warnings(result.system))
+        result.warnings.push_back(std::move(w));
+    return result;
+}
+
+}  // namespace perfgauge::harness
