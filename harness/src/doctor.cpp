@@ -162,7 +162,8 @@ void add_noise_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
         out.push_back(
             {CheckLevel::warn, "CPU frequency",
              fmt::format("governor is '{}': the clock speed varies with load", *system.governor),
-             "sudo scripts/tune-system.sh -- CMD (performance governor for one command, restored after)"});
+             "sudo scripts/tune-system.sh -- CMD (performance governor for one command, restored "
+             "after)"});
     } else {
         out.push_back({CheckLevel::ok, "CPU frequency", "governor is 'performance'", ""});
     }

@@ -25,28 +25,6 @@ double bytes_per_second(const BenchmarkResult& b, double ns_per_item) {
     return b.bytes_per_iteration / b.items_per_iteration * 1e9 / ns_per_item;
 }
 
-std::string si(double v, const char* unit = "") {
-    const double a = std::fabs(v);
-    if (a >= 1e12)
-        return fmt::format("{:.2f}T{}", v / 1e12, unit);
-    if (a >= 1e9)
-        return fmt::format("{:.2f}G{}", v / 1e9, unit);
-    if (a >= 1e6)
-        return fmt::format("{:.2f}M{}", v / 1e6, unit);
-    if (a >= 1e3)
-        return fmt::format("{:.2f}k{}", v / 1e3, unit);
-    return fmt::format("{:.3g}{}", v, unit);
-}
-
-std::string ns_text(double ns) {
-    const double a = std::fabs(ns);
-    if (a >= 1e6)
-        return fmt::format("{:.3f} ms", ns / 1e6);
-    if (a >= 1e3)
-        return fmt::format("{:.3f} us", ns / 1e3);
-    return fmt::format("{:.3f} ns", ns);
-}
-
 // "hw" for counts from a hardware PMU, "sw" for kernel software counters and tracepoints.
 std::string source_of(const std::string& kind) {
     return kind == "software" || kind == "tracepoint" ? "sw" : "hw";
@@ -203,11 +181,11 @@ std::string render_csv(const RunResult& r) {
 std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b) {
     const auto t = summarize(b.ns_per_item);
     std::vector<std::string> cells = {
-        b.name, ns_text(t.median), fmt::format("{:.1f}%", 100 * t.relative_spread),
-        si(items_per_second(t.median), "/s"),
-        b.bytes_per_iteration > 0 ? si(bytes_per_second(b, t.median), "B/s") : "-"};
+        b.name, format_duration_ns(t.median), fmt::format("{:.1f}%", 100 * t.relative_spread),
+        format_si(items_per_second(t.median), "/s"),
+        b.bytes_per_iteration > 0 ? format_si(bytes_per_second(b, t.median), "B/s") : "-"};
     for (std::size_t i = 0; i < r.events.size(); ++i) {
-        cells.push_back(r.event_counted[i] ? si(median(b.counters_per_item[i])) : "n/a");
+        cells.push_back(r.event_counted[i] ? format_si(median(b.counters_per_item[i])) : "n/a");
     }
     cells.push_back(t.unstable ? "unstable" : "");
     return cells;

@@ -14,9 +14,6 @@
 
 #include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/statistics.hpp"
-#include "perfgauge/pmu/event_resolver.hpp"
-#include "perfgauge/pmu/open_error.hpp"
-#include "perfgauge/pmu/perf_event.hpp"
 
 namespace perfgauge::harness {
 
@@ -24,12 +21,6 @@ namespace {
 
 constexpr std::size_t kCalibrationBatches = 1000;
 constexpr int kPausesPerCalibrationBatch = 16;
-
-pmu::CounterSet open_on_this_thread(const std::string& events) {
-    pmu::CounterOptions options;
-    options.map_pages = true;
-    return pmu::CounterSet::open(pmu::EventResolver().resolve(events), options);
-}
 
 std::string iso_date() {
     const std::time_t now = std::time(nullptr);
@@ -86,7 +77,7 @@ void BatchState::resume() {
 Runner::Runner(const RunnerOptions& options)
     : options_(options),
       clock_(Clock::best()),
-      counters_(open_on_this_thread(options.events)),
+      counters_(pmu::open_self_monitoring(options.events)),
       state_(clock_, counters_),
       before_(counters_.make_snapshot()),
       after_(counters_.make_snapshot()),
@@ -195,18 +186,12 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.clock = clock_.name();
     result.batch_overhead_ns = batch_overhead_ns_;
     result.pause_overhead_ns = pause_overhead_ns_;
-    const auto env = pmu::detect_pmu_environment();
     for (const auto& slot : counters_.events()) {
         result.events.push_back(slot.spec.name);
         result.event_kinds.emplace_back(pmu::kind_name(slot.spec.kind));
         result.event_counted.push_back(slot.opened);
-        if (!slot.opened) {
-            const auto d =
-                pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, env);
-            result.unsupported.push_back(
-                fmt::format("{}: {}: {}", slot.spec.name, d.status, d.reason));
-        }
     }
+    result.unsupported = pmu::describe_unopened(counters_);
     apply_noise_controls(result.warnings);
 
     // Size every batch (this is also the warm-up), then allocate every sample up front.

@@ -6,42 +6,12 @@
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
-#include "perfgauge/pmu/event_resolver.hpp"
-#include "perfgauge/pmu/open_error.hpp"
 
 namespace perfgauge::harness {
 
 namespace {
 
 constexpr const char* kCalibrationRegion = "(calibration)";
-
-std::string si(double v) {
-    const double a = std::abs(v);
-    if (a >= 1e9)
-        return fmt::format("{:.2f}G", v / 1e9);
-    if (a >= 1e6)
-        return fmt::format("{:.2f}M", v / 1e6);
-    if (a >= 1e3)
-        return fmt::format("{:.2f}k", v / 1e3);
-    return fmt::format("{:.2f}", v);
-}
-
-std::string duration(double ns) {
-    const double a = std::abs(ns);
-    if (a >= 1e9)
-        return fmt::format("{:.3f} s", ns / 1e9);
-    if (a >= 1e6)
-        return fmt::format("{:.3f} ms", ns / 1e6);
-    if (a >= 1e3)
-        return fmt::format("{:.3f} us", ns / 1e3);
-    return fmt::format("{:.1f} ns", ns);
-}
-
-pmu::CounterSet open_on_this_thread(const std::string& events) {
-    pmu::CounterOptions options;
-    options.map_pages = true;  // rdpmc where the PMU allows it
-    return pmu::CounterSet::open(pmu::EventResolver().resolve(events), options);
-}
 
 }  // namespace
 
@@ -58,16 +28,10 @@ Session::Region::~Region() {
 Session::Session(const std::string& events, SessionOptions options)
     : owner_(std::this_thread::get_id()),
       clock_(Clock::best()),
-      counters_(open_on_this_thread(events)) {
-    const auto env = pmu::detect_pmu_environment();
-    for (const auto& slot : counters_.events()) {
+      counters_(pmu::open_self_monitoring(events)) {
+    for (const auto& slot : counters_.events())
         event_names_.push_back(slot.spec.name);
-        if (!slot.opened) {
-            const auto d =
-                pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, env);
-            unsupported_.push_back(fmt::format("{}: {}: {}", slot.spec.name, d.status, d.reason));
-        }
-    }
+    unsupported_ = pmu::describe_unopened(counters_);
     counter_overhead_.assign(event_names_.size(), 0.0);
     start_snapshots_.assign(std::max<std::size_t>(1, options.max_depth), counters_.make_snapshot());
     end_snapshot_ = counters_.make_snapshot();
@@ -163,15 +127,15 @@ std::string Session::report() const {
             continue;
         const double n = static_cast<double>(r.count);
         std::vector<std::string> row = {std::string(2 * r.depth, ' ') + r.name,
-                                        std::to_string(r.count), duration(r.time_ns / n),
-                                        duration(r.corrected_time_ns / n)};
+                                        std::to_string(r.count), format_duration_ns(r.time_ns / n),
+                                        format_duration_ns(r.corrected_time_ns / n)};
         for (double c : r.corrected_counters)
-            row.push_back(si(c / n));
+            row.push_back(format_si(c / n));
         table.add_row(std::move(row));
     }
     std::string out = table.render();
     out += fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED and counters)\n",
-                       clock_.name(), duration(overhead_ns_));
+                       clock_.name(), format_duration_ns(overhead_ns_));
     for (const auto& u : unsupported_)
         out += fmt::format("not counted: {}\n", u);
     return out;

@@ -1,6 +1,9 @@
 #include "perfgauge/harness/text_table.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
 
 namespace perfgauge::harness {
 
@@ -37,6 +40,30 @@ std::string TextTable::render() const {
     for (const auto& row : rows_)
         emit(row);
     return out;
+}
+
+std::string format_si(double value, const std::string& unit) {
+    const double a = std::fabs(value);
+    if (a >= 1e12)
+        return fmt::format("{:.2f}T{}", value / 1e12, unit);
+    if (a >= 1e9)
+        return fmt::format("{:.2f}G{}", value / 1e9, unit);
+    if (a >= 1e6)
+        return fmt::format("{:.2f}M{}", value / 1e6, unit);
+    if (a >= 1e3)
+        return fmt::format("{:.2f}k{}", value / 1e3, unit);
+    return fmt::format("{:.3g}{}", value, unit);
+}
+
+std::string format_duration_ns(double ns) {
+    const double a = std::fabs(ns);
+    if (a >= 1e9)
+        return fmt::format("{:.3f} s", ns / 1e9);
+    if (a >= 1e6)
+        return fmt::format("{:.3f} ms", ns / 1e6);
+    if (a >= 1e3)
+        return fmt::format("{:.3f} us", ns / 1e3);
+    return fmt::format("{:.3f} ns", ns);
 }
 
 std::string truncate(const std::string& text, std::size_t width) {

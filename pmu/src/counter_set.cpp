@@ -7,9 +7,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <system_error>
 
 #include <fmt/format.h>
+
+#include "perfgauge/pmu/event_resolver.hpp"
+#include "perfgauge/pmu/open_error.hpp"
 
 namespace perfgauge::pmu {
 
@@ -287,6 +291,26 @@ void CounterSet::delta(const Snapshot& before, const Snapshot& after,
         out[i] = scale_count(a.values.at(slot.position) - b.values.at(slot.position),
                              a.time_enabled - b.time_enabled, a.time_running - b.time_running);
     }
+}
+
+CounterSet open_self_monitoring(const std::string& events) {
+    CounterOptions options;
+    options.map_pages = true;
+    return CounterSet::open(EventResolver().resolve(events), options);
+}
+
+std::vector<std::string> describe_unopened(const CounterSet& set) {
+    std::vector<std::string> out;
+    std::optional<PmuEnvironment> env;  // detected only when something was refused
+    for (const auto& slot : set.events()) {
+        if (slot.opened)
+            continue;
+        if (!env)
+            env = detect_pmu_environment();
+        const auto d = diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, *env);
+        out.push_back(fmt::format("{}: {}: {}", slot.spec.name, d.status, d.reason));
+    }
+    return out;
 }
 
 }  // namespace perfgauge::pmu

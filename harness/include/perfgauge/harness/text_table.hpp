@@ -23,6 +23,13 @@ class TextTable {
     std::vector<std::vector<std::string>> rows_;
 };
 
+/// 1234567 -> "1.23M" (k, M, G, T), followed by `unit`; small values keep 3 significant digits.
+std::string format_si(double value, const std::string& unit = "");
+
+/// A duration given in ns, in the unit that suits it: "12.345 ns", "1.234 us", "5.678 ms", "1.234
+/// s".
+std::string format_duration_ns(double ns);
+
 /// Cuts `text` to at most `width` characters, ending in "..." when cut.
 std::string truncate(const std::string& text, std::size_t width);
 

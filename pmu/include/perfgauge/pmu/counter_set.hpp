@@ -97,4 +97,11 @@ class CounterSet {
     std::vector<std::string> notes_;
 };
 
+/// Opens `events` (perf stat syntax) on the calling thread, mapped for rdpmc where the PMU
+/// allows it: the self-monitoring set regions and the runner use. Throws EventError on bad names.
+CounterSet open_self_monitoring(const std::string& events);
+
+/// "cycles: not supported: <reason>" for every event of `set` the kernel refused.
+std::vector<std::string> describe_unopened(const CounterSet& set);
+
 }  // namespace perfgauge::pmu
