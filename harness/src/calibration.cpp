@@ -26,10 +26,10 @@ ClockCalibration calibrate_clock(const Clock& clock, std::size_t samples) {
     return c;
 }
 
-// Median ns of one snapshot of `events`, or nullopt when they cannot all be opened or the
-// requested path is not the one in use.
-std::optional<double> snapshot_cost(const Clock& clock, const char* events, bool rdpmc,
-                                    std::size_t samples) {
+// Median ns of one snapshot of `events` with the clock's own calibrated cost removed, or
+// nullopt when they cannot all be opened or the requested path is not the one in use.
+std::optional<double> snapshot_cost(const Clock& clock, double clock_overhead_ns,
+                                    const char* events, bool rdpmc, std::size_t samples) {
     pmu::CounterOptions options;
     options.map_pages = rdpmc;
     auto set = pmu::CounterSet::open(pmu::EventResolver().resolve(events), options);
@@ -47,7 +47,7 @@ std::optional<double> snapshot_cost(const Clock& clock, const char* events, bool
         const auto t1 = clock.stop();
         x = clock.to_ns(static_cast<double>(t1 - t0));
     }
-    return median(ns) - median(empty_interval_ns(clock, samples));
+    return median(ns) - clock_overhead_ns;
 }
 
 }  // namespace
@@ -79,11 +79,13 @@ Calibration calibrate(std::size_t samples) {
     c.empty_region_residual_ns = median(fresh) - c.clocks.front().overhead_ns;
 
     const std::size_t snapshot_samples = std::max<std::size_t>(100, samples / 20);
-    c.snapshot_read_ns = snapshot_cost(region_clock, "{task-clock,page-faults,context-switches}",
-                                       false, snapshot_samples)
-                             .value_or(std::numeric_limits<double>::quiet_NaN());
+    c.snapshot_read_ns =
+        snapshot_cost(region_clock, c.clocks.front().overhead_ns,
+                      "{task-clock,page-faults,context-switches}", false, snapshot_samples)
+            .value_or(std::numeric_limits<double>::quiet_NaN());
     c.snapshot_rdpmc_ns =
-        snapshot_cost(region_clock, "{cycles,instructions,branch-misses}", true, snapshot_samples);
+        snapshot_cost(region_clock, c.clocks.front().overhead_ns,
+                      "{cycles,instructions,branch-misses}", true, snapshot_samples);
     return c;
 }
 

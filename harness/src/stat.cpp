@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 #include "perfgauge/pmu/open_error.hpp"
+#include "perfgauge/pmu/suggest.hpp"
 
 namespace perfgauge::harness {
 
@@ -21,10 +23,7 @@ std::string base_name(const std::string& name) {
         out = out.substr(sep + 2);
     if (const auto colon = out.find(':'); colon != std::string::npos)
         out.resize(colon);
-    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    });
-    return out;
+    return pmu::to_lower(out);
 }
 
 bool is_time_event(const pmu::EventSpec& spec) {
@@ -68,7 +67,7 @@ std::vector<DerivedMetric> derive_metrics(const StatResult& result) {
 
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver) {
     const auto groups = resolver.resolve(options.events);
-    const auto env = pmu::detect_pmu_environment();
+    std::optional<pmu::PmuEnvironment> env;  // detected only when an event was refused
     StatResult result;
     result.command = options.command;
 
@@ -89,8 +88,10 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
                 if (slot.opened) {
                     e.status = "counted";
                 } else {
+                    if (!env)
+                        env = pmu::detect_pmu_environment();
                     const auto d =
-                        pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, env);
+                        pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, *env);
                     e.status = d.status;
                     e.reason = d.reason;
                     e.fix = d.fix;

@@ -8,25 +8,19 @@
 #include "libpfm.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/perf_event.hpp"
+#include "perfgauge/pmu/suggest.hpp"
 #include "perfgauge/pmu/tracefs.hpp"
 
 namespace perfgauge::pmu {
 
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](char c) {
-        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    });
-    return s;
-}
-
 bool matches(const CatalogEntry& e, const std::string& filter) {
     if (filter.empty())
         return true;
-    const std::string needle = lower(filter);
-    return lower(e.name).find(needle) != std::string::npos ||
-           lower(e.pmu + "::" + e.name).find(needle) != std::string::npos;
+    const std::string needle = to_lower(filter);
+    return to_lower(e.name).find(needle) != std::string::npos ||
+           to_lower(e.pmu + "::" + e.name).find(needle) != std::string::npos;
 }
 
 // Probing the same encoding twice (aliases) tells nothing new; remember the answer.

@@ -76,10 +76,7 @@ std::string did_you_mean(const std::vector<std::string>& suggestions) {
 }  // namespace
 
 std::string perf_style_name(const std::string& alias) {
-    std::string out = alias;
-    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    });
+    std::string out = to_lower(alias);
     for (const char* prefix : {"l1-", "llc-"}) {
         if (out.rfind(prefix, 0) == 0) {
             for (std::size_t i = 0; prefix[i] != '\0'; ++i)

@@ -12,13 +12,13 @@ char lower(char c) {
     return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
 }
 
+}  // namespace
+
 std::string to_lower(std::string_view s) {
     std::string out(s);
     std::transform(out.begin(), out.end(), out.begin(), lower);
     return out;
 }
-
-}  // namespace
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     // Three rows suffice for the transposition rule.

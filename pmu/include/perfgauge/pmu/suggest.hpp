@@ -7,6 +7,9 @@
 
 namespace perfgauge::pmu {
 
+/// ASCII lower case: event names are matched case-insensitively (libpfm4 does the same).
+std::string to_lower(std::string_view text);
+
 /// Optimal-string-alignment edit distance (insert, delete, substitute, swap neighbours),
 /// case-insensitive: event names are matched case-insensitively by libpfm4 too.
 std::size_t edit_distance(std::string_view a, std::string_view b);
