@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command: install dependencies, build, and run the whole test suite
-# with ctest, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
-#   scripts/test.sh            both configurations
+# with ctest, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then a short
+# libFuzzer run of the varint decoders (clang, ASan + UBSan).
+#   scripts/test.sh            all three
 #   scripts/test.sh --fast     the release configuration only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,4 +19,6 @@ scripts/build.sh release
 if [ "${1:-}" != "--fast" ]; then
   scripts/build.sh sanitize
   (cd build-sanitize && ctest --output-on-failure --parallel 2)
+  scripts/build.sh fuzz
+  (cd build-fuzz && ctest --output-on-failure)
 fi

@@ -31,5 +31,7 @@ int run_doctor(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);
 int run_stat(const std::vector<std::string>& args);
 int run_calibrate(const std::vector<std::string>& args);
+int run_run(const std::vector<std::string>& args);
+int run_list(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

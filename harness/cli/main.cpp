@@ -17,6 +17,9 @@ constexpr const char* kUsage = R"(usage: perfgauge COMMAND [OPTIONS]
 Performance counters (cycles, instructions, branch-misses, any libpfm4 event) around timed code.
 
 commands:
+  run [OPTIONS]      the built-in workloads (varint decoders, memcpy) over sizes and cache
+                     states; with no options the default suite, saved as JSON
+  list               workloads, variants (and whether they run here), the default sweep
   doctor             can this machine count? PMU, permissions, clocks, CPU, noise sources
   events [FILTER]    list the events known here and whether each can be opened
   events --resolve LIST
@@ -49,6 +52,8 @@ int main(int argc, char** argv) {
         static const std::map<std::string, Handler> commands = {{"calibrate", cli::run_calibrate},
                                                                 {"doctor", cli::run_doctor},
                                                                 {"events", cli::run_events},
+                                                                {"list", cli::run_list},
+                                                                {"run", cli::run_run},
                                                                 {"stat", cli::run_stat}};
         const auto it = commands.find(command);
         if (it == commands.end()) {

@@ -67,6 +67,9 @@ nlohmann::json context_json(const RunResult& r) {
                                {"counted", static_cast<bool>(r.event_counted[i])}});
     }
     p["unsupported"] = r.unsupported;
+    p["workload_context"] = nlohmann::json::object();
+    for (const auto& [key, value] : r.context)
+        p["workload_context"][key] = value;
     p["warnings"] = r.warnings;
     const auto env = pmu::detect_pmu_environment();
     p["system"] = {
@@ -101,6 +104,11 @@ nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std
     e["threads"] = 1;
     e["iterations"] = b.iterations;
     e["time_unit"] = "ns";
+    if (!b.params.empty()) {
+        e["perfgauge_params"] = nlohmann::json::object();
+        for (const auto& [key, value] : b.params)
+            e["perfgauge_params"][key] = value;
+    }
     return e;
 }
 
@@ -185,7 +193,8 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
         format_si(items_per_second(t.median), "/s"),
         b.bytes_per_iteration > 0 ? format_si(bytes_per_second(b, t.median), "B/s") : "-"};
     for (std::size_t i = 0; i < r.events.size(); ++i) {
-        cells.push_back(r.event_counted[i] ? format_si(median(b.counters_per_item[i])) : "n/a");
+        if (r.event_counted[i])  // refused events are listed under the table instead
+            cells.push_back(format_si(median(b.counters_per_item[i])));
     }
     cells.push_back(t.unstable ? "unstable" : "");
     return cells;
@@ -193,8 +202,10 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
 
 std::vector<std::string> headers(const RunResult& r) {
     std::vector<std::string> h = {"BENCHMARK", "TIME/ITEM", "IQR", "ITEMS/S", "BYTES/S"};
-    for (const auto& e : r.events)
-        h.push_back(e + "/ITEM");
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        if (r.event_counted[i])
+            h.push_back(r.events[i] + "/ITEM");
+    }
     h.push_back("");
     return h;
 }
@@ -233,6 +244,10 @@ std::string render_markdown(const RunResult& r) {
             out += " " + cell + " |";
         out += "\n";
     }
+    if (!r.unsupported.empty())
+        out += "\n";
+    for (const auto& u : r.unsupported)
+        out += fmt::format("- not counted: {}\n", u);
     return out;
 }
 

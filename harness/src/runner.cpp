@@ -21,6 +21,9 @@ namespace {
 
 constexpr std::size_t kCalibrationBatches = 1000;
 constexpr int kPausesPerCalibrationBatch = 16;
+constexpr double kPausedWallFactor = 20;
+// Above this share of the measured time, the subtracted pause cost dominates the result.
+constexpr double kPauseCorrectionWarnShare = 0.5;
 
 std::string iso_date() {
     const std::time_t now = std::time(nullptr);
@@ -101,13 +104,17 @@ Runner::Runner(const RunnerOptions& options)
         return median(ns);
     };
     batch_overhead_ns_ =
-        calibrate(Benchmark{"(empty)", 1, 0, [](BatchState&) {}}, batch_counter_overhead_);
-    const Benchmark pauses{"(pauses)", 1, 0, [](BatchState& s) {
+        calibrate(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}}, batch_counter_overhead_);
+    const Benchmark pauses{"(pauses)",
+                           1,
+                           0,
+                           [](BatchState& s) {
                                for (int i = 0; i < kPausesPerCalibrationBatch; ++i) {
                                    s.pause();
                                    s.resume();
                                }
-                           }};
+                           },
+                           {}};
     pause_overhead_ns_ = (calibrate(pauses, pause_counter_overhead_) - batch_overhead_ns_) /
                          kPausesPerCalibrationBatch;
     for (std::size_t i = 0; i < events; ++i) {
@@ -137,8 +144,13 @@ std::uint64_t Runner::size_batch(const Benchmark& b) {
                           std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
     std::uint64_t iterations = 1;
     for (;;) {
+        const auto wall_start = std::chrono::steady_clock::now();
         const double ns = run_batch(b, iterations).ns;
-        const bool long_enough = ns >= target_ns;
+        const std::chrono::duration<double, std::nano> wall =
+            std::chrono::steady_clock::now() - wall_start;
+        // A body that pauses every iteration spends most of its wall time paused; once that
+        // reaches kPausedWallFactor x the target, more iterations only cost time.
+        const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
         if (long_enough && std::chrono::steady_clock::now() >= deadline)
             return iterations;
         if (!long_enough) {
@@ -199,7 +211,10 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.benchmarks.resize(benchmarks.size());
     for (std::size_t b = 0; b < benchmarks.size(); ++b) {
         auto& r = result.benchmarks[b];
+        if (options_.progress)
+            options_.progress("sizing", b, benchmarks.size());
         r.name = benchmarks[b].name;
+        r.params = benchmarks[b].params;
         r.items_per_iteration = benchmarks[b].items_per_iteration;
         r.bytes_per_iteration = benchmarks[b].bytes_per_iteration;
         r.iterations = size_batch(benchmarks[b]);
@@ -210,10 +225,13 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         r.running_fraction.assign(events, 1.0);
     }
 
+    std::vector<double> pause_share(benchmarks.size(), 0.0);
     std::mt19937_64 rng(result.seed);
     std::vector<std::size_t> order(benchmarks.size());
     std::iota(order.begin(), order.end(), 0);
     for (std::size_t rep = 0; rep < options_.repetitions; ++rep) {
+        if (options_.progress)
+            options_.progress("repetition", rep, options_.repetitions);
         if (options_.interleave)
             std::shuffle(order.begin(), order.end(), rng);
         for (const std::size_t b : order) {
@@ -221,6 +239,8 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             const Batch batch = run_batch(benchmarks[b], r.iterations);
             const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
             const double pauses = static_cast<double>(batch.pauses);
+            if (batch.ns > 0)
+                pause_share[b] = std::max(pause_share[b], pauses * pause_overhead_ns_ / batch.ns);
             r.raw_ns_per_item[rep] = batch.ns / items;
             r.ns_per_item[rep] =
                 (batch.ns - batch_overhead_ns_ - pauses * pause_overhead_ns_) / items;
@@ -231,6 +251,15 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                                               items;
                 r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
             }
+        }
+    }
+    for (std::size_t b = 0; b < benchmarks.size(); ++b) {
+        if (pause_share[b] > kPauseCorrectionWarnShare) {
+            result.warnings.push_back(fmt::format(
+                "{}: the subtracted pause/resume cost is up to {:.0f}% of the measured time; "
+                "the work between pauses is too short for this to be precise (use more work "
+                "per iteration, or a state that does not pause)",
+                benchmarks[b].name, 100 * pause_share[b]));
         }
     }
     result.date = iso_date();

@@ -42,11 +42,15 @@ void touch_pages(std::size_t pages) {
 
 TEST(Runner, KeepsEverySampleAndNormalisesPerItem) {
     Runner runner(quick(6));
-    const std::vector<Benchmark> benchmarks = {{"four-pages", 4, 4 * 4096, [](BatchState& s) {
+    const std::vector<Benchmark> benchmarks = {{"four-pages",
+                                                4,
+                                                4 * 4096,
+                                                [](BatchState& s) {
                                                     for (std::uint64_t i = 0; i < s.iterations();
                                                          ++i)
                                                         touch_pages(4);
-                                                }}};
+                                                },
+                                                {}}};
     const auto result = runner.run(benchmarks);
     ASSERT_EQ(result.benchmarks.size(), 1u);
     const auto& b = result.benchmarks[0];
@@ -63,14 +67,18 @@ TEST(Runner, KeepsEverySampleAndNormalisesPerItem) {
 
 TEST(Runner, PausedSetUpIsNotMeasured) {
     Runner runner(quick(5));
-    const std::vector<Benchmark> benchmarks = {{"setup-paused", 1, 0, [](BatchState& s) {
+    const std::vector<Benchmark> benchmarks = {{"setup-paused",
+                                                1,
+                                                0,
+                                                [](BatchState& s) {
                                                     s.pause();
                                                     touch_pages(64);  // set-up: 64 faults, excluded
                                                     s.resume();
                                                     for (std::uint64_t i = 0; i < s.iterations();
                                                          ++i)
                                                         benchmark_sink(i);
-                                                }}};
+                                                },
+                                                {}}};
     const auto result = runner.run(benchmarks);
     const auto& b = result.benchmarks[0];
     const double faults_per_batch =
@@ -86,11 +94,15 @@ TEST(Runner, InterleavingIsSeededAndRecorded) {
         std::vector<std::size_t> order;
         std::vector<Benchmark> benchmarks;
         for (std::size_t b = 0; b < 6; ++b) {
-            benchmarks.push_back({"b" + std::to_string(b), 1, 0, [&order, b](BatchState& s) {
+            benchmarks.push_back({"b" + std::to_string(b),
+                                  1,
+                                  0,
+                                  [&order, b](BatchState& s) {
                                       order.push_back(b);
                                       for (std::uint64_t i = 0; i < s.iterations(); ++i)
                                           benchmark_sink(i);
-                                  }});
+                                  },
+                                  {}});
         }
         auto options = quick(8);
         options.seed = seed;
@@ -115,10 +127,14 @@ TEST(Runner, NoiseControlsWarnInsteadOfFailing) {
     auto options = quick(2);
     options.pin_cpu = 1023;  // no such CPU here
     Runner runner(options);
-    const auto result = runner.run({{"noop", 1, 0, [](BatchState& s) {
+    const auto result = runner.run({{"noop",
+                                     1,
+                                     0,
+                                     [](BatchState& s) {
                                          for (std::uint64_t i = 0; i < s.iterations(); ++i)
                                              benchmark_sink(i);
-                                     }}});
+                                     },
+                                     {}}});
     const bool warned =
         std::any_of(result.warnings.begin(), result.warnings.end(),
                     [](const std::string& w) { return w.find("--pin 1023") != std::string::npos; });
@@ -128,7 +144,9 @@ TEST(Runner, NoiseControlsWarnInsteadOfFailing) {
 
 RunResult small_result() {
     Runner runner(quick(5));
-    return runner.run({{"sum/1024", 1024, 1024 * 8,
+    return runner.run({{"sum/1024",
+                        1024,
+                        1024 * 8,
                         [](BatchState& s) {
                             std::vector<long> v(1024, 3);
                             long total = 0;
@@ -137,11 +155,16 @@ RunResult small_result() {
                                     total += x;
                                 benchmark_sink(static_cast<std::uint64_t>(total));
                             }
-                        }},
-                       {"touch/4", 4, 0, [](BatchState& s) {
+                        },
+                        {{"kind", "sum"}}},
+                       {"touch/4",
+                        4,
+                        0,
+                        [](BatchState& s) {
                             for (std::uint64_t i = 0; i < s.iterations(); ++i)
                                 touch_pages(4);
-                        }}});
+                        },
+                        {}}});
 }
 
 TEST(RunReport, CsvHasDocumentedColumns) {
@@ -173,6 +196,11 @@ TEST(RunReport, JsonIsAGoogleBenchmarkSuperset) {
             EXPECT_EQ(b["aggregate_name"], "median");
             EXPECT_TRUE(b["perfgauge_ns_per_item"].contains("p99.9"));
         }
+        // Params travel with every entry of the benchmark that declared them, and only there.
+        if (b["run_name"] == "sum/1024")
+            EXPECT_EQ(b["perfgauge_params"]["kind"], "sum");
+        else
+            EXPECT_FALSE(b.contains("perfgauge_params"));
     }
     EXPECT_EQ(iterations, 10u);
     EXPECT_EQ(aggregates, 2u);

@@ -7,6 +7,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perfgauge/harness/clock.hpp"
@@ -50,6 +52,9 @@ struct Benchmark {
     double bytes_per_iteration = 0;  ///< for bytes/s; 0: not a byte-oriented benchmark
     /// Runs state.iterations() iterations of the work.
     std::function<void(BatchState&)> run;
+    /// What the benchmark is, as key/value pairs (e.g. variant=bmi2, cache=cold), recorded
+    /// with its result so that results can be matched on everything but one key.
+    std::vector<std::pair<std::string, std::string>> params;
 };
 
 struct RunnerOptions {
@@ -62,10 +67,14 @@ struct RunnerOptions {
     std::optional<int> pin_cpu;         ///< sched_setaffinity to this CPU
     bool fifo = false;                  ///< SCHED_FIFO (needs CAP_SYS_NICE)
     bool mlock = false;                 ///< mlockall(MCL_CURRENT | MCL_FUTURE)
+    /// Called between batches (never inside one) with what is happening, how far it is and
+    /// how far it goes, e.g. ("sizing", 3, 40) or ("repetition", 2, 10). Optional.
+    std::function<void(std::string_view phase, std::size_t done, std::size_t total)> progress;
 };
 
 struct BenchmarkResult {
     std::string name;
+    std::vector<std::pair<std::string, std::string>> params;
     double items_per_iteration = 1;
     double bytes_per_iteration = 0;
     std::uint64_t iterations = 0;     ///< per sample (the batch size)
@@ -89,6 +98,8 @@ struct RunResult {
     std::vector<bool> event_counted;       ///< false: the kernel refused it (values are 0)
     std::vector<std::string> unsupported;  ///< "cycles: not supported: ..."
     std::vector<std::string> warnings;     ///< conditions that make numbers less reliable
+    /// Facts about the benchmarks' set-up recorded with the result (cache sizes used, ...).
+    std::vector<std::pair<std::string, std::string>> context;
     std::vector<BenchmarkResult> benchmarks;
 };
 

@@ -1,0 +1,266 @@
+// perfgauge run: the built-in workloads (varint decoders, memcpy) over working-set sizes and
+// cache states, through the runner, to a table and a JSON result file.
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+#include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/stat.hpp"
+#include "perfgauge/pmu/suggest.hpp"
+#include "perfgauge/workloads/suite.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+constexpr const char* kRunUsage = R"(usage: perfgauge run [OPTIONS]
+
+Runs the built-in workloads over working-set sizes and cache states with a counter list,
+prints a table, and saves the complete result as JSON (Google Benchmark's format plus every
+sample and counter; read by compare.py, perfgauge compare and scripts/plot_sweep.py).
+
+With no options: the default suite - varint branchy vs bmi2 plus memcpy, log-uniform data,
+end-on-end parsing, hot and cold caches, sizes from one varint to 4x the last-level cache.
+Sizes are working sets in bytes of encoded varints (memcpy copies the same bytes); every
+result has items/s and bytes/s, so a decoder's throughput reads as a fraction of memcpy's.
+Before anything is timed, each variant is checked against the reference decoder on the data.
+
+Exit status: 0 success, 1 the work could not be done, 2 bad options, names or output paths.
+
+options)";
+
+std::vector<std::string> split_list(const std::string& text, const char* option) {
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item.empty())
+            throw UsageError(fmt::format("{}: empty name in '{}'", option, text));
+        items.push_back(item);
+    }
+    if (items.empty())
+        throw UsageError(fmt::format("{}: empty list", option));
+    return items;
+}
+
+[[noreturn]] void unknown_name(const char* option, const std::string& name,
+                               const std::vector<std::string>& known) {
+    const auto close = pmu::closest_matches(name, known, 3);
+    std::string message = fmt::format("{}: unknown name '{}'", option, name);
+    if (!close.empty())
+        message += fmt::format(" (did you mean {}?)", fmt::join(close, ", "));
+    throw UsageError(message + fmt::format("; known: {}", fmt::join(known, ", ")));
+}
+
+template <class T, class Parse, class Names>
+std::vector<T> parse_names(const std::string& text, const char* option, Parse parse, Names names) {
+    std::vector<T> out;
+    for (const auto& name : split_list(text, option)) {
+        const std::optional<T> value = parse(name);
+        if (!value)
+            unknown_name(option, name, names());
+        out.push_back(*value);
+    }
+    return out;
+}
+
+std::vector<std::string> variant_names() {
+    std::vector<std::string> names;
+    for (const auto& v : workloads::varint_variants())
+        names.emplace_back(v.name);
+    return names;
+}
+
+std::vector<std::string> distribution_names() {
+    std::vector<std::string> names;
+    for (const auto d : workloads::all_distributions())
+        names.emplace_back(workloads::distribution_name(d));
+    return names;
+}
+
+std::uint64_t size_option(const std::string& text, const char* option) {
+    const auto bytes = workloads::parse_size(text);
+    if (!bytes) {
+        throw UsageError(fmt::format(
+            "{}: '{}' is not a size (a positive number of bytes, optionally with K, M or G)",
+            option, text));
+    }
+    return *bytes;
+}
+
+std::string default_result_path() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char name[64];
+    std::strftime(name, sizeof name, "perfgauge-run-%Y%m%d-%H%M%S.json", &local);
+    return name;
+}
+
+void check_output(const std::string& path) {
+    try {
+        harness::check_writable(path);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// Progress on one self-overwriting stderr line, only when stderr is a terminal.
+void show_progress(std::string_view phase, std::size_t done, std::size_t total) {
+    fmt::print(stderr, "\r\033[Kperfgauge run: {} {}/{}", phase, done + 1, total);
+    std::fflush(stderr);
+}
+
+workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
+                                     const workloads::CacheSizes& detected) {
+    workloads::SuiteSpec spec;
+    spec.workloads = split_list(vm["workload"].as<std::string>(), "--workload");
+    for (const auto& w : spec.workloads) {
+        if (w != "varint" && w != "memcpy")
+            unknown_name("--workload", w, {"varint", "memcpy"});
+    }
+    const std::string variants = vm["variant"].as<std::string>();
+    spec.variants = variants == "all" ? variant_names() : split_list(variants, "--variant");
+    for (const auto& v : spec.variants) {
+        if (workloads::find_varint_variant(v) == nullptr)
+            unknown_name("--variant", v, variant_names());
+    }
+    spec.distributions = parse_names<workloads::Distribution>(
+        vm["dist"].as<std::string>(), "--dist", workloads::parse_distribution, distribution_names);
+    spec.shapes = parse_names<workloads::Shape>(
+        vm["shape"].as<std::string>(), "--shape", workloads::parse_shape, [] {
+            return std::vector<std::string>{"one-shot", "end-on-end"};
+        });
+    spec.caches = parse_names<workloads::CacheState>(
+        vm["cache"].as<std::string>(), "--cache", workloads::parse_cache_state, [] {
+            return std::vector<std::string>{"hot", "cold", "flush"};
+        });
+    if (vm.count("sizes")) {
+        for (const auto& s : split_list(vm["sizes"].as<std::string>(), "--sizes"))
+            spec.sizes.push_back(size_option(s, "--sizes"));
+    }
+    spec.cache_sizes = detected;
+    if (vm.count("l1d"))
+        spec.cache_sizes.l1d = size_option(vm["l1d"].as<std::string>(), "--l1d");
+    if (vm.count("l2"))
+        spec.cache_sizes.l2 = size_option(vm["l2"].as<std::string>(), "--l2");
+    if (vm.count("l3"))
+        spec.cache_sizes.l3 = size_option(vm["l3"].as<std::string>(), "--l3");
+    spec.data_seed = vm["data-seed"].as<std::uint64_t>();
+    return spec;
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args) {
+    po::options_description options(kRunUsage);
+    options.add_options()("help,h", "show this help")(
+        "workload", po::value<std::string>()->default_value("varint,memcpy"), "varint, memcpy")(
+        "variant", po::value<std::string>()->default_value("branchy,bmi2"),
+        "varint decoders, or 'all' (perfgauge list shows them)")(
+        "dist", po::value<std::string>()->default_value("log-uniform"),
+        "fixed1..fixed5, uniform, log-uniform")(
+        "shape", po::value<std::string>()->default_value("end-on-end"), "end-on-end, one-shot")(
+        "cache", po::value<std::string>()->default_value("hot,cold"), "hot, cold, flush")(
+        "sizes", po::value<std::string>(),
+        "working sets, e.g. 4K,256K,64M (default: the sweep, see perfgauge list)")(
+        "l1d", po::value<std::string>(), "L1 data cache size (default: from sysfs)")(
+        "l2", po::value<std::string>(), "L2 size (default: from sysfs)")(
+        "l3", po::value<std::string>(), "last-level cache size (default: from sysfs)")(
+        "events,e", po::value<std::string>()->default_value(harness::kDefaultStatEvents),
+        "counted per item (perfgauge events)")("repetitions,r", po::value<int>()->default_value(10),
+                                               "samples per benchmark")(
+        "min-time", po::value<double>()->default_value(0.002), "seconds per sample, at least")(
+        "warmup", po::value<double>()->default_value(0.02), "seconds of warm-up per benchmark")(
+        "seed", po::value<std::uint64_t>(), "interleaving seed (default: random, recorded)")(
+        "data-seed", po::value<std::uint64_t>()->default_value(1), "seed of the varint data")(
+        "no-interleave", "run benchmarks in order instead of shuffling each repetition")(
+        "pin", po::value<int>(), "pin to this CPU (warns if not permitted)")(
+        "fifo", "SCHED_FIFO priority 1 (warns if not permitted)")(
+        "mlock", "lock all memory (warns if not permitted)")(
+        "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
+        "output,o", po::value<std::string>(), "write the --format output here, not to stdout")(
+        "json", po::value<std::string>(),
+        "save the JSON result here (default perfgauge-run-DATE.json; 'none': do not)")(
+        "quiet,q", "no progress line");
+    const auto vm = parse_options(args, options, {});
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return kExitOk;
+    }
+
+    const auto system = harness::collect_system_info();
+    const auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
+    harness::OutputFormat format;
+    try {
+        format = harness::parse_output_format(vm["format"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    harness::RunnerOptions runner_options;
+    runner_options.events = vm["events"].as<std::string>();
+    const int repetitions = vm["repetitions"].as<int>();
+    if (repetitions < 1 || repetitions > 1000000)
+        throw UsageError(fmt::format("--repetitions must be 1 or more, not {}", repetitions));
+    runner_options.repetitions = static_cast<std::size_t>(repetitions);
+    runner_options.min_sample_time_s = vm["min-time"].as<double>();
+    runner_options.warmup_time_s = vm["warmup"].as<double>();
+    if (!(runner_options.min_sample_time_s > 0) || !(runner_options.warmup_time_s >= 0))
+        throw UsageError("--min-time must be above 0 and --warmup 0 or more");
+    if (vm.count("seed"))
+        runner_options.seed = vm["seed"].as<std::uint64_t>();
+    runner_options.interleave = vm.count("no-interleave") == 0;
+    if (vm.count("pin"))
+        runner_options.pin_cpu = vm["pin"].as<int>();
+    runner_options.fifo = vm.count("fifo") > 0;
+    runner_options.mlock = vm.count("mlock") > 0;
+    if (vm.count("quiet") == 0 && ::isatty(STDERR_FILENO))
+        runner_options.progress = show_progress;
+
+    // Every output path is checked before minutes of measuring.
+    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
+    if (!output.empty())
+        check_output(output);
+    // The JSON result is saved beside the chosen output, unless that output is the JSON.
+    std::string json_path;
+    if (vm.count("json"))
+        json_path = vm["json"].as<std::string>() == "none" ? "" : vm["json"].as<std::string>();
+    else if (format != harness::OutputFormat::json)
+        json_path = default_result_path();
+    if (!json_path.empty())
+        check_output(json_path);
+
+    harness::Runner runner(runner_options);  // resolves the events: bad names exit 2 here
+    // Data generation and the check against the reference decoder happen here.
+    const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
+    for (const auto& note : suite.notes)
+        fmt::print(stderr, "perfgauge run: {}\n", note);
+    auto result = runner.run(suite.benchmarks);
+    if (runner_options.progress)
+        fmt::print(stderr, "\r\033[K");
+    result.context = suite.context;
+    for (const auto& note : suite.notes)
+        result.warnings.push_back(note);
+
+    const std::string rendered = harness::render_run(result, format);
+    if (output.empty())
+        std::fwrite(rendered.data(), 1, rendered.size(), stdout);
+    else
+        harness::write_file_atomically(output, rendered);
+    if (!json_path.empty()) {
+        harness::write_file_atomically(json_path,
+                                       harness::render_run(result, harness::OutputFormat::json));
+        fmt::print(stderr, "perfgauge run: result saved to {}\n", json_path);
+    }
+    return kExitOk;
+}
+
+}  // namespace perfgauge::cli

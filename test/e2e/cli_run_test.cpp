@@ -1,0 +1,147 @@
+// End-to-end: `perfgauge run`, `perfgauge list` and the Google Benchmark binaries. Small
+// selections (--l3 64K keeps cold data small) so that the tests stay quick; timings are not
+// asserted, structure and behaviour are.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+const std::vector<std::string> kQuick = {"run",
+                                         "--sizes",
+                                         "1K",
+                                         "--l3",
+                                         "64K",
+                                         "-r",
+                                         "3",
+                                         "--min-time",
+                                         "0.0002",
+                                         "--warmup",
+                                         "0",
+                                         "-e",
+                                         "task-clock,page-faults",
+                                         "-q"};
+
+std::vector<std::string> quick(std::vector<std::string> more) {
+    auto args = kQuick;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+TEST(CliRun, JsonHasEveryVariantAndComparePyReadsIt) {
+    TempDir dir;
+    const auto r = perfgauge(quick({"--variant", "all", "--format", "json"}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    std::set<std::string> variants;
+    for (const auto& b : j["benchmarks"]) {
+        ASSERT_TRUE(b.contains("perfgauge_params")) << b.dump();
+        variants.insert(b["perfgauge_params"]["variant"].get<std::string>());
+        EXPECT_TRUE(b.contains("items_per_second"));
+        EXPECT_TRUE(b.contains("bytes_per_second"));
+        EXPECT_TRUE(b.contains("task-clock"));
+    }
+    EXPECT_TRUE(variants.count("branchy"));
+    EXPECT_TRUE(variants.count("unrolled"));
+    EXPECT_TRUE(variants.count("memcpy"));
+    EXPECT_EQ(j["context"]["perfgauge"]["workload_context"]["l3_bytes"], "65536");
+    EXPECT_TRUE(
+        j["context"]["perfgauge"]["workload_context"].contains("mean_bytes_per_item_log-uniform"));
+
+    const char* compare = "/usr/share/benchmark/compare.py";
+    if (::access(compare, R_OK) != 0)
+        GTEST_SKIP() << "compare.py (libbenchmark-tools) is not installed";
+    const auto file = dir.path() / "run.json";
+    std::ofstream(file) << r.out;
+    const auto c =
+        run_process({"/usr/bin/python3", compare, "benchmarks", file.string(), file.string()});
+    EXPECT_EQ(c.exit_code, 0) << c.err;
+    EXPECT_NE(c.out.find("varint/branchy/log-uniform/end-on-end/hot/1K"), std::string::npos)
+        << c.out;
+}
+
+TEST(CliRun, PrintsATableAndSavesTheJsonResult) {
+    TempDir dir;
+    const auto json = dir.path() / "result.json";
+    const auto r = perfgauge(quick({"--workload", "varint", "--cache", "hot", "--shape",
+                                    "end-on-end,one-shot", "--json", json.string()}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("BENCHMARK"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("varint/branchy/log-uniform/one-shot/hot/"), std::string::npos);
+    EXPECT_NE(r.err.find("result saved to " + json.string()), std::string::npos) << r.err;
+    const auto saved = nlohmann::json::parse(read_file(json));
+    EXPECT_FALSE(saved["benchmarks"].empty());
+}
+
+TEST(CliRun, BadInputFailsBeforeMeasuring) {
+    const auto expect_usage = [](std::vector<std::string> args, const std::string& message) {
+        args.insert(args.begin(), "run");  // all of these fail before anything is measured
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    };
+    expect_usage({"--variant", "bmi3"}, "did you mean bmi2");
+    expect_usage({"--dist", "loguniform"}, "did you mean log-uniform");
+    expect_usage({"--cache", "warm"}, "--cache: unknown name 'warm'");
+    expect_usage({"--workload", "strlen"}, "known: varint, memcpy");
+    expect_usage({"--sizes", "4Q"}, "'4Q' is not a size");
+    expect_usage({"--l3", "0"}, "'0' is not a size");
+    expect_usage({"--variant", "branchy,,bmi2"}, "empty name");
+    expect_usage({"-e", "cyclez"}, "did you mean");
+    expect_usage({"-r", "0"}, "--repetitions");
+    expect_usage({"--format", "xml"}, "xml");
+    expect_usage({"-o", "/nonexistent-dir/out.txt"}, "/nonexistent-dir");
+    expect_usage({"--json", "/nonexistent-dir/r.json"}, "/nonexistent-dir");
+}
+
+TEST(CliList, ShowsVariantsAndTheSweep) {
+    const auto r = perfgauge({"list"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* text : {"branchy", "bmi2", "unrolled", "log-uniform", "default sweep"})
+        EXPECT_NE(r.out.find(text), std::string::npos) << text;
+}
+
+TEST(GoogleBenchmarkBinaries, PerItemCountersFromPerfgaugeEvents) {
+    const auto r =
+        run_process({PERFGAUGE_BENCH_VARINT_PATH, "--perfgauge_events=task-clock,page-faults",
+                     "--benchmark_filter=varint/branchy/log-uniform/end-on-end/hot/4096",
+                     "--benchmark_min_time=0.01", "--benchmark_format=json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["benchmarks"].size(), 1u) << r.out;
+    const auto& b = j["benchmarks"][0];
+    // task-clock per varint is the time per varint in ns, within a few x of the timer's view.
+    ASSERT_TRUE(b.contains("TASK-CLOCK")) << b.dump();
+    EXPECT_GT(b["TASK-CLOCK"].get<double>(), 0.0);
+    EXPECT_GT(b["TASK-CLOCK"].get<double>(), 0.25 * b["cpu_time"].get<double>());
+    EXPECT_LT(b["TASK-CLOCK"].get<double>(), 4.0 * b["cpu_time"].get<double>());
+    EXPECT_TRUE(b.contains("PAGE-FAULTS"));
+    EXPECT_GT(b["items_per_second"].get<double>(), 0.0);
+
+    const auto memcpy =
+        run_process({PERFGAUGE_BENCH_MEMCPY_PATH, "--perfgauge_events=task-clock",
+                     "--benchmark_filter=memcpy/hot/4096", "--benchmark_min_time=0.01"});
+    ASSERT_EQ(memcpy.exit_code, 0) << memcpy.err;
+    EXPECT_NE(memcpy.out.find("TASK-CLOCK="), std::string::npos) << memcpy.out;
+
+    const auto bad = run_process({PERFGAUGE_BENCH_VARINT_PATH, "--perfgauge_events=cyclez"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("did you mean"), std::string::npos) << bad.err;
+    // Without the flag the binary is plain Google Benchmark: no counters.
+    const auto plain = run_process({PERFGAUGE_BENCH_VARINT_PATH,
+                                    "--benchmark_filter=varint/branchy/fixed1/one-shot",
+                                    "--benchmark_min_time=0.01"});
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("TASK-CLOCK"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfgauge::test

@@ -1,0 +1,122 @@
+#include "perfgauge/workloads/datasets.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "perfgauge/workloads/cache_sweep.hpp"
+
+namespace perfgauge::workloads {
+namespace {
+
+TEST(Datasets, NamesRoundTrip) {
+    for (const auto d : all_distributions())
+        EXPECT_EQ(parse_distribution(distribution_name(d)), d);
+    EXPECT_EQ(parse_distribution("loguniform"), std::nullopt);
+}
+
+TEST(Datasets, SameSeedSameBytesOtherSeedOtherBytes) {
+    const auto a = make_varint_arena(Distribution::log_uniform, 1 << 16, 5);
+    const auto b = make_varint_arena(Distribution::log_uniform, 1 << 16, 5);
+    const auto c = make_varint_arena(Distribution::log_uniform, 1 << 16, 6);
+    ASSERT_EQ(a.bytes.size(), b.bytes.size());
+    EXPECT_EQ(a.count, b.count);
+    EXPECT_EQ(std::memcmp(a.bytes.data(), b.bytes.data(), a.bytes.size()), 0);
+    EXPECT_NE(std::memcmp(a.bytes.data(), c.bytes.data(), std::min(a.bytes.size(), c.bytes.size())),
+              0);
+}
+
+TEST(Datasets, FixedWidthsEncodeInExactlyThatManyBytes) {
+    for (int width = 1; width <= 5; ++width) {
+        const auto d = static_cast<Distribution>(width - 1);
+        const auto arena = make_varint_arena(d, 10000, 1);
+        EXPECT_DOUBLE_EQ(arena.mean_size(), width) << distribution_name(d);
+        EXPECT_EQ(arena.bytes.size() % static_cast<std::size_t>(width), 0u);
+    }
+}
+
+// The means follow from the definitions: uniform u32 is 5 bytes unless below 2^28 (1/16 of the
+// range: 4 bytes, ...), E = 5 - 15/16 * (1 + 1/128 + ...) ~= 4.94; log-uniform picks a width
+// 0..32 uniformly: (8*1 + 7*2 + 7*3 + 7*4 + 4*5) / 33 = 91/33 ~= 2.76.
+TEST(Datasets, MeanEncodedSizes) {
+    EXPECT_NEAR(make_varint_arena(Distribution::uniform, 1 << 20, 1).mean_size(), 4.94, 0.01);
+    EXPECT_NEAR(make_varint_arena(Distribution::log_uniform, 1 << 20, 1).mean_size(), 91.0 / 33,
+                0.02);
+}
+
+TEST(Datasets, ArenaIsWholeVarintsAndAtLeastTheRequestedSize) {
+    const auto arena = make_varint_arena(Distribution::uniform, 1001, 3);
+    EXPECT_GE(arena.bytes.size(), 1001u);
+    EXPECT_LT(arena.bytes.size(), 1001u + 5);
+    const auto parsed = parse_varints_reference(arena.bytes.data(), arena.bytes.end(), arena.count);
+    EXPECT_EQ(parsed.status, VarintStatus::ok);
+    EXPECT_EQ(parsed.consumed, arena.bytes.size());
+}
+
+TEST(Datasets, SpansAndBoundaries) {
+    const std::uint8_t data[] = {0x01, 0x80, 0x01, 0xff, 0xff, 0x03, 0x05};
+    EXPECT_EQ(span_of_varints(data, data + 7, 0), 0u);
+    EXPECT_EQ(span_of_varints(data, data + 7, 2), 3u);
+    EXPECT_EQ(span_of_varints(data, data + 7, 4), 7u);
+    EXPECT_EQ(span_of_varints(data, data + 7, 5), std::nullopt);
+    VarintArena arena{PaddedBytes(7), 4};
+    std::memcpy(arena.bytes.data(), data, 7);
+    EXPECT_EQ(next_varint_boundary(arena, 0), 0u);
+    EXPECT_EQ(next_varint_boundary(arena, 1), 1u);
+    EXPECT_EQ(next_varint_boundary(arena, 2), 3u);
+    EXPECT_EQ(next_varint_boundary(arena, 4), 6u);
+}
+
+TEST(CacheSweep, ParsesSizes) {
+    EXPECT_EQ(parse_size("4096"), 4096u);
+    EXPECT_EQ(parse_size("4K"), 4096u);
+    EXPECT_EQ(parse_size("4k"), 4096u);
+    EXPECT_EQ(parse_size("256KiB"), 256u << 10);
+    EXPECT_EQ(parse_size("64M"), 64u << 20);
+    EXPECT_EQ(parse_size("64MB"), 64u << 20);
+    EXPECT_EQ(parse_size("1G"), 1u << 30);
+    EXPECT_EQ(parse_size("12B"), 12u);
+    for (const char* bad :
+         {"", "K", "0", "4Q", "-4K", "4 K", "99999999999999999999", "17179869184G"}) {
+        EXPECT_EQ(parse_size(bad), std::nullopt) << bad;
+    }
+}
+
+TEST(CacheSweep, Labels) {
+    EXPECT_EQ(size_label(3), "3B");
+    EXPECT_EQ(size_label(24 << 10), "24K");
+    EXPECT_EQ(size_label(1536), "1536B");
+    EXPECT_EQ(size_label(16u << 20), "16M");
+    EXPECT_EQ(size_label(std::uint64_t{2} << 30), "2G");
+}
+
+TEST(CacheSweep, SweepCoversTheCachesOfAZen3) {
+    const CacheSizes zen3{32 << 10, 512 << 10, 32 << 20};
+    const auto sizes = sweep_sizes(zen3, 3);
+    ASSERT_FALSE(sizes.empty());
+    EXPECT_EQ(sizes.front(), 3u);
+    EXPECT_EQ(sizes.back(), 128u << 20);  // 4x L3
+    EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
+    EXPECT_EQ(std::adjacent_find(sizes.begin(), sizes.end()), sizes.end());
+    for (const std::uint64_t point : {24u << 10, 256u << 10, 16u << 20, 64u << 20})
+        EXPECT_NE(std::find(sizes.begin(), sizes.end(), point), sizes.end()) << point;
+}
+
+TEST(CacheSweep, WithoutAnL3TheLastLevelIsL2) {
+    const auto sizes = sweep_sizes(CacheSizes{32 << 10, 1 << 20, 0}, 1);
+    EXPECT_EQ(sizes.back(), 4u << 20);
+}
+
+TEST(CacheSweep, CacheSizesFromSysfsLevels) {
+    const std::vector<harness::CacheLevel> levels = {{1, "Data", 32768, 64, 1},
+                                                     {1, "Instruction", 65536, 64, 1},
+                                                     {2, "Unified", 524288, 64, 1},
+                                                     {3, "Unified", 33554432, 64, 8}};
+    const auto c = cache_sizes_from(levels);
+    EXPECT_EQ(c.l1d, 32768u);
+    EXPECT_EQ(c.l2, 524288u);
+    EXPECT_EQ(c.l3, 33554432u);
+}
+
+}  // namespace
+}  // namespace perfgauge::workloads

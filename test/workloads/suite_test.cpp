@@ -1,0 +1,136 @@
+#include "perfgauge/workloads/suite.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "perfgauge/workloads/variant_availability.hpp"
+
+namespace perfgauge::workloads {
+namespace {
+
+// Small caches keep the data (2x "LLC" for cold) and the test fast.
+SuiteSpec small_spec() {
+    SuiteSpec spec;
+    spec.cache_sizes = {1 << 10, 4 << 10, 16 << 10};
+    spec.sizes = {64, 1 << 10};
+    spec.caches = {CacheState::hot, CacheState::cold, CacheState::flush};
+    spec.variants = {"branchy", "unrolled"};
+    return spec;
+}
+
+std::map<std::string, std::string> params_of(const harness::Benchmark& b) {
+    return {b.params.begin(), b.params.end()};
+}
+
+const harness::Benchmark* find(const Suite& suite, const std::string& name) {
+    for (const auto& b : suite.benchmarks) {
+        if (b.name == name)
+            return &b;
+    }
+    return nullptr;
+}
+
+TEST(Suite, NamesParamsAndPlacement) {
+    const auto suite = build_suite(small_spec(), harness::detect_cpu());
+    // 3 cache states x 2 sizes x (2 variants + memcpy)
+    EXPECT_EQ(suite.benchmarks.size(), 18u);
+    const auto* cold = find(suite, "varint/branchy/log-uniform/end-on-end/cold/1K");
+    ASSERT_NE(cold, nullptr);
+    auto p = params_of(*cold);
+    EXPECT_EQ(p["workload"], "varint");
+    EXPECT_EQ(p["variant"], "branchy");
+    EXPECT_EQ(p["cache"], "cold");
+    EXPECT_EQ(p["size_bytes"], "1024");
+    EXPECT_EQ(p["windows"], "32");  // 2 x 16K / 1K
+    // ~1K of varints at the mean size (2.76 bytes)
+    EXPECT_NEAR(cold->items_per_iteration, 1024 / 2.76, 15);
+    EXPECT_NEAR(cold->bytes_per_iteration, 1024, 64);
+    // A 64-byte working set is spread one window per cache line: 2 x 16K / 64.
+    EXPECT_EQ(params_of(*find(suite, "memcpy/log-uniform/cold/64B"))["windows"], "512");
+    EXPECT_EQ(params_of(*find(suite, "varint/unrolled/log-uniform/end-on-end/hot/64B"))["windows"],
+              "1");
+    // memcpy copies the bytes of the same varints.
+    const auto* memcpy_cold = find(suite, "memcpy/log-uniform/cold/1K");
+    ASSERT_NE(memcpy_cold, nullptr);
+    EXPECT_EQ(memcpy_cold->items_per_iteration, cold->items_per_iteration);
+    EXPECT_EQ(memcpy_cold->bytes_per_iteration, cold->bytes_per_iteration);
+    bool has_cache_context = false;
+    for (const auto& [key, value] : suite.context)
+        has_cache_context |= key == "l3_bytes" && value == "16384";
+    EXPECT_TRUE(has_cache_context);
+}
+
+TEST(Suite, EveryBenchmarkRunsThroughTheRunner) {
+    auto spec = small_spec();
+    spec.shapes = {Shape::end_on_end, Shape::one_shot};
+    spec.variants.clear();
+    for (const auto& v : varint_variants()) {
+        if (unavailable_reason(v, harness::detect_cpu()).empty())
+            spec.variants.emplace_back(v.name);
+    }
+    const auto suite = build_suite(spec, harness::detect_cpu());
+    harness::RunnerOptions options;
+    options.events = "task-clock";
+    options.repetitions = 2;
+    options.min_sample_time_s = 1e-4;
+    options.warmup_time_s = 0;
+    harness::Runner runner(options);
+    const auto result = runner.run(suite.benchmarks);
+    ASSERT_EQ(result.benchmarks.size(), suite.benchmarks.size());
+    for (const auto& b : result.benchmarks) {
+        for (const double ns : b.raw_ns_per_item)
+            EXPECT_GT(ns, 0) << b.name;
+    }
+}
+
+TEST(Suite, OneShotIsNeverCold) {
+    auto spec = small_spec();
+    spec.shapes = {Shape::one_shot};
+    spec.workloads = {"varint"};
+    spec.distributions = {Distribution::fixed3};
+    const auto suite = build_suite(spec, harness::detect_cpu());
+    // hot and flush for each variant; cold skipped with a note
+    EXPECT_EQ(suite.benchmarks.size(), 4u);
+    EXPECT_NE(find(suite, "varint/branchy/fixed3/one-shot/hot/3B"), nullptr);
+    EXPECT_NE(find(suite, "varint/unrolled/fixed3/one-shot/flush/3B"), nullptr);
+    ASSERT_EQ(suite.notes.size(), 1u);
+    EXPECT_NE(suite.notes[0].find("never cold"), std::string::npos);
+}
+
+TEST(Suite, VariantsTheCpuLacksAreSkippedWithANote) {
+    auto spec = small_spec();
+    spec.variants = {"bmi2", "branchy"};
+    harness::CpuInfo old_cpu;
+    old_cpu.model_name = "a CPU without BMI2";
+    const auto suite = build_suite(spec, old_cpu);
+    ASSERT_FALSE(suite.notes.empty());
+    EXPECT_NE(suite.notes[0].find("needs BMI2"), std::string::npos);
+    for (const auto& b : suite.benchmarks)
+        EXPECT_EQ(b.name.find("bmi2"), std::string::npos) << b.name;
+
+    spec.variants = {"bmi2"};
+    spec.workloads = {"varint"};
+    EXPECT_THROW(build_suite(spec, old_cpu), SuiteError);
+}
+
+TEST(Suite, RejectsUnknownNames) {
+    auto spec = small_spec();
+    spec.variants = {"bmi3"};
+    EXPECT_THROW(build_suite(spec, harness::detect_cpu()), SuiteError);
+    spec = small_spec();
+    spec.workloads = {"strlen"};
+    EXPECT_THROW(build_suite(spec, harness::detect_cpu()), SuiteError);
+}
+
+TEST(Suite, StateNames) {
+    for (const auto c : {CacheState::hot, CacheState::cold, CacheState::flush})
+        EXPECT_EQ(parse_cache_state(cache_state_name(c)), c);
+    for (const auto s : {Shape::one_shot, Shape::end_on_end})
+        EXPECT_EQ(parse_shape(shape_name(s)), s);
+    EXPECT_EQ(parse_cache_state("warm"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace perfgauge::workloads

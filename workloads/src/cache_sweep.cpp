@@ -1,0 +1,83 @@
+#include "perfgauge/workloads/cache_sweep.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace perfgauge::workloads {
+
+CacheSizes cache_sizes_from(const std::vector<harness::CacheLevel>& caches) {
+    CacheSizes sizes;
+    for (const auto& c : caches) {
+        if (c.type != "Data" && c.type != "Unified")
+            continue;
+        const auto bytes = static_cast<std::uint64_t>(c.size_bytes);
+        if (c.level == 1)
+            sizes.l1d = bytes;
+        else if (c.level == 2)
+            sizes.l2 = bytes;
+        else if (c.level == 3)
+            sizes.l3 = bytes;
+    }
+    return sizes;
+}
+
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+    std::uint64_t number = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (ec != std::errc() || end == text.data())
+        return std::nullopt;
+    std::string suffix(end, text.data() + text.size());
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (suffix.ends_with("IB"))
+        suffix.erase(suffix.size() - 2);
+    else if (suffix.size() > 1 && suffix.ends_with("B"))
+        suffix.pop_back();
+    else if (suffix == "B")
+        suffix.clear();
+    unsigned shift = 0;
+    if (suffix == "K")
+        shift = 10;
+    else if (suffix == "M")
+        shift = 20;
+    else if (suffix == "G")
+        shift = 30;
+    else if (!suffix.empty())
+        return std::nullopt;
+    if (number == 0 || number > (std::numeric_limits<std::uint64_t>::max() >> shift))
+        return std::nullopt;
+    return number << shift;
+}
+
+std::string size_label(std::uint64_t bytes) {
+    constexpr std::pair<unsigned, const char*> units[] = {{30, "G"}, {20, "M"}, {10, "K"}};
+    for (const auto& [shift, unit] : units) {
+        const std::uint64_t one = std::uint64_t{1} << shift;
+        if (bytes >= one && bytes % one == 0)
+            return fmt::format("{}{}", bytes >> shift, unit);
+    }
+    return fmt::format("{}B", bytes);
+}
+
+std::vector<std::uint64_t> sweep_sizes(const CacheSizes& caches, std::uint64_t smallest) {
+    const std::uint64_t llc = caches.last_level();
+    const std::uint64_t largest = llc ? 4 * llc : std::uint64_t{64} << 20;
+    std::vector<std::uint64_t> sizes = {std::max<std::uint64_t>(1, smallest)};
+    for (std::uint64_t s = 16; s < largest; s *= 4)
+        sizes.push_back(s);
+    sizes.push_back(largest);
+    for (const std::uint64_t point :
+         {caches.l1d * 3 / 4, caches.l2 / 2, caches.l3 / 2, caches.l3 * 2}) {
+        if (point > 0)
+            sizes.push_back(point);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
+}
+
+}  // namespace perfgauge::workloads

@@ -1,0 +1,366 @@
+#include "perfgauge/workloads/suite.hpp"
+
+#include <emmintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "perfgauge/workloads/variant_availability.hpp"
+
+namespace perfgauge::workloads {
+
+namespace {
+
+constexpr std::size_t kCacheLine = 64;  // every x86-64 CPU; clflush works on this granule
+
+using Param = std::pair<std::string, std::string>;
+
+struct Window {
+    std::size_t offset = 0;
+    std::size_t span = 0;  // bytes of the window's `items` varints
+};
+
+/// Where one working set lives in the arena: one window (hot, flush) or many (cold).
+struct Placement {
+    std::size_t items = 0;  // varints per iteration
+    std::vector<Window> windows;
+    double mean_span() const {
+        double total = 0;
+        for (const auto& w : windows)
+            total += static_cast<double>(w.span);
+        return total / static_cast<double>(windows.size());
+    }
+};
+
+void flush_lines(const std::uint8_t* p, std::size_t bytes) {
+    const auto first = reinterpret_cast<std::uintptr_t>(p) & ~(kCacheLine - 1);
+    for (auto line = first; line < reinterpret_cast<std::uintptr_t>(p) + bytes; line += kCacheLine)
+        _mm_clflush(reinterpret_cast<const void*>(line));
+    _mm_mfence();  // the flushes are complete before the timer restarts
+}
+
+std::size_t items_for(std::uint64_t bytes, double mean_size) {
+    return std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::llround(static_cast<double>(bytes) / mean_size)));
+}
+
+// Cold windows start a cache line apart at least (a window never shares a line with another)
+// and together cover twice the last-level cache, so each is evicted before its next turn.
+std::size_t cold_stride(std::uint64_t bytes) {
+    return std::max<std::size_t>(bytes, kCacheLine);
+}
+std::size_t cold_windows(const CacheSizes& caches, std::uint64_t bytes) {
+    const std::uint64_t total = 2 * std::max<std::uint64_t>(caches.last_level(), kCacheLine);
+    return std::max<std::size_t>(1, (total + cold_stride(bytes) - 1) / cold_stride(bytes));
+}
+
+Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
+                const CacheSizes& caches, std::uint64_t seed) {
+    Placement placement;
+    placement.items = items_for(bytes, arena.mean_size());
+    const std::size_t count = cache == CacheState::cold ? cold_windows(caches, bytes) : 1;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t offset = next_varint_boundary(arena, k * cold_stride(bytes));
+        const auto span =
+            span_of_varints(arena.bytes.data() + offset, arena.bytes.end(), placement.items);
+        if (!span)
+            break;  // the arena is sized so this does not happen; fewer windows if it does
+        placement.windows.push_back({offset, *span});
+    }
+    if (placement.windows.empty())
+        throw SuiteError(fmt::format("internal: no room for {} varints", placement.items));
+    // Visit in shuffled order so that no prefetcher can follow from one window to the next.
+    std::shuffle(placement.windows.begin(), placement.windows.end(), std::mt19937_64(seed));
+    return placement;
+}
+
+std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,
+                                 const CacheSizes& caches) {
+    std::uint64_t need = 4096;
+    for (const auto s : sizes) {
+        const std::uint64_t windows = cold ? cold_windows(caches, s) : 1;
+        // + 1/8 for the spread of the last window's varint lengths around the mean.
+        need = std::max<std::uint64_t>(need, (windows - 1) * cold_stride(s) + s + s / 8 + 4096);
+    }
+    return need;
+}
+
+// Every variant must reproduce the reference exactly on the data it is about to be timed on.
+void check_against_reference(const VarintVariant& v, const VarintArena& arena, Distribution dist) {
+    const auto* begin = arena.bytes.data();
+    const auto expected = parse_varints_reference(begin, arena.bytes.end(), arena.count);
+    const auto got = v.parse(begin, arena.bytes.end(), arena.count);
+    const auto one_expected = decode_varint32_reference(begin, arena.bytes.end());
+    if (got != expected || v.decode(begin, arena.bytes.end()) != one_expected ||
+        v.repeat(begin, arena.bytes.end(), 3) !=
+            3 * (std::uint64_t{one_expected.value} + one_expected.length)) {
+        throw SuiteError(fmt::format(
+            "variant '{}' disagrees with the reference decoder on {} data ({} varints): sum {} "
+            "vs {}, parsed {} vs {}, status {} vs {}; not measuring a wrong decoder",
+            v.name, distribution_name(dist), arena.count, got.sum, expected.sum, got.parsed,
+            expected.parsed, status_name(got.status), status_name(expected.status)));
+    }
+}
+
+harness::Benchmark varint_end_on_end(const VarintVariant& v,
+                                     std::shared_ptr<const VarintArena> arena,
+                                     std::shared_ptr<const Placement> placement, CacheState cache) {
+    harness::Benchmark b;
+    b.items_per_iteration = static_cast<double>(placement->items);
+    b.bytes_per_iteration = placement->mean_span();
+    const auto parse = v.parse;
+    switch (cache) {
+        case CacheState::hot:
+            b.run = [arena, placement, parse](harness::BatchState& s) {
+                const std::uint8_t* p = arena->bytes.data() + placement->windows[0].offset;
+                for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                    harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
+            };
+            break;
+        case CacheState::cold:
+            b.run = [arena, placement, parse,
+                     next = std::size_t{0}](harness::BatchState& s) mutable {
+                const auto& windows = placement->windows;
+                for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                    const std::uint8_t* p = arena->bytes.data() + windows[next].offset;
+                    next = next + 1 == windows.size() ? 0 : next + 1;
+                    harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
+                }
+            };
+            break;
+        case CacheState::flush:
+            b.run = [arena, placement, parse](harness::BatchState& s) {
+                const Window& w = placement->windows[0];
+                const std::uint8_t* p = arena->bytes.data() + w.offset;
+                for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                    s.pause();
+                    flush_lines(p, w.span);
+                    s.resume();
+                    harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
+                }
+            };
+            break;
+    }
+    return b;
+}
+
+harness::Benchmark varint_one_shot(const VarintVariant& v, std::shared_ptr<const VarintArena> arena,
+                                   CacheState cache) {
+    harness::Benchmark b;
+    const auto repeat = v.repeat;
+    if (cache == CacheState::flush) {
+        b.run = [arena, repeat](harness::BatchState& s) {
+            const std::uint8_t* p = arena->bytes.data();
+            for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                s.pause();
+                flush_lines(p, kMaxVarintBytes);
+                s.resume();
+                harness::benchmark_sink(repeat(p, arena->bytes.end(), 1));
+            }
+        };
+    } else {
+        b.run = [arena, repeat](harness::BatchState& s) {
+            harness::benchmark_sink(
+                repeat(arena->bytes.data(), arena->bytes.end(), s.iterations()));
+        };
+    }
+    return b;
+}
+
+harness::Benchmark memcpy_benchmark(std::shared_ptr<const VarintArena> arena,
+                                    std::shared_ptr<const Placement> placement, CacheState cache) {
+    harness::Benchmark b;
+    b.items_per_iteration = static_cast<double>(placement->items);
+    b.bytes_per_iteration = placement->mean_span();
+    std::size_t largest = 0;
+    for (const auto& w : placement->windows)
+        largest = std::max(largest, w.span);
+    auto destination = std::make_shared<PaddedBytes>(largest);
+    b.run = [arena, placement, destination, cache,
+             next = std::size_t{0}](harness::BatchState& s) mutable {
+        const auto& windows = placement->windows;
+        std::uint8_t* dst = destination->data();
+        for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+            const Window& w = windows[next];
+            if (cache == CacheState::cold)
+                next = next + 1 == windows.size() ? 0 : next + 1;
+            const std::uint8_t* src = arena->bytes.data() + w.offset;
+            if (cache == CacheState::flush) {
+                s.pause();
+                flush_lines(src, w.span);
+                s.resume();
+            }
+            std::memcpy(dst, src, w.span);
+            harness::benchmark_sink(reinterpret_cast<std::uintptr_t>(dst));  // and the memory
+        }
+    };
+    return b;
+}
+
+std::vector<Param> params(std::string_view workload, std::string_view variant, Distribution dist,
+                          std::string_view shape, CacheState cache, std::uint64_t size_bytes,
+                          const harness::Benchmark& b, std::size_t windows) {
+    return {
+        {"workload", std::string(workload)},
+        {"variant", std::string(variant)},
+        {"dist", std::string(distribution_name(dist))},
+        {"shape", std::string(shape)},
+        {"cache", std::string(cache_state_name(cache))},
+        {"size_bytes", std::to_string(size_bytes)},
+        {"items", fmt::format("{}", b.items_per_iteration)},
+        {"bytes_per_item", fmt::format("{:.4f}", b.bytes_per_iteration / b.items_per_iteration)},
+        {"windows", std::to_string(windows)}};
+}
+
+template <class Enum>
+bool selected(const std::vector<Enum>& list, Enum e) {
+    return std::find(list.begin(), list.end(), e) != list.end();
+}
+
+}  // namespace
+
+std::string_view shape_name(Shape s) {
+    return s == Shape::one_shot ? "one-shot" : "end-on-end";
+}
+
+std::optional<Shape> parse_shape(std::string_view name) {
+    if (name == "one-shot")
+        return Shape::one_shot;
+    if (name == "end-on-end")
+        return Shape::end_on_end;
+    return std::nullopt;
+}
+
+std::string_view cache_state_name(CacheState c) {
+    switch (c) {
+        case CacheState::hot:
+            return "hot";
+        case CacheState::cold:
+            return "cold";
+        case CacheState::flush:
+            return "flush";
+    }
+    return "?";
+}
+
+std::optional<CacheState> parse_cache_state(std::string_view name) {
+    for (const auto c : {CacheState::hot, CacheState::cold, CacheState::flush}) {
+        if (cache_state_name(c) == name)
+            return c;
+    }
+    return std::nullopt;
+}
+
+Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
+    Suite suite;
+    const bool want_varint =
+        std::find(spec.workloads.begin(), spec.workloads.end(), "varint") != spec.workloads.end();
+    const bool want_memcpy =
+        std::find(spec.workloads.begin(), spec.workloads.end(), "memcpy") != spec.workloads.end();
+    for (const auto& w : spec.workloads) {
+        if (w != "varint" && w != "memcpy")
+            throw SuiteError(fmt::format("unknown workload '{}' (known: varint, memcpy)", w));
+    }
+    std::vector<const VarintVariant*> variants;
+    for (const auto& name : want_varint ? spec.variants : std::vector<std::string>{}) {
+        const VarintVariant* v = find_varint_variant(name);
+        if (v == nullptr)
+            throw SuiteError(fmt::format("unknown varint variant '{}'", name));
+        if (const auto why = unavailable_reason(*v, cpu); !why.empty()) {
+            suite.notes.push_back(fmt::format("skipped: {}", why));
+            continue;
+        }
+        if (const auto c = caveat(*v, cpu); !c.empty())
+            suite.notes.push_back(c);
+        variants.push_back(v);
+    }
+    if (variants.empty() && !want_memcpy)
+        throw SuiteError("nothing to run: no selected varint variant runs on this CPU");
+    const bool one_shot = !variants.empty() && selected(spec.shapes, Shape::one_shot);
+    const bool end_on_end = selected(spec.shapes, Shape::end_on_end);
+    if (one_shot && selected(spec.caches, CacheState::cold)) {
+        suite.notes.push_back(
+            "one-shot decodes one varint again and again, so it is never cold: one-shot runs "
+            "hot and flush only");
+    }
+
+    suite.context = {{"l1d_bytes", std::to_string(spec.cache_sizes.l1d)},
+                     {"l2_bytes", std::to_string(spec.cache_sizes.l2)},
+                     {"l3_bytes", std::to_string(spec.cache_sizes.l3)},
+                     {"data_seed", std::to_string(spec.data_seed)}};
+    // Sizes in the largest form they can take (the one-item point needs the arena's mean).
+    const auto sizes_for = [&](double mean) {
+        return spec.sizes.empty()
+                   ? sweep_sizes(spec.cache_sizes, static_cast<std::uint64_t>(std::ceil(mean)))
+                   : spec.sizes;
+    };
+    const bool sized = want_memcpy || (!variants.empty() && end_on_end);
+    const std::uint64_t arena_bytes =
+        sized ? arena_bytes_needed(sizes_for(1), selected(spec.caches, CacheState::cold),
+                                   spec.cache_sizes)
+              : 4096;
+
+    for (const Distribution dist : spec.distributions) {
+        const auto arena = std::make_shared<const VarintArena>(
+            make_varint_arena(dist, arena_bytes, spec.data_seed));
+        for (const auto* v : variants)
+            check_against_reference(*v, *arena, dist);
+        const std::string dist_name(distribution_name(dist));
+        suite.context.emplace_back("mean_bytes_per_item_" + dist_name,
+                                   fmt::format("{:.4f}", arena->mean_size()));
+
+        if (one_shot) {
+            const auto length =
+                decode_varint32_reference(arena->bytes.data(), arena->bytes.end()).length;
+            for (const CacheState cache : spec.caches) {
+                if (cache == CacheState::cold)
+                    continue;
+                for (const auto* v : variants) {
+                    auto b = varint_one_shot(*v, arena, cache);
+                    b.bytes_per_iteration = length;
+                    b.name = fmt::format("varint/{}/{}/one-shot/{}/{}B", v->name, dist_name,
+                                         cache_state_name(cache), length);
+                    b.params = params("varint", v->name, dist, "one-shot", cache, length, b, 1);
+                    suite.benchmarks.push_back(std::move(b));
+                }
+            }
+        }
+        if (!sized)
+            continue;
+        for (const CacheState cache : spec.caches) {
+            for (const std::uint64_t size : sizes_for(arena->mean_size())) {
+                const auto placement = std::make_shared<const Placement>(
+                    place(*arena, size, cache, spec.cache_sizes, spec.data_seed ^ size));
+                const std::string label = size_label(size);
+                if (end_on_end) {
+                    for (const auto* v : variants) {
+                        auto b = varint_end_on_end(*v, arena, placement, cache);
+                        b.name = fmt::format("varint/{}/{}/end-on-end/{}/{}", v->name, dist_name,
+                                             cache_state_name(cache), label);
+                        b.params = params("varint", v->name, dist, "end-on-end", cache, size, b,
+                                          placement->windows.size());
+                        suite.benchmarks.push_back(std::move(b));
+                    }
+                }
+                if (want_memcpy) {
+                    auto b = memcpy_benchmark(arena, placement, cache);
+                    b.name =
+                        fmt::format("memcpy/{}/{}/{}", dist_name, cache_state_name(cache), label);
+                    b.params = params("memcpy", "memcpy", dist, "-", cache, size, b,
+                                      placement->windows.size());
+                    suite.benchmarks.push_back(std::move(b));
+                }
+            }
+        }
+    }
+    if (suite.benchmarks.empty())
+        throw SuiteError("nothing to run: the selection leaves no benchmark");
+    return suite;
+}
+
+}  // namespace perfgauge::workloads
