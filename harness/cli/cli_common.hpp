@@ -16,6 +16,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure =
     1;                                ///< the work could not be done (e.g. nothing can be counted)
 inline constexpr int kExitUsage = 2;  ///< bad input: options, event names, paths
+inline constexpr int kExitRegression = 3;  ///< compare --fail-on-regression found one
 
 /// Bad input from the user; the message is printed with the command's name and exit 2.
 class UsageError : public std::runtime_error {
@@ -33,5 +34,7 @@ int run_stat(const std::vector<std::string>& args);
 int run_calibrate(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
 int run_list(const std::vector<std::string>& args);
+int run_compare(const std::vector<std::string>& args);
+int run_export(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

@@ -20,6 +20,10 @@ commands:
   run [OPTIONS]      the built-in workloads (varint decoders, memcpy) over sizes and cache
                      states; with no options the default suite, saved as JSON
   list               workloads, variants (and whether they run here), the default sweep
+  compare A.json B.json | R.json --baseline V --contender W
+                     medians, ratios, p-values and verdicts for time and every counter
+  export R.json --format csv|md|json|table [--filter REGEX]
+                     re-render a stored result
   doctor             can this machine count? PMU, permissions, clocks, CPU, noise sources
   events [FILTER]    list the events known here and whether each can be opened
   events --resolve LIST
@@ -29,7 +33,8 @@ commands:
                      count a command like perf stat (the exit status is the command's)
 
 Run 'perfgauge COMMAND --help' for a command's options.
-Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names).
+Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names),
+3 compare --fail-on-regression found a regression.
 )";
 
 }  // namespace
@@ -50,8 +55,10 @@ int main(int argc, char** argv) {
     try {
         using Handler = int (*)(const std::vector<std::string>&);
         static const std::map<std::string, Handler> commands = {{"calibrate", cli::run_calibrate},
+                                                                {"compare", cli::run_compare},
                                                                 {"doctor", cli::run_doctor},
                                                                 {"events", cli::run_events},
+                                                                {"export", cli::run_export},
                                                                 {"list", cli::run_list},
                                                                 {"run", cli::run_run},
                                                                 {"stat", cli::run_stat}};

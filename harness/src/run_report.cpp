@@ -134,6 +134,12 @@ std::string render_json(const RunResult& r) {
             }
             e["perfgauge_ns_per_item"] = bench.ns_per_item[s];
             e["perfgauge_raw_ns_per_item"] = bench.raw_ns_per_item[s];
+            e["perfgauge_items_per_iteration"] = bench.items_per_iteration;
+            e["perfgauge_bytes_per_iteration"] = bench.bytes_per_iteration;
+            for (std::size_t i = 0; i < r.events.size(); ++i) {
+                if (r.event_counted[i])
+                    e["perfgauge_raw_" + r.events[i]] = bench.raw_counters_per_item[i][s];
+            }
             j["benchmarks"].push_back(e);
         }
         const auto t = summarize(bench.ns_per_item);

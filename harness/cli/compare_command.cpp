@@ -1,0 +1,124 @@
+// perfgauge compare: two result files, or two variants in one, benchmark by benchmark.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+#include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/harness/compare.hpp"
+#include "result_input.hpp"
+
+namespace perfgauge::cli {
+
+int run_compare(const std::vector<std::string>& args) {
+    po::options_description options(
+        "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
+        "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n\n"
+        "Compares time per item and every counter per item: both medians, the ratio\n"
+        "(contender / baseline), the change, the two-sided Mann-Whitney U p-value and a verdict:\n"
+        "faster/slower (fewer/more for counters), no difference, or too few samples. A verdict\n"
+        "needs p < alpha, a change of at least --min-change, and for instructions, cycles and\n"
+        "branches at least --min-work-delta per item. Two files: benchmarks matched by name. One\n"
+        "file: benchmarks matched on everything but the variant (perfgauge run's params).\n\n"
+        "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
+    options.add_options()("help,h", "show this help")("baseline", po::value<std::string>(),
+                                                      "variant taken as the baseline (one file)")(
+        "contender", po::value<std::string>(), "variant compared with it (one file)")(
+        "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
+        "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
+        "alpha", po::value<double>()->default_value(0.05), "significance level")(
+        "min-samples", po::value<std::size_t>()->default_value(5),
+        "fewer samples on a side: too few samples")("min-change",
+                                                    po::value<double>()->default_value(1.0),
+                                                    "smallest change in % worth a verdict")(
+        "min-work-delta", po::value<double>()->default_value(1.0),
+        "smallest difference per item in instructions, cycles, branches worth a verdict")(
+        "fail-on-regression", po::value<double>(),
+        "exit 3 when a benchmark is significantly slower by more than PCT %")(
+        "files", po::value<std::vector<std::string>>(), "result files");
+    po::positional_options_description positional;
+    positional.add("files", -1);
+    const auto vm = parse_options(args, options, positional);
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return kExitOk;
+    }
+    const auto files =
+        vm.count("files") ? vm["files"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    const bool variants = vm.count("baseline") || vm.count("contender");
+    if (variants && (files.size() != 1 || !vm.count("baseline") || !vm.count("contender"))) {
+        throw UsageError(
+            "comparing variants takes one result file and both --baseline and --contender");
+    }
+    if (!variants && files.size() != 2) {
+        throw UsageError(fmt::format(
+            "give two result files (baseline, contender), or one file with --baseline and "
+            "--contender (got {} file{})",
+            files.size(), files.size() == 1 ? "" : "s"));
+    }
+    harness::CompareOptions compare;
+    compare.alpha = vm["alpha"].as<double>();
+    compare.min_samples = vm["min-samples"].as<std::size_t>();
+    compare.min_change = vm["min-change"].as<double>() / 100;
+    compare.min_work_delta = vm["min-work-delta"].as<double>();
+    if (!(compare.alpha > 0 && compare.alpha < 1) || compare.min_samples < 2 ||
+        !(compare.min_change >= 0) || !(compare.min_work_delta >= 0)) {
+        throw UsageError(
+            "--alpha must be in (0, 1), --min-samples at least 2, --min-change and "
+            "--min-work-delta 0 or more");
+    }
+    harness::OutputFormat format;
+    try {
+        format = harness::parse_output_format(vm["format"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
+    if (!output.empty()) {
+        try {
+            harness::check_writable(output);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(e.what());
+        }
+    }
+
+    harness::Comparison comparison;
+    if (variants) {
+        const auto result = read_result_file(files[0]);
+        const auto baseline = vm["baseline"].as<std::string>();
+        const auto contender = vm["contender"].as<std::string>();
+        comparison = harness::compare_variants(result, baseline, contender, compare);
+        if (comparison.benchmarks.empty()) {
+            throw UsageError(
+                fmt::format("{} has no benchmark pairs of variants '{}' and '{}' (variants are the "
+                            "'variant' param of perfgauge run results)",
+                            files[0], baseline, contender));
+        }
+        comparison.baseline_label = fmt::format("{} in {}", baseline, files[0]);
+        comparison.contender_label = fmt::format("{} in {}", contender, files[0]);
+    } else {
+        comparison = harness::compare_results(read_result_file(files[0]),
+                                              read_result_file(files[1]), compare);
+        if (comparison.benchmarks.empty())
+            throw UsageError(
+                fmt::format("{} and {} have no benchmark in common", files[0], files[1]));
+        comparison.baseline_label = files[0];
+        comparison.contender_label = files[1];
+    }
+
+    const std::string rendered = harness::render_comparison(comparison, format);
+    if (output.empty())
+        std::fwrite(rendered.data(), 1, rendered.size(), stdout);
+    else
+        harness::write_file_atomically(output, rendered);
+    if (vm.count("fail-on-regression")) {
+        const auto found = harness::regressions(comparison, vm["fail-on-regression"].as<double>());
+        for (const auto& line : found)
+            fmt::print(stderr, "perfgauge compare: regression: {}\n", line);
+        if (!found.empty())
+            return kExitRegression;
+    }
+    return kExitOk;
+}
+
+}  // namespace perfgauge::cli

@@ -1,0 +1,15 @@
+// Reading result files named on the command line (compare, export).
+#pragma once
+
+#include <string>
+
+#include "perfgauge/harness/runner.hpp"
+
+namespace perfgauge::cli {
+
+/// The file's text; UsageError when it cannot be read.
+std::string read_input_file(const std::string& path);
+/// The perfgauge result in the file; UsageError when it is not one (says why).
+harness::RunResult read_result_file(const std::string& path);
+
+}  // namespace perfgauge::cli

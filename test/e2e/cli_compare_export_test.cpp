@@ -1,0 +1,139 @@
+// End-to-end: perfgauge compare and export on results of a small perfgauge run, and
+// scripts/plot_sweep.py drawing one.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+// One small run shared by the tests of this file (two sizes, hot and cold, three variants).
+const std::string& small_result() {
+    static const std::string json = [] {
+        const auto r = perfgauge({"run",
+                                  "--sizes",
+                                  "1K,16K",
+                                  "--l1d",
+                                  "4K",
+                                  "--l2",
+                                  "8K",
+                                  "--l3",
+                                  "32K",
+                                  "-r",
+                                  "6",
+                                  "--min-time",
+                                  "0.0002",
+                                  "--warmup",
+                                  "0",
+                                  "-e",
+                                  "task-clock,page-faults",
+                                  "--variant",
+                                  "branchy,bmi2",
+                                  "--format",
+                                  "json",
+                                  "-q"});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return r.out;
+    }();
+    return json;
+}
+
+std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
+    const auto path = dir.path() / name;
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+TEST(CliExport, CsvMarkdownJsonAndFilter) {
+    TempDir dir;
+    const auto file = write(dir, "r.json", small_result());
+    const auto csv = perfgauge({"export", file, "--format", "csv"});
+    ASSERT_EQ(csv.exit_code, 0) << csv.err;
+    EXPECT_EQ(csv.out.substr(0, 5), "name,");
+    EXPECT_NE(csv.out.find("varint/bmi2/log-uniform/end-on-end/cold/16K,6,"), std::string::npos)
+        << csv.out;
+    const auto md = perfgauge({"export", file, "--format", "md", "--filter", "cold/16K$"});
+    ASSERT_EQ(md.exit_code, 0) << md.err;
+    EXPECT_NE(md.out.find("| varint/branchy/log-uniform/end-on-end/cold/16K |"), std::string::npos)
+        << md.out;
+    EXPECT_EQ(md.out.find("hot/"), std::string::npos) << md.out;
+    const auto out = dir.path() / "filtered.json";
+    const auto json =
+        perfgauge({"export", file, "--format", "json", "--filter", "^memcpy/", "-o", out.string()});
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto j = nlohmann::json::parse(read_file(out));
+    EXPECT_EQ(j["benchmarks"].size(), 4u * (6 + 1));  // 4 memcpy benchmarks, 6 samples + median
+    EXPECT_TRUE(j["context"].contains("perfgauge"));
+
+    EXPECT_EQ(perfgauge({"export", file, "--filter", "(("}).exit_code, 2);
+    EXPECT_EQ(perfgauge({"export", "/no/such.json"}).exit_code, 2);
+    const auto not_result = perfgauge({"export", write(dir, "x.json", "{\"a\": 1}")});
+    EXPECT_EQ(not_result.exit_code, 2);
+    EXPECT_NE(not_result.err.find("not a benchmark result"), std::string::npos);
+}
+
+TEST(CliCompare, VariantsInOneFile) {
+    TempDir dir;
+    const auto file = write(dir, "r.json", small_result());
+    const auto r = perfgauge({"compare", file, "--baseline", "branchy", "--contender", "bmi2"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("varint/log-uniform/end-on-end/cold/16K"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("task-clock/item"), std::string::npos);
+    EXPECT_NE(r.out.find("VERDICT"), std::string::npos);
+    const auto j = nlohmann::json::parse(perfgauge({"compare", file, "--baseline", "branchy",
+                                                    "--contender", "bmi2", "--format", "json"})
+                                             .out);
+    EXPECT_EQ(j["benchmarks"].size(), 4u);  // 2 sizes x 2 cache states
+    EXPECT_EQ(
+        perfgauge({"compare", file, "--baseline", "branchy", "--contender", "nope"}).exit_code, 2);
+}
+
+TEST(CliCompare, TwoFilesAndFailOnRegression) {
+    TempDir dir;
+    const auto base = write(dir, "base.json", small_result());
+    const auto same = perfgauge({"compare", base, base, "--fail-on-regression", "5"});
+    EXPECT_EQ(same.exit_code, 0) << same.err;
+    EXPECT_EQ(same.out.find("slower"), std::string::npos);
+    // A contender twice as slow everywhere.
+    auto j = nlohmann::json::parse(small_result());
+    for (auto& e : j["benchmarks"]) {
+        if (e["run_type"] == "iteration")
+            e["perfgauge_ns_per_item"] = 2 * e["perfgauge_ns_per_item"].get<double>();
+    }
+    const auto slow = write(dir, "slow.json", j.dump());
+    const auto r = perfgauge({"compare", base, slow, "--fail-on-regression", "50"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("regression: varint/branchy/log-uniform/end-on-end/hot/1K: +100.0%"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(perfgauge({"compare", base, slow, "--fail-on-regression", "150"}).exit_code, 0);
+    EXPECT_EQ(perfgauge({"compare", base}).exit_code, 2);
+    EXPECT_EQ(perfgauge({"compare", base, slow, "--alpha", "2"}).exit_code, 2);
+}
+
+TEST(PlotSweep, DrawsAPng) {
+    TempDir dir;
+    const auto file = write(dir, "r.json", small_result());
+    const auto png = dir.path() / "sweep.png";
+    const auto r = run_process({"/usr/bin/python3", PERFGAUGE_SOURCE_DIR "/scripts/plot_sweep.py",
+                                file, "-o", png.string(), "--counters", "task-clock"});
+    if (r.exit_code != 0 && r.err.find("No module named 'matplotlib'") != std::string::npos)
+        GTEST_SKIP() << "python3-matplotlib is not installed";
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto bytes = read_file(png);
+    EXPECT_GT(bytes.size(), 10000u);
+    EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_NE(r.err.find("2 cache states, 3 lines, rows: time, task-clock"), std::string::npos)
+        << r.err;
+    const auto bad = run_process({"/usr/bin/python3", PERFGAUGE_SOURCE_DIR "/scripts/plot_sweep.py",
+                                  file, "-o", png.string(), "--counters", "cycles"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("cycles not counted"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace perfgauge::test
