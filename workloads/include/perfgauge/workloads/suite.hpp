@@ -58,9 +58,6 @@ struct Suite {
     std::vector<std::pair<std::string, std::string>> context;  ///< recorded with the result
 };
 
-/// The workloads `perfgauge run` knows.
-inline constexpr std::string_view kWorkloadNames[] = {"varint", "memcpy"};
-
 /// Generates the data, checks every variant against the reference on it (SuiteError if one
 /// disagrees), and builds the benchmarks. Variants this CPU cannot run are skipped with a note.
 Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu);
