@@ -1,5 +1,9 @@
 #include "cli_common.hpp"
 
+#include <cstdio>
+
+#include "perfgauge/harness/atomic_file.hpp"
+
 namespace perfgauge::cli {
 
 po::variables_map parse_options(const std::vector<std::string>& args,
@@ -13,6 +17,36 @@ po::variables_map parse_options(const std::vector<std::string>& args,
         throw UsageError(e.what());
     }
     return vm;
+}
+
+harness::OutputFormat format_option(const po::variables_map& vm) {
+    try {
+        return harness::parse_output_format(vm["format"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+void check_output_path(const std::string& path) {
+    try {
+        harness::check_writable(path);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+}
+
+std::string output_option(const po::variables_map& vm) {
+    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
+    if (!output.empty())
+        check_output_path(output);
+    return output;
+}
+
+void write_output(const std::string& text, const std::string& output) {
+    if (output.empty())
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    else
+        harness::write_file_atomically(output, text);
 }
 
 }  // namespace perfgauge::cli

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "perfgauge/harness/stat_report.hpp"
+
 namespace perfgauge::cli {
 
 namespace po = boost::program_options;
@@ -27,6 +29,15 @@ class UsageError : public std::runtime_error {
 po::variables_map parse_options(const std::vector<std::string>& args,
                                 const po::options_description& options,
                                 const po::positional_options_description& positional);
+
+/// The value of --format as an OutputFormat; UsageError for an unknown one.
+harness::OutputFormat format_option(const po::variables_map& vm);
+/// UsageError unless `path` can be written: checked before any work, so nothing is lost.
+void check_output_path(const std::string& path);
+/// The value of -o/--output, "" when absent; checked with check_output_path.
+std::string output_option(const po::variables_map& vm);
+/// `text` on stdout, or atomically into `output` when one was given.
+void write_output(const std::string& text, const std::string& output);
 
 int run_doctor(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
-#include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/harness/compare.hpp"
 #include "result_input.hpp"
 
@@ -67,20 +66,8 @@ int run_compare(const std::vector<std::string>& args) {
             "--alpha must be in (0, 1), --min-samples at least 2, --min-change and "
             "--min-work-delta 0 or more");
     }
-    harness::OutputFormat format;
-    try {
-        format = harness::parse_output_format(vm["format"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
-    if (!output.empty()) {
-        try {
-            harness::check_writable(output);
-        } catch (const std::runtime_error& e) {
-            throw UsageError(e.what());
-        }
-    }
+    const harness::OutputFormat format = format_option(vm);
+    const std::string output = output_option(vm);
 
     harness::Comparison comparison;
     if (variants) {
@@ -107,10 +94,7 @@ int run_compare(const std::vector<std::string>& args) {
     }
 
     const std::string rendered = harness::render_comparison(comparison, format);
-    if (output.empty())
-        std::fwrite(rendered.data(), 1, rendered.size(), stdout);
-    else
-        harness::write_file_atomically(output, rendered);
+    write_output(rendered, output);
     if (vm.count("fail-on-regression")) {
         const auto found = harness::regressions(comparison, vm["fail-on-regression"].as<double>());
         for (const auto& line : found)

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
-#include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "result_input.hpp"
@@ -35,12 +34,7 @@ int run_export(const std::vector<std::string>& args) {
     }
     if (!vm.count("file"))
         throw UsageError("which result file? perfgauge export RESULT.json --format ...");
-    harness::OutputFormat format;
-    try {
-        format = harness::parse_output_format(vm["format"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
+    const harness::OutputFormat format = format_option(vm);
     std::regex filter;
     const bool filtered = vm.count("filter") > 0;
     if (filtered) {
@@ -51,14 +45,7 @@ int run_export(const std::vector<std::string>& args) {
                                          vm["filter"].as<std::string>(), e.what()));
         }
     }
-    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
-    if (!output.empty()) {
-        try {
-            harness::check_writable(output);
-        } catch (const std::runtime_error& e) {
-            throw UsageError(e.what());
-        }
-    }
+    const std::string output = output_option(vm);
     const std::string path = vm["file"].as<std::string>();
     auto result = read_result_file(path);  // validates the file in every format
     const auto keep = [&](const std::string& name) {
@@ -79,10 +66,7 @@ int run_export(const std::vector<std::string>& args) {
                       [&](const harness::BenchmarkResult& b) { return !keep(b.name); });
         rendered = harness::render_run(result, format);
     }
-    if (output.empty())
-        std::fwrite(rendered.data(), 1, rendered.size(), stdout);
-    else
-        harness::write_file_atomically(output, rendered);
+    write_output(rendered, output);
     return kExitOk;
 }
 

@@ -105,14 +105,6 @@ std::string default_result_path() {
     return name;
 }
 
-void check_output(const std::string& path) {
-    try {
-        harness::check_writable(path);
-    } catch (const std::runtime_error& e) {
-        throw UsageError(e.what());
-    }
-}
-
 // Progress on one self-overwriting stderr line, only when stderr is a terminal.
 void show_progress(std::string_view phase, std::size_t done, std::size_t total) {
     fmt::print(stderr, "\r\033[Kperfgauge run: {} {}/{}", phase, done + 1, total);
@@ -199,12 +191,7 @@ int run_run(const std::vector<std::string>& args) {
 
     const auto system = harness::collect_system_info();
     const auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
-    harness::OutputFormat format;
-    try {
-        format = harness::parse_output_format(vm["format"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
+    const harness::OutputFormat format = format_option(vm);
     harness::RunnerOptions runner_options;
     runner_options.events = vm["events"].as<std::string>();
     const int repetitions = vm["repetitions"].as<int>();
@@ -226,9 +213,7 @@ int run_run(const std::vector<std::string>& args) {
         runner_options.progress = show_progress;
 
     // Every output path is checked before minutes of measuring.
-    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
-    if (!output.empty())
-        check_output(output);
+    const std::string output = output_option(vm);
     // The JSON result is saved beside the chosen output, unless that output is the JSON.
     std::string json_path;
     if (vm.count("json"))
@@ -236,7 +221,7 @@ int run_run(const std::vector<std::string>& args) {
     else if (format != harness::OutputFormat::json)
         json_path = default_result_path();
     if (!json_path.empty())
-        check_output(json_path);
+        check_output_path(json_path);
 
     harness::Runner runner(runner_options);  // resolves the events: bad names exit 2 here
     // Data generation and the check against the reference decoder happen here.
@@ -251,10 +236,7 @@ int run_run(const std::vector<std::string>& args) {
         result.warnings.push_back(note);
 
     const std::string rendered = harness::render_run(result, format);
-    if (output.empty())
-        std::fwrite(rendered.data(), 1, rendered.size(), stdout);
-    else
-        harness::write_file_atomically(output, rendered);
+    write_output(rendered, output);
     if (!json_path.empty()) {
         harness::write_file_atomically(json_path,
                                        harness::render_run(result, harness::OutputFormat::json));

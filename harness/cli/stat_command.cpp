@@ -78,21 +78,8 @@ int run_stat(const std::vector<std::string>& args) {
         throw UsageError(
             fmt::format("--repeat must be between 1 and 100000, not {}", stat.repetitions));
     }
-    harness::OutputFormat format;
-    try {
-        format = harness::parse_output_format(vm["format"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    std::string output;
-    if (vm.count("output")) {
-        output = vm["output"].as<std::string>();
-        try {
-            harness::check_writable(output);
-        } catch (const std::runtime_error& e) {
-            throw UsageError(e.what());
-        }
-    }
+    const harness::OutputFormat format = format_option(vm);
+    const std::string output = output_option(vm);
 
     const pmu::EventResolver resolver;
     if (vm.count("verbose")) {

@@ -85,10 +85,6 @@ std::string name_without(const std::string& name, const std::string& variant) {
     return out;
 }
 
-std::string format_value(double v) {
-    return format_si(v);
-}
-
 std::string format_p(double p) {
     return p < 0.001 ? fmt::format("{:.1e}", p) : fmt::format("{:.3f}", p);
 }
@@ -96,8 +92,8 @@ std::string format_p(double p) {
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
     return {b.name,
             m.is_time ? "time/item" : m.metric + "/item",
-            m.is_time ? format_duration_ns(m.baseline_median) : format_value(m.baseline_median),
-            m.is_time ? format_duration_ns(m.contender_median) : format_value(m.contender_median),
+            m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
+            m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
             m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
             m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
             format_p(m.p_value),

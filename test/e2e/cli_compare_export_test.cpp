@@ -70,6 +70,10 @@ TEST(CliExport, CsvMarkdownJsonAndFilter) {
     EXPECT_TRUE(j["context"].contains("perfgauge"));
 
     EXPECT_EQ(perfgauge({"export", file, "--filter", "(("}).exit_code, 2);
+    EXPECT_EQ(perfgauge({"export", file, "--format", "xml"}).exit_code, 2);
+    const auto unwritable = perfgauge({"export", file, "-o", "/nonexistent-dir/out.csv"});
+    EXPECT_EQ(unwritable.exit_code, 2);
+    EXPECT_NE(unwritable.err.find("/nonexistent-dir"), std::string::npos) << unwritable.err;
     EXPECT_EQ(perfgauge({"export", "/no/such.json"}).exit_code, 2);
     const auto not_result = perfgauge({"export", write(dir, "x.json", "{\"a\": 1}")});
     EXPECT_EQ(not_result.exit_code, 2);
@@ -113,6 +117,14 @@ TEST(CliCompare, TwoFilesAndFailOnRegression) {
     EXPECT_EQ(perfgauge({"compare", base, slow, "--fail-on-regression", "150"}).exit_code, 0);
     EXPECT_EQ(perfgauge({"compare", base}).exit_code, 2);
     EXPECT_EQ(perfgauge({"compare", base, slow, "--alpha", "2"}).exit_code, 2);
+    EXPECT_EQ(perfgauge({"compare", base, slow, "--format", "xml"}).exit_code, 2);
+    const auto unwritable = perfgauge({"compare", base, slow, "-o", "/nonexistent-dir/c.md"});
+    EXPECT_EQ(unwritable.exit_code, 2);
+    EXPECT_TRUE(unwritable.out.empty()) << "nothing is compared when the output cannot be written";
+    const auto written = dir.path() / "c.md";
+    ASSERT_EQ(
+        perfgauge({"compare", base, slow, "--format", "md", "-o", written.string()}).exit_code, 0);
+    EXPECT_NE(read_file(written).find("**slower**"), std::string::npos);
 }
 
 TEST(PlotSweep, DrawsAPng) {
