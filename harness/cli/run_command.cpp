@@ -2,8 +2,10 @@
 // cache states, through the runner, to a table and a JSON result file.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -12,8 +14,11 @@
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/simulation.hpp"
 #include "perfgauge/harness/stat.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 #include "perfgauge/workloads/suite.hpp"
 
@@ -32,6 +37,14 @@ end-on-end parsing, hot and cold caches, sizes from one varint to 4x the last-le
 Sizes are working sets in bytes of encoded varints (memcpy copies the same bytes); every
 result has items/s and bytes/s, so a decoder's throughput reads as a fraction of memcpy's.
 Before anything is timed, each variant is checked against the reference decoder on the data.
+
+Counters come from the backend --backend names. auto (the default): hardware counters where
+the PMU opens them; where it cannot (virtual machines, most CI runners), hardware events that
+callgrind simulates (instructions, branches, branch-misses, L1-dcache-*, LLC-*; also the sums
+L1-dcache-misses and LLC-misses) are counted by re-running the same benchmarks under valgrind
+--tool=callgrind, each batch between client requests, with the caches sized from sysfs. perf:
+perf_event_open only. sim: simulate every hardware event even where a PMU exists. Time and
+software events are always measured natively; every value is labelled hw, sw or sim.
 
 Exit status: 0 success, 1 the work could not be done, 2 bad options, names or output paths.
 
@@ -94,6 +107,101 @@ std::uint64_t size_option(const std::string& text, const char* option) {
             option, text));
     }
     return *bytes;
+}
+
+// valgrind when this backend may simulate with it; --backend sim insists on it.
+std::optional<std::string> simulation_valgrind(harness::Backend backend) {
+    if (backend == harness::Backend::perf)
+        return std::nullopt;
+    if (const char* why = pmu::valgrind_incompatibility()) {
+        if (backend == harness::Backend::sim)
+            throw std::runtime_error(fmt::format("--backend sim: {}", why));
+        return std::nullopt;
+    }
+    auto valgrind = pmu::find_valgrind();
+    if (!valgrind && backend == harness::Backend::sim) {
+        throw std::runtime_error(
+            "--backend sim needs valgrind, which was not found on PATH (Debian: apt-get install "
+            "valgrind; or point PERFGAUGE_VALGRIND at it)");
+    }
+    return valgrind;
+}
+
+// The options that decide which benchmarks exist and on what data: the simulation child
+// rebuilds exactly the same suite from them.
+std::vector<std::string> suite_arguments(const po::variables_map& vm) {
+    std::vector<std::string> out;
+    for (const char* name :
+         {"workload", "variant", "dist", "shape", "cache", "sizes", "l1d", "l2", "l3"}) {
+        if (vm.count(name))
+            out.push_back(fmt::format("--{}={}", name, vm[name].as<std::string>()));
+    }
+    out.push_back(fmt::format("--data-seed={}", vm["data-seed"].as<std::uint64_t>()));
+    return out;
+}
+
+std::string own_executable() {
+    std::error_code ec;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
+    return path.string();
+}
+
+std::string describe_caches(const harness::SimulatedCaches& caches) {
+    std::vector<std::string> parts;
+    for (const auto& [name, cache] :
+         {std::pair{"I1", caches.i1}, std::pair{"D1", caches.d1}, std::pair{"LL", caches.ll}}) {
+        if (cache)
+            parts.push_back(pmu::cache_flag(name, *cache));
+    }
+    return fmt::format("{}", fmt::join(parts, " "));
+}
+
+// The simulated caches follow --l1d/--l3 like the sweep does.
+harness::SimulatedCaches simulated_caches_for(const workloads::SuiteSpec& spec,
+                                              const po::variables_map& vm,
+                                              const harness::SystemInfo& system) {
+    return harness::simulated_caches(
+        system.caches, vm.count("l1d") ? std::optional(spec.cache_sizes.l1d) : std::nullopt,
+        vm.count("l3") ? std::optional(spec.cache_sizes.l3) : std::nullopt);
+}
+
+// Inside valgrind: build the same suite and run each benchmark between client requests.
+int run_simulation_child(const std::string& manifest_path, const workloads::SuiteSpec& spec,
+                         const po::variables_map& vm, const harness::SystemInfo& system) {
+    if (!pmu::callgrind::running_on_valgrind()) {
+        throw UsageError(
+            "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
+    }
+    const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
+    const auto caches = simulated_caches_for(spec, vm, system);
+    const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
+    const auto manifest = harness::SimulatedBatches::run(
+        suite.benchmarks, vm["sim-items"].as<std::uint64_t>(), ll_bytes);
+    harness::write_file_atomically(manifest_path, harness::manifest_to_json(manifest));
+    return kExitOk;
+}
+
+harness::SimulationResult run_simulation(const po::variables_map& vm,
+                                         const harness::EventPlan& plan,
+                                         const harness::SimulatedCaches& caches,
+                                         const std::string& valgrind, std::size_t benchmarks) {
+    harness::SimulationRequest request;
+    request.setup.valgrind = valgrind;
+    request.setup.i1 = caches.i1;
+    request.setup.d1 = caches.d1;
+    request.setup.ll = caches.ll;
+    request.program = {own_executable(), "run"};
+    for (auto& a : suite_arguments(vm))
+        request.program.push_back(std::move(a));
+    request.program.push_back(fmt::format("--sim-items={}", vm["sim-items"].as<std::uint64_t>()));
+    request.events = plan.simulated_events();
+    for (const auto& note : caches.notes)
+        fmt::print(stderr, "perfgauge run: simulated caches: {}\n", note);
+    fmt::print(stderr, "perfgauge run: simulating {} benchmarks under callgrind ({})\n", benchmarks,
+               describe_caches(caches));
+    return harness::simulate(request);
 }
 
 std::string default_result_path() {
@@ -182,8 +290,16 @@ int run_run(const std::vector<std::string>& args) {
         "output,o", po::value<std::string>(), "write the --format output here, not to stdout")(
         "json", po::value<std::string>(),
         "save the JSON result here (default perfgauge-run-DATE.json; 'none': do not)")(
-        "quiet,q", "no progress line");
-    const auto vm = parse_options(args, options, {});
+        "quiet,q", "no progress line")("backend", po::value<std::string>()->default_value("auto"),
+                                       "auto, perf or sim (see above)")(
+        "sim-items", po::value<std::uint64_t>()->default_value(harness::kDefaultSimulatedItems),
+        "items counted per benchmark under simulation, at least (whole iterations)");
+    po::options_description hidden;
+    hidden.add_options()("internal-sim-child", po::value<std::string>(),
+                         "perfgauge's own: the simulation child writes its manifest here");
+    po::options_description all;
+    all.add(options).add(hidden);
+    const auto vm = parse_options(args, all, {});
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;
@@ -191,9 +307,25 @@ int run_run(const std::vector<std::string>& args) {
 
     const auto system = harness::collect_system_info();
     const auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
+    if (vm["sim-items"].as<std::uint64_t>() < 1)
+        throw UsageError("--sim-items must be 1 or more");
+    if (vm.count("internal-sim-child")) {
+        return run_simulation_child(vm["internal-sim-child"].as<std::string>(), spec, vm, system);
+    }
     const harness::OutputFormat format = format_option(vm);
+    harness::Backend backend;
+    try {
+        backend = harness::parse_backend(vm["backend"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    const auto valgrind = simulation_valgrind(backend);
+    const pmu::EventResolver resolver;
+    const auto plan =
+        harness::plan_events(pmu::parse_event_list(vm["events"].as<std::string>()), backend,
+                             valgrind.has_value(), harness::system_prober(resolver));
     harness::RunnerOptions runner_options;
-    runner_options.events = vm["events"].as<std::string>();
+    runner_options.events = plan.native_list;
     const int repetitions = vm["repetitions"].as<int>();
     if (repetitions < 1 || repetitions > 1000000)
         throw UsageError(fmt::format("--repetitions must be 1 or more, not {}", repetitions));
@@ -228,12 +360,34 @@ int run_run(const std::vector<std::string>& args) {
     const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
     for (const auto& note : suite.notes)
         fmt::print(stderr, "perfgauge run: {}\n", note);
+    if (!plan.notice.empty())
+        fmt::print(stderr, "perfgauge run: {}\n", plan.notice);
+    const auto native_start = std::chrono::steady_clock::now();
     auto result = runner.run(suite.benchmarks);
+    const std::chrono::duration<double> native_wall =
+        std::chrono::steady_clock::now() - native_start;
     if (runner_options.progress)
         fmt::print(stderr, "\r\033[K");
     result.context = suite.context;
     for (const auto& note : suite.notes)
         result.warnings.push_back(note);
+    if (plan.any_simulated()) {
+        const auto caches = simulated_caches_for(spec, vm, system);
+        const auto sim = run_simulation(vm, plan, caches, *valgrind, suite.benchmarks.size());
+        harness::merge_simulated(result, plan, sim);
+        result.simulation = {{"notice", plan.notice},
+                             {"simulator", sim.creator},
+                             {"caches", describe_caches(caches)},
+                             {"min_items", std::to_string(vm["sim-items"].as<std::uint64_t>())},
+                             {"simulation_seconds", fmt::format("{:.2f}", sim.wall_seconds)},
+                             {"native_seconds", fmt::format("{:.2f}", native_wall.count())}};
+        fmt::print(stderr,
+                   "perfgauge run: simulation {:.1f} s, native measurement {:.1f} s ({:.1f}x)\n",
+                   sim.wall_seconds, native_wall.count(),
+                   sim.wall_seconds / std::max(native_wall.count(), 1e-9));
+    } else if (backend != harness::Backend::perf) {
+        harness::merge_simulated(result, plan, {});  // places events neither backend counts
+    }
 
     const std::string rendered = harness::render_run(result, format);
     write_output(rendered, output);

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/event_plan.hpp"
+
 namespace perfgauge::harness {
 
 namespace {
@@ -28,6 +30,8 @@ void read_context(const json& context, RunResult& r) {
     for (const auto& e : p.at("events")) {
         r.events.push_back(e.at("name").get<std::string>());
         r.event_kinds.push_back(get_or<std::string>(e, "kind", "software"));
+        r.event_sources.push_back(
+            get_or<std::string>(e, "source", native_source(r.event_kinds.back())));
         r.event_counted.push_back(get_or<bool>(e, "counted", true));
     }
     r.unsupported = get_or<std::vector<std::string>>(p, "unsupported", {});
@@ -35,6 +39,10 @@ void read_context(const json& context, RunResult& r) {
     if (const auto it = p.find("workload_context"); it != p.end()) {
         for (const auto& [key, value] : it->items())
             r.context.emplace_back(key, value.get<std::string>());
+    }
+    if (const auto it = p.find("simulation"); it != p.end()) {
+        for (const auto& [key, value] : it->items())
+            r.simulation.emplace_back(key, value.get<std::string>());
     }
     if (const auto it = p.find("system"); it != p.end()) {
         r.system.cpu.model_name = get_or<std::string>(*it, "cpu", "");
@@ -48,7 +56,7 @@ void read_context(const json& context, RunResult& r) {
     for (const auto& c : caches) {
         r.system.caches.push_back({get_or<int>(c, "level", 0), get_or<std::string>(c, "type", ""),
                                    get_or<std::uint64_t>(c, "size", 0), 0,
-                                   get_or<unsigned>(c, "num_sharing", 0)});
+                                   get_or<unsigned>(c, "num_sharing", 0), 0});
     }
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/pmu/pmu_environment.hpp"
@@ -25,9 +26,10 @@ double bytes_per_second(const BenchmarkResult& b, double ns_per_item) {
     return b.bytes_per_iteration / b.items_per_iteration * 1e9 / ns_per_item;
 }
 
-// "hw" for counts from a hardware PMU, "sw" for kernel software counters and tracepoints.
-std::string source_of(const std::string& kind) {
-    return kind == "software" || kind == "tracepoint" ? "sw" : "hw";
+// "hw", "sw" or "sim"; results built by hand may leave event_sources out.
+std::string source_at(const RunResult& r, std::size_t event) {
+    return event < r.event_sources.size() ? r.event_sources[event]
+                                          : native_source(r.event_kinds[event]);
 }
 
 nlohmann::json context_json(const RunResult& r) {
@@ -63,10 +65,15 @@ nlohmann::json context_json(const RunResult& r) {
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         p["events"].push_back({{"name", r.events[i]},
                                {"kind", r.event_kinds[i]},
-                               {"source", source_of(r.event_kinds[i])},
+                               {"source", source_at(r, i)},
                                {"counted", static_cast<bool>(r.event_counted[i])}});
     }
     p["unsupported"] = r.unsupported;
+    if (!r.simulation.empty()) {
+        p["simulation"] = nlohmann::json::object();
+        for (const auto& [key, value] : r.simulation)
+            p["simulation"][key] = value;
+    }
     p["workload_context"] = nlohmann::json::object();
     for (const auto& [key, value] : r.context)
         p["workload_context"][key] = value;
@@ -108,6 +115,12 @@ nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std
         e["perfgauge_params"] = nlohmann::json::object();
         for (const auto& [key, value] : b.params)
             e["perfgauge_params"][key] = value;
+    }
+    // Every counter value names where it came from: hw, sw or sim.
+    e["perfgauge_sources"] = nlohmann::json::object();
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        if (r.event_counted[i])
+            e["perfgauge_sources"][r.events[i]] = source_at(r, i);
     }
     return e;
 }
@@ -175,6 +188,8 @@ std::string render_csv(const RunResult& r) {
     std::string out = kRunCsvFixedColumns;
     for (const auto& e : r.events)
         out += "," + e + "_per_item";
+    for (const auto& e : r.events)
+        out += "," + e + "_source";
     out += "\n";
     for (const auto& b : r.benchmarks) {
         const auto t = summarize(b.ns_per_item);
@@ -187,6 +202,8 @@ std::string render_csv(const RunResult& r) {
             out += r.event_counted[i] ? fmt::format(",{}", median(b.counters_per_item[i]))
                                       : std::string(",");
         }
+        for (std::size_t i = 0; i < r.events.size(); ++i)
+            out += r.event_counted[i] ? "," + source_at(r, i) : std::string(",");
         out += "\n";
     }
     return out;
@@ -206,11 +223,28 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
     return cells;
 }
 
+// Under the table: what [sim] means for these numbers.
+std::string simulation_footer(const RunResult& r, const char* bullet) {
+    if (r.simulation.empty())
+        return "";
+    auto get = [&](const char* key) {
+        for (const auto& [k, v] : r.simulation) {
+            if (k == key)
+                return v;
+        }
+        return std::string("?");
+    };
+    return fmt::format(
+        "{}[sim] {}; {} with {}, one batch of at least {} items per benchmark (deterministic: "
+        "the same value in every sample)\n",
+        bullet, get("notice"), get("simulator"), get("caches"), get("min_items"));
+}
+
 std::vector<std::string> headers(const RunResult& r) {
     std::vector<std::string> h = {"BENCHMARK", "TIME/ITEM", "IQR", "ITEMS/S", "BYTES/S"};
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         if (r.event_counted[i])
-            h.push_back(r.events[i] + "/ITEM");
+            h.push_back(fmt::format("{}/ITEM [{}]", r.events[i], source_at(r, i)));
     }
     h.push_back("");
     return h;
@@ -228,6 +262,7 @@ std::string render_table(const RunResult& r) {
         "medians of {} samples per benchmark (interleaved, seed {}); clock {}; overhead "
         "{:.1f} ns per sample subtracted\n",
         r.repetitions, r.seed, r.clock, r.batch_overhead_ns);
+    out += simulation_footer(r, "");
     for (const auto& u : r.unsupported)
         out += fmt::format("not counted: {}\n", u);
     for (const auto& w : r.warnings)
@@ -250,8 +285,9 @@ std::string render_markdown(const RunResult& r) {
             out += " " + cell + " |";
         out += "\n";
     }
-    if (!r.unsupported.empty())
+    if (!r.unsupported.empty() || !r.simulation.empty())
         out += "\n";
+    out += simulation_footer(r, "- ");
     for (const auto& u : r.unsupported)
         out += fmt::format("- not counted: {}\n", u);
     return out;

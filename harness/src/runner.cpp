@@ -13,7 +13,9 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/doctor.hpp"
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
 
 namespace perfgauge::harness {
 
@@ -49,8 +51,8 @@ std::vector<std::string> reliability_warnings(const SystemInfo& system) {
 }  // namespace
 
 BatchState::BatchState(const Clock& clock, pmu::CounterSet& counters)
-    : clock_(clock),
-      counters_(counters),
+    : clock_(&clock),
+      counters_(&counters),
       pause_snapshot_(counters.make_snapshot()),
       resume_snapshot_(counters.make_snapshot()),
       pause_delta_(counters.events().size()),
@@ -63,18 +65,29 @@ void BatchState::reset(std::uint64_t iterations) {
     std::fill(paused_counts_.begin(), paused_counts_.end(), 0.0);
 }
 
+BatchState::BatchState() = default;
+
 void BatchState::pause() {
-    paused_at_ = clock_.stop();
-    counters_.read(pause_snapshot_);
+    if (clock_ == nullptr) {
+        pmu::callgrind::toggle_collect();
+        return;
+    }
+    paused_at_ = clock_->stop();
+    counters_->read(pause_snapshot_);
 }
 
 void BatchState::resume() {
-    counters_.read(resume_snapshot_);
-    counters_.delta(pause_snapshot_, resume_snapshot_, pause_delta_);
+    if (clock_ == nullptr) {
+        pmu::callgrind::toggle_collect();
+        ++pauses_;
+        return;
+    }
+    counters_->read(resume_snapshot_);
+    counters_->delta(pause_snapshot_, resume_snapshot_, pause_delta_);
     for (std::size_t i = 0; i < paused_counts_.size(); ++i)
         paused_counts_[i] += pause_delta_[i].value;
     ++pauses_;
-    paused_ticks_ += clock_.start() - paused_at_;
+    paused_ticks_ += clock_->start() - paused_at_;
 }
 
 Runner::Runner(const RunnerOptions& options)
@@ -201,6 +214,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     for (const auto& slot : counters_.events()) {
         result.events.push_back(slot.spec.name);
         result.event_kinds.emplace_back(pmu::kind_name(slot.spec.kind));
+        result.event_sources.emplace_back(native_source(pmu::kind_name(slot.spec.kind)));
         result.event_counted.push_back(slot.opened);
     }
     result.unsupported = pmu::describe_unopened(counters_);

@@ -149,6 +149,7 @@ SystemInfo collect_system_info() {
         cache.type = read_line(dir / "type").value_or("");
         cache.size_bytes = parse_cache_size(read_line(dir / "size").value_or("0"));
         cache.line_size = static_cast<unsigned>(read_int(dir / "coherency_line_size").value_or(0));
+        cache.ways = static_cast<unsigned>(read_int(dir / "ways_of_associativity").value_or(0));
         cache.shared_by = count_cpus_in_list(read_line(dir / "shared_cpu_list").value_or(""));
         info.caches.push_back(cache);
     }

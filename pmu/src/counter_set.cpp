@@ -296,6 +296,9 @@ void CounterSet::delta(const Snapshot& before, const Snapshot& after,
 CounterSet open_self_monitoring(const std::string& events) {
     CounterOptions options;
     options.map_pages = true;
+    // No events at all is a valid request: time only (every event simulated, say).
+    if (events.find_first_not_of(" \t") == std::string::npos)
+        return CounterSet::open({}, options);
     return CounterSet::open(EventResolver().resolve(events), options);
 }
 

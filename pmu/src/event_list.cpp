@@ -197,4 +197,14 @@ EventList parse_event_list(const std::string& text) {
     return Parser(text).parse();
 }
 
+std::string modifier_suffix(const PrivilegeModifiers& m) {
+    if (!m.specified())
+        return "";
+    return std::string(":") + (m.user ? "u" : "") + (m.kernel ? "k" : "");
+}
+
+std::string term_text(const EventTerm& term) {
+    return term.name + modifier_suffix(term.modifiers);
+}
+
 }  // namespace perfgauge::pmu

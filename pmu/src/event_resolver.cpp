@@ -16,12 +16,6 @@ namespace perfgauge::pmu {
 
 namespace {
 
-std::string modifier_suffix(const PrivilegeModifiers& m) {
-    if (!m.specified())
-        return "";
-    return std::string(":") + (m.user ? "u" : "") + (m.kernel ? "k" : "");
-}
-
 void apply_privilege(perf_event_attr& attr, const PrivilegeModifiers& m) {
     attr.exclude_user = m.user ? 0 : 1;
     attr.exclude_kernel = m.kernel ? 0 : 1;

@@ -28,7 +28,7 @@ SystemInfo zen3_vm() {
     s.cpu.bmi2 = true;
     s.cpu.invariant_tsc = true;
     s.cpu.logical_cpus = 2;
-    s.caches = {{1, "Data", 32 << 10, 64, 1}, {3, "Unified", 32 << 20, 64, 2}};
+    s.caches = {{1, "Data", 32 << 10, 64, 1, 8}, {3, "Unified", 32 << 20, 64, 2, 16}};
     s.clocksource = "tsc";
     return s;
 }

@@ -171,7 +171,9 @@ TEST(RunReport, CsvHasDocumentedColumns) {
     const auto csv = render_run(small_result(), OutputFormat::csv);
     const std::string header = csv.substr(0, csv.find('\n'));
     EXPECT_EQ(header,
-              std::string(kRunCsvFixedColumns) + ",page-faults_per_item,task-clock_per_item");
+              std::string(kRunCsvFixedColumns) +
+                  ",page-faults_per_item,task-clock_per_item,page-faults_source,task-clock_source");
+    EXPECT_NE(csv.find(",sw,sw\n"), std::string::npos) << csv;
     EXPECT_NE(csv.find("\nsum/1024,5,"), std::string::npos) << csv;
     EXPECT_NE(csv.find("\ntouch/4,5,"), std::string::npos) << csv;
 }

@@ -108,10 +108,10 @@ TEST(CacheSweep, WithoutAnL3TheLastLevelIsL2) {
 }
 
 TEST(CacheSweep, CacheSizesFromSysfsLevels) {
-    const std::vector<harness::CacheLevel> levels = {{1, "Data", 32768, 64, 1},
+    const std::vector<harness::CacheLevel> levels = {{1, "Data", 32768, 64, 1, 8},
                                                      {1, "Instruction", 65536, 64, 1},
-                                                     {2, "Unified", 524288, 64, 1},
-                                                     {3, "Unified", 33554432, 64, 8}};
+                                                     {2, "Unified", 524288, 64, 1, 8},
+                                                     {3, "Unified", 33554432, 64, 8, 16}};
     const auto c = cache_sizes_from(levels);
     EXPECT_EQ(c.l1d, 32768u);
     EXPECT_EQ(c.l2, 524288u);

@@ -10,7 +10,8 @@
 namespace perfgauge::harness {
 
 /// CSV columns, in this order (stable; new columns are only ever appended), then one
-/// `<event>_per_item` column (median) per event in the result's event order:
+/// `<event>_per_item` column (median) per event in the result's event order, then one
+/// `<event>_source` column per event (hw, sw or sim; empty when not counted):
 inline constexpr const char* kRunCsvFixedColumns =
     "name,samples,iterations_per_sample,items_per_iteration,ns_per_item_median,ns_per_item_p25,"
     "ns_per_item_p75,ns_per_item_min,ns_per_item_max,ns_per_item_raw_median,relative_iqr,unstable,"

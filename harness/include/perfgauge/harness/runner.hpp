@@ -27,11 +27,14 @@ class BatchState {
 
   private:
     friend class Runner;
+    friend class SimulatedBatches;
     BatchState(const Clock& clock, pmu::CounterSet& counters);
+    /// Under callgrind: pause()/resume() stop and restart the simulation's counting.
+    BatchState();
     void reset(std::uint64_t iterations);
 
-    const Clock& clock_;
-    pmu::CounterSet& counters_;
+    const Clock* clock_ = nullptr;  // null: simulated
+    pmu::CounterSet* counters_ = nullptr;
     std::uint64_t iterations_ = 0;
     std::uint64_t paused_at_ = 0;
     std::uint64_t paused_ticks_ = 0;
@@ -95,11 +98,14 @@ struct RunResult {
     std::size_t repetitions = 0;
     std::vector<std::string> events;       ///< counted per item, in counters_per_item order
     std::vector<std::string> event_kinds;  ///< "hardware", "software", ... per event
+    std::vector<std::string> event_sources;  ///< "hw", "sw" or "sim" per event (event_plan.hpp)
     std::vector<bool> event_counted;       ///< false: the kernel refused it (values are 0)
     std::vector<std::string> unsupported;  ///< "cycles: not supported: ..."
     std::vector<std::string> warnings;     ///< conditions that make numbers less reliable
     /// Facts about the benchmarks' set-up recorded with the result (cache sizes used, ...).
     std::vector<std::pair<std::string, std::string>> context;
+    /// How simulated counts were obtained (notice, simulator, caches, ...); empty when none.
+    std::vector<std::pair<std::string, std::string>> simulation;
     std::vector<BenchmarkResult> benchmarks;
 };
 

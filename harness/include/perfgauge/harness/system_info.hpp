@@ -26,6 +26,7 @@ struct CacheLevel {
     std::uint64_t size_bytes = 0;
     unsigned line_size = 0;
     unsigned shared_by = 0;  ///< logical CPUs sharing this cache
+    unsigned ways = 0;       ///< associativity (0: unknown)
 };
 
 struct SystemInfo {

@@ -99,6 +99,7 @@ class CounterSet {
 
 /// Opens `events` (perf stat syntax) on the calling thread, mapped for rdpmc where the PMU
 /// allows it: the self-monitoring set regions and the runner use. Throws EventError on bad names.
+/// An empty list opens nothing (the clock alone).
 CounterSet open_self_monitoring(const std::string& events);
 
 /// "cycles: not supported: <reason>" for every event of `set` the kernel refused.

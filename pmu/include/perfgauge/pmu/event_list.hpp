@@ -71,4 +71,9 @@ class EventListSyntaxError : public EventError {
 /// Parses an event list; throws EventListSyntaxError on malformed input.
 EventList parse_event_list(const std::string& text);
 
+/// ":u", ":k", ":uk", or "" when no modifier was given.
+std::string modifier_suffix(const PrivilegeModifiers& modifiers);
+/// An event as written back: its name and modifier suffix ("instructions:u").
+std::string term_text(const EventTerm& term);
+
 }  // namespace perfgauge::pmu

@@ -1,0 +1,68 @@
+// Which backend counts each event: the kernel's counters (hw/sw) or callgrind's simulation.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfgauge/pmu/event_list.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+
+namespace perfgauge::harness {
+
+enum class Backend {
+    automatic,  ///< hardware counters where they open; else simulated, when valgrind exists
+    perf,       ///< perf_event_open only: never simulates
+    sim,        ///< every hardware event simulated with callgrind (software events stay native)
+};
+
+/// "auto", "perf", "sim"; throws std::invalid_argument naming the choices.
+Backend parse_backend(const std::string& text);
+const char* backend_name(Backend backend);
+
+/// Where values come from, as every report labels them.
+inline constexpr const char* kSourceHardware = "hw";
+inline constexpr const char* kSourceSoftware = "sw";
+inline constexpr const char* kSourceSimulated = "sim";
+/// The source of a natively counted event of that kind_name(): "sw" for software events and
+/// tracepoints, "hw" for everything a PMU counts.
+const char* native_source(std::string_view kind_name);
+
+/// What a native look at one event found.
+struct NativeProbe {
+    bool known = true;  ///< false: libpfm4/tracefs do not know it (a sim-only name)
+    pmu::EventKind kind = pmu::EventKind::software;
+    bool opened = true;  ///< perf_event_open accepted it (asked only of PMU events)
+    std::string reason;  ///< why it did not open
+};
+
+/// Where each event of a list is counted.
+struct EventPlan {
+    std::vector<std::string> events;  ///< as written (modifiers included), in list order
+    std::vector<std::string> kinds;   ///< kind_name() per event
+    std::vector<bool> simulated;      ///< per event
+    std::string native_list;          ///< the natively counted events, as an event list
+    /// Events neither backend will count, with the reason ("cycles: not simulated: ...").
+    std::vector<std::string> unsupported;
+    std::string notice;  ///< one line on why simulation is used; empty when it is not
+
+    bool any_simulated() const;
+    std::vector<std::string> simulated_events() const;
+};
+
+using NativeProber = std::function<NativeProbe(const pmu::EventTerm&)>;
+
+/// Pure: decides each event's backend. perf: all native (a sim-only name is an error). sim:
+/// events that need a hardware PMU are simulated when callgrind can, reported unsupported
+/// when not; software events and tracepoints stay native. automatic: native, except PMU events
+/// the kernel refused (and sim-only names), which are simulated when valgrind is available.
+/// Throws pmu::EventError for names that are wrong under the chosen backend.
+EventPlan plan_events(const pmu::EventList& list, Backend backend, bool valgrind_available,
+                      const NativeProber& probe);
+
+/// The real prober: resolves each name (throwing for unknown names other than simulated
+/// ones) and tries to open PMU events on the calling thread.
+NativeProber system_prober(const pmu::EventResolver& resolver);
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,224 @@
+// End-to-end: simulated counters (--backend sim/auto/perf) through valgrind's callgrind.
+// Counts are asserted exactly where the simulation is deterministic, and structurally
+// (branchy mispredicts, bmi2 does not) where they depend on the workload.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "../support/cli.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+bool valgrind_installed() {
+    return ::access("/usr/bin/valgrind", X_OK) == 0 || ::access("/bin/valgrind", X_OK) == 0;
+}
+
+#define SKIP_WITHOUT_SIMULATION()                                                   \
+    do {                                                                            \
+        if (PERFGAUGE_SANITIZED_BUILD)                                              \
+            GTEST_SKIP() << "AddressSanitizer builds cannot run under valgrind";    \
+        if (!valgrind_installed())                                                  \
+            GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)"; \
+    } while (false)
+
+// Per benchmark name: the "median" aggregate entry of a perfgauge JSON result.
+std::map<std::string, nlohmann::json> aggregates(const nlohmann::json& j) {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& b : j["benchmarks"]) {
+        if (b["run_type"] == "aggregate")
+            out[b["run_name"].get<std::string>()] = b;
+    }
+    return out;
+}
+
+nlohmann::json run_json(std::vector<std::string> args) {
+    args.insert(args.begin(), "run");
+    for (const char* a : {"--format", "json", "--json", "none", "-q", "-r", "3", "--min-time",
+                          "0.0002", "--warmup", "0"})
+        args.emplace_back(a);
+    const auto r = perfgauge(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+const std::vector<std::string> kMustShow = {"--backend",  "sim",
+                                            "--workload", "varint",
+                                            "--variant",  "branchy,bmi2",
+                                            "--dist",     "log-uniform",
+                                            "--cache",    "hot",
+                                            "--sizes",    "256K",
+                                            "-e",         "instructions,branch-misses"};
+
+TEST(CliSim, TwoRunsGiveIdenticalCountsWithTheExpectedStructure) {
+    SKIP_WITHOUT_SIMULATION();
+    const auto first = aggregates(run_json(kMustShow));
+    const auto second = aggregates(run_json(kMustShow));
+    const std::string branchy = "varint/branchy/log-uniform/end-on-end/hot/256K";
+    const std::string bmi2 = "varint/bmi2/log-uniform/end-on-end/hot/256K";
+    ASSERT_TRUE(first.count(branchy) && first.count(bmi2));
+    for (const auto& name : {branchy, bmi2}) {
+        for (const char* key : {"instructions", "branch-misses", "perfgauge_raw_instructions",
+                                "perfgauge_raw_branch-misses"}) {
+            EXPECT_EQ(first.at(name)[key].get<double>(), second.at(name)[key].get<double>())
+                << name << " " << key;
+        }
+        EXPECT_EQ(first.at(name)["perfgauge_sources"]["instructions"], "sim");
+        EXPECT_EQ(first.at(name)["perfgauge_sources"]["branch-misses"], "sim");
+    }
+    const auto& b = first.at(branchy);
+    const auto& m = first.at(bmi2);
+    EXPECT_GE(b["branch-misses"].get<double>(), 0.3) << b.dump();
+    EXPECT_LE(m["branch-misses"].get<double>(), 0.01) << m.dump();
+    EXPECT_LT(m["instructions"].get<double>(), b["instructions"].get<double>());
+    EXPECT_GT(m["instructions"].get<double>(), 5);  // a decode is never nearly free
+}
+
+TEST(CliSim, CountsArePerItemWhateverTheBatchAndPausesAreNotCounted) {
+    SKIP_WITHOUT_SIMULATION();
+    const std::vector<std::string> base = {
+        "--backend", "sim",     "--workload", "varint", "--variant", "branchy", "--cache",
+        "hot,flush", "--sizes", "4K",         "--l3",   "64K",       "-e",      "instructions"};
+    auto with_items = [&](const char* items) {
+        auto args = base;
+        args.insert(args.end(), {"--sim-items", items});
+        return aggregates(run_json(args));
+    };
+    const auto small = with_items("20000");
+    const auto large = with_items("200000");
+    const std::string hot = "varint/branchy/log-uniform/end-on-end/hot/4K";
+    const std::string flush = "varint/branchy/log-uniform/end-on-end/flush/4K";
+    ASSERT_TRUE(small.count(hot) && large.count(flush));
+    const double per_item = large.at(hot)["instructions"].get<double>();
+    // 10x the items per batch: the same instructions per item (the batch cost is calibrated
+    // away and what is left is divided by the items).
+    EXPECT_NEAR(small.at(hot)["instructions"].get<double>(), per_item, 0.005 * per_item);
+    // flush clflushes the window inside pause()/resume() before every iteration; none of that
+    // is counted, so the decoding costs the same instructions as hot.
+    EXPECT_NEAR(large.at(flush)["instructions"].get<double>(), per_item, 0.01 * per_item);
+}
+
+TEST(CliSim, SimulatedCachesTellHotFromCold) {
+    SKIP_WITHOUT_SIMULATION();
+    const auto r = aggregates(run_json({"--backend", "sim", "--workload", "varint", "--variant",
+                                        "bmi2", "--cache", "hot,cold", "--sizes", "4K", "--l3",
+                                        "64K", "-e", "L1-dcache-misses,LLC-misses"}));
+    const auto& hot = r.at("varint/bmi2/log-uniform/end-on-end/hot/4K");
+    const auto& cold = r.at("varint/bmi2/log-uniform/end-on-end/cold/4K");
+    // A 4K window stays in the simulated L1 after the warm-up; cold windows are new lines: one
+    // miss per 64-byte line, ~2.76 bytes per varint.
+    EXPECT_LT(hot["L1-dcache-misses"].get<double>(), 0.001) << hot.dump();
+    EXPECT_GT(cold["L1-dcache-misses"].get<double>(), 0.02) << cold.dump();
+    EXPECT_GT(cold["LLC-misses"].get<double>(), 0.02) << cold.dump();
+}
+
+TEST(CliSim, NativeAndSimulatedInstructionsAgreeWhereThereIsAPmu) {
+    SKIP_WITHOUT_SIMULATION();
+    if (!hardware_pmu_present())
+        GTEST_SKIP() << "no hardware PMU here: native instructions cannot be counted";
+    const std::vector<std::string> selection = {"--workload", "varint",      "--variant", "bmi2",
+                                                "--cache",    "hot",         "--sizes",   "256K",
+                                                "-e",         "instructions"};
+    auto with_backend = [&](const char* backend) {
+        auto args = selection;
+        args.insert(args.end(), {"--backend", backend});
+        return aggregates(run_json(args));
+    };
+    const auto hw = with_backend("perf");
+    const auto sim = with_backend("sim");
+    const std::string name = "varint/bmi2/log-uniform/end-on-end/hot/256K";
+    const double native = hw.at(name)["instructions"].get<double>();
+    EXPECT_NEAR(sim.at(name)["instructions"].get<double>(), native, 0.03 * native);
+}
+
+TEST(CliSim, AutoSimulatesOnlyWhatThePmuCannotCount) {
+    SKIP_WITHOUT_SIMULATION();
+    if (hardware_pmu_present())
+        GTEST_SKIP() << "a hardware PMU is present: auto counts instructions natively";
+    const auto r = perfgauge({"run",
+                              "--workload",
+                              "varint",
+                              "--variant",
+                              "bmi2",
+                              "--cache",
+                              "hot",
+                              "--sizes",
+                              "4K",
+                              "--l3",
+                              "64K",
+                              "-e",
+                              "instructions,task-clock",
+                              "-r",
+                              "3",
+                              "--min-time",
+                              "0.0002",
+                              "--format",
+                              "json",
+                              "--json",
+                              "none",
+                              "-q"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("instructions: simulated with valgrind's callgrind (not countable here"),
+              std::string::npos)
+        << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& events = j["context"]["perfgauge"]["events"];
+    EXPECT_EQ(events[0]["name"], "instructions");
+    EXPECT_EQ(events[0]["source"], "sim");
+    EXPECT_EQ(events[1]["source"], "sw");
+    EXPECT_TRUE(j["context"]["perfgauge"].contains("simulation"));
+}
+
+TEST(CliSim, PerfBackendNeverSimulates) {
+    const auto j =
+        run_json({"--backend", "perf", "--workload", "varint", "--variant", "bmi2", "--cache",
+                  "hot", "--sizes", "4K", "--l3", "64K", "-e", "instructions,task-clock"});
+    const auto& p = j["context"]["perfgauge"];
+    EXPECT_FALSE(p.contains("simulation"));
+    EXPECT_EQ(p["events"][0]["source"], "hw");
+    EXPECT_EQ(p["events"][0]["counted"].get<bool>(), hardware_pmu_present());
+}
+
+TEST(CliSim, EventsTheSimulationCannotCountAreReported) {
+    SKIP_WITHOUT_SIMULATION();
+    const auto r =
+        perfgauge({"run",       "--backend", "sim",        "--workload", "varint",
+                   "--variant", "branchy",   "--cache",    "hot",        "--sizes",
+                   "1K",        "--l3",      "64K",        "-e",         "cycles,instructions",
+                   "-r",        "3",         "--min-time", "0.0002",     "--json",
+                   "none",      "-q"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("instructions/ITEM [sim]"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("cycles/ITEM"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("not counted: cycles: not simulated: callgrind does not simulate time"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("[sim] instructions: simulated"), std::string::npos) << r.out;
+}
+
+TEST(CliSim, BadBackendInputsAreRefusedBeforeMeasuring) {
+    auto bogus = perfgauge({"run", "--backend", "callgrind", "--json", "none"});
+    EXPECT_EQ(bogus.exit_code, 2);
+    EXPECT_NE(bogus.err.find("choose auto, perf or sim"), std::string::npos) << bogus.err;
+    auto sim_only = perfgauge({"run", "--backend", "perf", "-e", "LLC-misses", "--json", "none"});
+    EXPECT_EQ(sim_only.exit_code, 2);
+    EXPECT_NE(sim_only.err.find("exists only as a simulated event"), std::string::npos)
+        << sim_only.err;
+    auto zero = perfgauge({"run", "--backend", "sim", "--sim-items", "0", "--json", "none"});
+    EXPECT_EQ(zero.exit_code, 2) << zero.err;
+    auto missing = run_process({"/usr/bin/env", "PERFGAUGE_VALGRIND=/nonexistent/valgrind",
+                                PERFGAUGE_CLI_PATH, "run", "--backend", "sim", "--json", "none"});
+    EXPECT_EQ(missing.exit_code, 1);
+    EXPECT_NE(missing.err.find(PERFGAUGE_SANITIZED_BUILD ? "AddressSanitizer" : "needs valgrind"),
+              std::string::npos)
+        << missing.err;
+    auto internal = perfgauge({"run", "--internal-sim-child=/tmp/x.json"});
+    EXPECT_EQ(internal.exit_code, 2);
+    EXPECT_NE(internal.err.find("use --backend sim"), std::string::npos) << internal.err;
+}
+
+}  // namespace
+}  // namespace perfgauge::test
