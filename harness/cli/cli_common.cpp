@@ -2,7 +2,10 @@
 
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
 
 namespace perfgauge::cli {
 
@@ -47,6 +50,31 @@ void write_output(const std::string& text, const std::string& output) {
         std::fwrite(text.data(), 1, text.size(), stdout);
     else
         harness::write_file_atomically(output, text);
+}
+
+harness::Backend backend_option(const po::variables_map& vm) {
+    try {
+        return harness::parse_backend(vm["backend"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+std::optional<std::string> simulation_valgrind(harness::Backend backend) {
+    if (backend == harness::Backend::perf)
+        return std::nullopt;
+    if (const char* why = pmu::valgrind_incompatibility()) {
+        if (backend == harness::Backend::sim)
+            throw std::runtime_error(fmt::format("--backend sim: {}", why));
+        return std::nullopt;
+    }
+    auto valgrind = pmu::find_valgrind();
+    if (!valgrind && backend == harness::Backend::sim) {
+        throw std::runtime_error(
+            "--backend sim needs valgrind, which was not found on PATH (Debian: apt-get install "
+            "valgrind; or point PERFGAUGE_VALGRIND at it)");
+    }
+    return valgrind;
 }
 
 }  // namespace perfgauge::cli

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 
 namespace perfgauge::cli {
@@ -38,6 +41,13 @@ void check_output_path(const std::string& path);
 std::string output_option(const po::variables_map& vm);
 /// `text` on stdout, or atomically into `output` when one was given.
 void write_output(const std::string& text, const std::string& output);
+
+/// The value of --backend; UsageError for an unknown one.
+harness::Backend backend_option(const po::variables_map& vm);
+/// valgrind's path when `backend` may simulate with it (nullopt: do not simulate). --backend sim
+/// insists: std::runtime_error (exit 1) when valgrind is missing or this build cannot run under
+/// it.
+std::optional<std::string> simulation_valgrind(harness::Backend backend);
 
 int run_doctor(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);

@@ -109,24 +109,6 @@ std::uint64_t size_option(const std::string& text, const char* option) {
     return *bytes;
 }
 
-// valgrind when this backend may simulate with it; --backend sim insists on it.
-std::optional<std::string> simulation_valgrind(harness::Backend backend) {
-    if (backend == harness::Backend::perf)
-        return std::nullopt;
-    if (const char* why = pmu::valgrind_incompatibility()) {
-        if (backend == harness::Backend::sim)
-            throw std::runtime_error(fmt::format("--backend sim: {}", why));
-        return std::nullopt;
-    }
-    auto valgrind = pmu::find_valgrind();
-    if (!valgrind && backend == harness::Backend::sim) {
-        throw std::runtime_error(
-            "--backend sim needs valgrind, which was not found on PATH (Debian: apt-get install "
-            "valgrind; or point PERFGAUGE_VALGRIND at it)");
-    }
-    return valgrind;
-}
-
 // The options that decide which benchmarks exist and on what data: the simulation child
 // rebuilds exactly the same suite from them.
 std::vector<std::string> suite_arguments(const po::variables_map& vm) {
@@ -313,12 +295,7 @@ int run_run(const std::vector<std::string>& args) {
         return run_simulation_child(vm["internal-sim-child"].as<std::string>(), spec, vm, system);
     }
     const harness::OutputFormat format = format_option(vm);
-    harness::Backend backend;
-    try {
-        backend = harness::parse_backend(vm["backend"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
+    const harness::Backend backend = backend_option(vm);
     const auto valgrind = simulation_valgrind(backend);
     const pmu::EventResolver resolver;
     const auto plan =

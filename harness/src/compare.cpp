@@ -29,6 +29,12 @@ std::size_t event_index(const RunResult& r, const std::string& event) {
     return static_cast<std::size_t>(it - r.events.begin());
 }
 
+// Counted on both sides, by the same kind of source (never hw against sim).
+bool comparable(const RunResult& a, std::size_t i, const RunResult& b, std::size_t j) {
+    return j < b.events.size() && a.event_counted[i] && b.event_counted[j] &&
+           event_source(a, i) == event_source(b, j);
+}
+
 BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResult& b,
                                        const RunResult& rc, const BenchmarkResult& c,
                                        std::string name, const CompareOptions& options) {
@@ -36,10 +42,11 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     out.metrics.push_back(compare_samples("time", true, b.ns_per_item, c.ns_per_item, options));
     for (std::size_t i = 0; i < rb.events.size(); ++i) {
         const std::size_t j = event_index(rc, rb.events[i]);
-        if (j == rc.events.size() || !rb.event_counted[i] || !rc.event_counted[j])
+        if (!comparable(rb, i, rc, j))
             continue;
         out.metrics.push_back(compare_samples(rb.events[i], false, b.counters_per_item[i],
                                               c.counters_per_item[j], options));
+        out.metrics.back().source = event_source(rb, i);
     }
     return out;
 }
@@ -47,9 +54,15 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
 void note_event_differences(const RunResult& a, const RunResult& b, Comparison& c) {
     for (std::size_t i = 0; i < a.events.size(); ++i) {
         const std::size_t j = event_index(b, a.events[i]);
-        if (!a.event_counted[i] || j == b.events.size() || !b.event_counted[j])
+        if (!a.event_counted[i] || j == b.events.size() || !b.event_counted[j]) {
             c.notes.push_back(
                 fmt::format("{}: not counted on both sides, not compared", a.events[i]));
+        } else if (!comparable(a, i, b, j)) {
+            c.notes.push_back(fmt::format(
+                "{}: {} in the baseline, {} in the contender; simulated and hardware counts "
+                "are different measurements, not compared",
+                a.events[i], event_source(a, i), event_source(b, j)));
+        }
     }
 }
 
@@ -91,7 +104,7 @@ std::string format_p(double p) {
 
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
     return {b.name,
-            m.is_time ? "time/item" : m.metric + "/item",
+            m.is_time ? "time/item" : fmt::format("{}/item [{}]", m.metric, m.source),
             m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
             m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
             m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
@@ -126,13 +139,13 @@ std::string render_table(const Comparison& c) {
 std::string render_csv(const Comparison& c) {
     std::string out =
         "benchmark,metric,baseline_median,contender_median,ratio,change_pct,hodges_lehmann_shift,"
-        "p_value,baseline_samples,contender_samples,verdict\n";
+        "p_value,baseline_samples,contender_samples,verdict,source\n";
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", b.name,
+            out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", b.name,
                                m.is_time ? "ns_per_item" : m.metric, m.baseline_median,
                                m.contender_median, m.ratio, m.change_pct, m.shift, m.p_value,
-                               m.baseline_samples, m.contender_samples, verdict_text(m));
+                               m.baseline_samples, m.contender_samples, verdict_text(m), m.source);
         }
     }
     return out;
@@ -169,6 +182,7 @@ std::string render_json(const Comparison& c) {
         e["metrics"] = nlohmann::json::array();
         for (const auto& m : b.metrics) {
             e["metrics"].push_back({{"metric", m.is_time ? "ns_per_item" : m.metric},
+                                    {"source", m.source},
                                     {"baseline_median", m.baseline_median},
                                     {"contender_median", m.contender_median},
                                     {"ratio", m.ratio},

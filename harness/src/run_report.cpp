@@ -26,12 +26,6 @@ double bytes_per_second(const BenchmarkResult& b, double ns_per_item) {
     return b.bytes_per_iteration / b.items_per_iteration * 1e9 / ns_per_item;
 }
 
-// "hw", "sw" or "sim"; results built by hand may leave event_sources out.
-std::string source_at(const RunResult& r, std::size_t event) {
-    return event < r.event_sources.size() ? r.event_sources[event]
-                                          : native_source(r.event_kinds[event]);
-}
-
 nlohmann::json context_json(const RunResult& r) {
     nlohmann::json c;
     c["date"] = r.date;
@@ -65,7 +59,7 @@ nlohmann::json context_json(const RunResult& r) {
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         p["events"].push_back({{"name", r.events[i]},
                                {"kind", r.event_kinds[i]},
-                               {"source", source_at(r, i)},
+                               {"source", event_source(r, i)},
                                {"counted", static_cast<bool>(r.event_counted[i])}});
     }
     p["unsupported"] = r.unsupported;
@@ -120,7 +114,7 @@ nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std
     e["perfgauge_sources"] = nlohmann::json::object();
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         if (r.event_counted[i])
-            e["perfgauge_sources"][r.events[i]] = source_at(r, i);
+            e["perfgauge_sources"][r.events[i]] = event_source(r, i);
     }
     return e;
 }
@@ -203,7 +197,7 @@ std::string render_csv(const RunResult& r) {
                                       : std::string(",");
         }
         for (std::size_t i = 0; i < r.events.size(); ++i)
-            out += r.event_counted[i] ? "," + source_at(r, i) : std::string(",");
+            out += r.event_counted[i] ? "," + event_source(r, i) : std::string(",");
         out += "\n";
     }
     return out;
@@ -244,7 +238,7 @@ std::vector<std::string> headers(const RunResult& r) {
     std::vector<std::string> h = {"BENCHMARK", "TIME/ITEM", "IQR", "ITEMS/S", "BYTES/S"};
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         if (r.event_counted[i])
-            h.push_back(fmt::format("{}/ITEM [{}]", r.events[i], source_at(r, i)));
+            h.push_back(fmt::format("{}/ITEM [{}]", r.events[i], event_source(r, i)));
     }
     h.push_back("");
     return h;

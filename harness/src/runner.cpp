@@ -50,6 +50,11 @@ std::vector<std::string> reliability_warnings(const SystemInfo& system) {
 
 }  // namespace
 
+std::string event_source(const RunResult& r, std::size_t event) {
+    return event < r.event_sources.size() ? r.event_sources[event]
+                                          : native_source(r.event_kinds[event]);
+}
+
 BatchState::BatchState(const Clock& clock, pmu::CounterSet& counters)
     : clock_(&clock),
       counters_(&counters),

@@ -251,6 +251,93 @@ SimulatedCaches simulated_caches(const std::vector<CacheLevel>& caches,
     return out;
 }
 
+namespace {
+
+std::string read_log_quietly(const std::filesystem::path& path) {
+    try {
+        return read_text(path);
+    } catch (const pmu::SimulationError&) {
+        return "";
+    }
+}
+
+std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
+    std::vector<pmu::CallgrindDump> dumps;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().filename().string().rfind("callgrind.out", 0) == 0)
+            dumps.push_back(pmu::parse_callgrind_dump(read_text(entry.path())));
+    }
+    return dumps;
+}
+
+}  // namespace
+
+CommandSimulation simulate_command(pmu::CallgrindSetup setup,
+                                   const std::vector<std::string>& command,
+                                   const std::vector<std::string>& events) {
+    const ScratchDir dir;
+    setup.out_file = (dir.path() / "callgrind.out.%p").string();
+    setup.log_file = (dir.path() / "valgrind.log").string();
+    setup.instrument_from_start = true;
+    setup.trace_children = true;
+    const auto start = std::chrono::steady_clock::now();
+    PendingChild child(pmu::callgrind_command(setup, command));
+    child.start();
+    CommandSimulation sim;
+    sim.exit = child.wait();
+    sim.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto dumps = read_dumps(dir.path());
+    if (sim.exit.exec_failed || dumps.empty()) {
+        throw pmu::SimulationError(
+            fmt::format("valgrind could not run '{}' under callgrind ({}){}{}", command.front(),
+                        sim.exit.describe(), dumps.empty() ? ", no output" : "", [&] {
+                            const auto log = read_log_quietly(setup.log_file);
+                            return log.empty() ? std::string() : "; valgrind said:\n" + log;
+                        }()));
+    }
+    sim.processes = dumps.size();
+    sim.creator = dumps.front().creator;
+    for (const auto& e : events) {
+        const auto& event = simulated_event_of(e);
+        double total = 0;
+        for (const auto& d : dumps)
+            total += static_cast<double>(pmu::simulated_count(event, d));
+        sim.totals.push_back(total);
+    }
+    return sim;
+}
+
+void merge_simulated(StatResult& r, const EventPlan& plan, const CommandSimulation& sim) {
+    std::vector<StatEventResult> events;
+    std::size_t next_sim = 0, next_unsupported = 0;
+    for (std::size_t e = 0; e < plan.events.size(); ++e) {
+        const auto native = std::find_if(r.events.begin(), r.events.end(),
+                                         [&](const auto& n) { return n.name == plan.events[e]; });
+        if (!plan.simulated[e] && native != r.events.end()) {
+            events.push_back(*native);
+            continue;
+        }
+        StatEventResult out;
+        out.name = plan.events[e];
+        out.kind =
+            plan.kinds[e] == "hw_cache" ? pmu::EventKind::hw_cache : pmu::EventKind::hardware;
+        out.source = kSourceSimulated;
+        if (plan.simulated[e] && next_sim < sim.totals.size()) {
+            out.status = "counted";
+            out.samples = {sim.totals[next_sim++]};
+        } else {
+            out.status = "not supported";
+            const std::string why = next_unsupported < plan.unsupported.size()
+                                        ? plan.unsupported[next_unsupported++]
+                                        : out.name + ": not simulated";
+            out.reason = why.substr(why.find(": ") + 2);
+        }
+        events.push_back(std::move(out));
+    }
+    r.events = std::move(events);
+}
+
 SimulationResult simulate(const SimulationRequest& request) {
     const ScratchDir dir;
     const auto manifest_path = dir.path() / "manifest.json";
@@ -271,21 +358,13 @@ SimulationResult simulate(const SimulationRequest& request) {
     result.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (status.exec_failed || status.signaled || status.code != 0) {
-        std::string log;
-        try {
-            log = read_text(log_path);
-        } catch (const pmu::SimulationError&) {
-        }
+        const std::string log = read_log_quietly(log_path);
         throw pmu::SimulationError(fmt::format("the simulation run ({} under callgrind) {}{}{}",
                                                request.program.front(), status.describe(),
                                                log.empty() ? "" : "; valgrind said:\n", log));
     }
     const auto manifest = manifest_from_json(read_text(manifest_path));
-    std::vector<pmu::CallgrindDump> dumps;
-    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-        if (entry.path().filename().string().rfind("callgrind.out", 0) == 0)
-            dumps.push_back(pmu::parse_callgrind_dump(read_text(entry.path())));
-    }
+    const auto dumps = read_dumps(dir.path());
     if (!dumps.empty())
         result.creator = dumps.front().creator;
     result.benchmarks = simulated_counts(manifest, dumps, request.events);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 #include "perfgauge/pmu/open_error.hpp"
@@ -66,7 +67,9 @@ std::vector<DerivedMetric> derive_metrics(const StatResult& result) {
 }
 
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver) {
-    const auto groups = resolver.resolve(options.events);
+    const auto groups = options.events.find_first_not_of(" \t") == std::string::npos
+                            ? std::vector<pmu::GroupSpec>{}
+                            : resolver.resolve(options.events);
     std::optional<pmu::PmuEnvironment> env;  // detected only when an event was refused
     StatResult result;
     result.command = options.command;
@@ -84,6 +87,7 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
                 StatEventResult e;
                 e.name = slot.spec.name;
                 e.kind = slot.spec.kind;
+                e.source = native_source(pmu::kind_name(slot.spec.kind));
                 e.unit = is_time_event(slot.spec) ? "ns" : "";
                 if (slot.opened) {
                     e.status = "counted";

@@ -58,17 +58,17 @@ std::string render_table(const StatResult& r) {
     std::string out =
         fmt::format("\n Performance counter stats for '{}'{}:\n\n", command_text(r),
                     r.repetitions > 1 ? fmt::format(" ({} runs)", r.repetitions) : "");
-    TextTable table({"VALUE", "UNIT", "EVENT", "RUNNING", "SPREAD"},
+    TextTable table({"VALUE", "UNIT", "EVENT", "SOURCE", "RUNNING", "SPREAD"},
                     {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left,
-                     TextTable::Align::right, TextTable::Align::right});
+                     TextTable::Align::left, TextTable::Align::right, TextTable::Align::right});
     for (const auto& e : r.events) {
         if (!e.counted() || e.samples.empty()) {
-            table.add_row({"<" + e.status + ">", "", e.name});
+            table.add_row({"<" + e.status + ">", "", e.name, e.source});
             continue;
         }
         const auto [value, unit] = display_value(e);
         table.add_row(
-            {value, unit, e.name,
+            {value, unit, e.name, e.source,
              e.running_fraction < 1.0 ? fmt::format("{:.1f}%", 100.0 * e.running_fraction) : "",
              spread_text(e)});
     }
@@ -104,14 +104,14 @@ std::string render_csv(const StatResult& r) {
     std::string out = std::string(kStatCsvHeader) + "\n";
     for (const auto& e : r.events) {
         const bool has = e.counted() && !e.samples.empty();
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(e.name),
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(e.name),
                            has ? number_text(median(e.samples)) : "", e.unit,
                            has ? fmt::format("{:.4f}", e.running_fraction) : "",
                            csv_field(e.status), pmu::kind_name(e.kind), e.samples.size(),
                            has ? number_text(quantile(e.samples, 0)) : "",
                            has ? number_text(quantile(e.samples, 1)) : "",
                            has ? number_text(median_absolute_deviation(e.samples)) : "",
-                           csv_field(e.reason));
+                           csv_field(e.reason), e.source);
     }
     return out;
 }
@@ -129,6 +129,7 @@ std::string render_json(const StatResult& r) {
         nlohmann::json ev;
         ev["event"] = e.name;
         ev["kind"] = pmu::kind_name(e.kind);
+        ev["source"] = e.source;
         ev["status"] = e.status;
         ev["unit"] = e.unit;
         ev["samples"] = e.samples;
@@ -156,11 +157,13 @@ std::string render_markdown(const StatResult& r) {
     std::string out =
         fmt::format("Performance counter stats for `{}`{}\n\n", command_text(r),
                     r.repetitions > 1 ? fmt::format(" ({} runs)", r.repetitions) : "");
-    out += "| event | value | unit | running | spread | status |\n|---|---:|---|---:|---:|---|\n";
+    out +=
+        "| event | value | unit | source | running | spread | status |\n"
+        "|---|---:|---|---|---:|---:|---|\n";
     for (const auto& e : r.events) {
         const bool has = e.counted() && !e.samples.empty();
-        out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", e.name,
-                           has ? number_text(median(e.samples)) : "", e.unit,
+        out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", e.name,
+                           has ? number_text(median(e.samples)) : "", e.unit, e.source,
                            has ? fmt::format("{:.1f}%", 100.0 * e.running_fraction) : "",
                            has ? spread_text(e) : "", e.status);
     }

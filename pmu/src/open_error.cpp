@@ -10,8 +10,9 @@ namespace perfgauge::pmu {
 namespace {
 
 constexpr const char* kSimulatedHint =
-    "use a machine (or VM) with a hardware PMU, or count instructions and branch misses by "
-    "simulation with valgrind --tool=callgrind --branch-sim=yes";
+    "use a machine (or VM) with a hardware PMU, or simulate instructions, branches, "
+    "branch-misses and cache misses with --backend sim (valgrind's callgrind; perfgauge run "
+    "and stat do it by default, --backend auto, when valgrind is installed)";
 
 OpenDiagnosis not_supported(EventKind kind, const PmuEnvironment& env, int error) {
     if (needs_hardware_pmu(kind) && !env.has_hardware_pmu()) {

@@ -222,3 +222,70 @@ TEST(CliSim, BadBackendInputsAreRefusedBeforeMeasuring) {
 
 }  // namespace
 }  // namespace perfgauge::test
+
+namespace perfgauge::test {
+namespace {
+
+const std::string kStatWorkload = PERFGAUGE_STAT_WORKLOAD_PATH;
+
+nlohmann::json stat_json(std::vector<std::string> args, int expected_exit = 0) {
+    args.insert(args.begin(), {"stat", "--format", "json"});
+    const auto r = perfgauge(args);
+    EXPECT_EQ(r.exit_code, expected_exit) << r.err;
+    const auto report = r.err.substr(r.err.find('{'));  // after the notice line
+    return nlohmann::json::parse(report, nullptr, false);
+}
+
+std::map<std::string, nlohmann::json> by_event(const nlohmann::json& j) {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& e : j["events"])
+        out[e["event"].get<std::string>()] = e;
+    return out;
+}
+
+TEST(CliStatSim, SimulatesTheWholeCommandDeterministically) {
+    SKIP_WITHOUT_SIMULATION();
+    auto run = [](const char* writes) {
+        return by_event(stat_json({"--backend", "sim", "-e", "instructions,branches,task-clock",
+                                   "--", kStatWorkload, "write", writes}));
+    };
+    const auto few = run("1000");
+    const auto again = run("1000");
+    const auto many = run("21000");
+    ASSERT_TRUE(few.count("instructions")) << few.size();
+    EXPECT_EQ(few.at("instructions")["source"], "sim");
+    EXPECT_EQ(few.at("task-clock")["source"], "sw");
+    EXPECT_EQ(few.at("instructions")["status"], "counted");
+    EXPECT_EQ(few.at("instructions")["value"], again.at("instructions")["value"]);
+    EXPECT_EQ(few.at("branches")["value"], again.at("branches")["value"]);
+    // 20000 more write() calls: at least a loop iteration and a syscall wrapper's instructions
+    // each, and no more than a few hundred (user space only: callgrind never sees the kernel).
+    const double extra = many.at("instructions")["value"].get<double>() -
+                         few.at("instructions")["value"].get<double>();
+    EXPECT_GT(extra, 20000 * 5.0);
+    EXPECT_LT(extra, 20000 * 300.0);
+}
+
+TEST(CliStatSim, FollowsChildrenAndKeepsTheExitStatus) {
+    SKIP_WITHOUT_SIMULATION();
+    const auto j = stat_json(
+        {"--backend", "sim", "-e", "instructions", "--", kStatWorkload, "fork-write", "10"});
+    bool two_processes = false;
+    for (const auto& n : j["notes"])
+        two_processes |= n.get<std::string>().find("2 processes") != std::string::npos;
+    EXPECT_TRUE(two_processes) << j["notes"].dump();
+    const auto failing =
+        stat_json({"--backend", "sim", "-e", "instructions", "--", kStatWorkload, "exit", "3"}, 3);
+    EXPECT_EQ(by_event(failing).at("instructions")["status"], "counted");
+}
+
+TEST(CliStatSim, PerfBackendReportsWhyInsteadOfSimulating) {
+    const auto j = by_event(stat_json({"--backend", "perf", "-e", "instructions,task-clock", "--",
+                                       kStatWorkload, "write", "10"}));
+    EXPECT_EQ(j.at("instructions")["source"], "hw");
+    EXPECT_EQ(j.at("instructions")["status"] == "counted", hardware_pmu_present());
+    EXPECT_EQ(j.at("task-clock")["source"], "sw");
+}
+
+}  // namespace
+}  // namespace perfgauge::test

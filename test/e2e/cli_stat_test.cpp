@@ -128,8 +128,10 @@ TEST(CliStat, ExitStatusIsTheCommands) {
     EXPECT_EQ(perfgauge({"stat", "--", "no-such-command-on-path"}).exit_code, 127);
 }
 
+// --backend perf: what the kernel alone counts (auto would simulate the refused events here;
+// cli_sim_test.cpp covers that).
 TEST(CliStat, DefaultListOnThisMachine) {
-    const auto r = perfgauge({"stat", "--", "/bin/true"});
+    const auto r = perfgauge({"stat", "--backend", "perf", "--", "/bin/true"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (const char* sw : {"task-clock", "page-faults", "context-switches"}) {
         EXPECT_TRUE(std::regex_search(r.err, std::regex("[0-9.]+ +(msec +)?" + std::string(sw))))
@@ -152,18 +154,20 @@ TEST(CliStat, DefaultListOnThisMachine) {
 }
 
 TEST(CliStat, CsvHasOneRowPerEvent) {
-    const auto r = perfgauge({"stat", "--format", "csv", "--", "/bin/true"});
+    const auto r = perfgauge({"stat", "--backend", "perf", "--format", "csv", "--", "/bin/true"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::stringstream lines(r.err);
     std::string header, line;
     std::getline(lines, header);
-    EXPECT_EQ(header, "event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason");
+    EXPECT_EQ(header,
+              "event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason,source");
     std::vector<std::string> rows;
     while (std::getline(lines, line))
         rows.push_back(line);
     ASSERT_EQ(rows.size(), 6u) << r.err;
     EXPECT_EQ(rows[3].rfind("task-clock,", 0), 0u);
     EXPECT_NE(rows[3].find(",ns,1.0000,counted,software,1,"), std::string::npos) << rows[3];
+    EXPECT_EQ(rows[3].substr(rows[3].size() - 3), ",sw") << rows[3];
 }
 
 TEST(CliStat, OutputPassesThroughAndReportGoesToTheFile) {

@@ -75,6 +75,27 @@ TEST(Compare, KnownMediansGiveKnownRatioAndVerdict) {
     EXPECT_TRUE(regressions(c, 10).empty());
 }
 
+TEST(Compare, HardwareAndSimulatedCountsAreNeverCompared) {
+    auto simulated = result({bench("a", "x", 4, 15)});
+    simulated.event_sources = {"sim", "sim"};
+    const auto mixed =
+        compare_results(result({bench("a", "x", 8, 30.8)}), simulated, CompareOptions{});
+    ASSERT_EQ(mixed.benchmarks[0].metrics.size(), 1u) << "time only";
+    const auto note = std::find_if(mixed.notes.begin(), mixed.notes.end(), [](const auto& n) {
+        return n.find("instructions: hw in the baseline, sim in the contender") !=
+               std::string::npos;
+    });
+    EXPECT_NE(note, mixed.notes.end());
+    // Simulated on both sides: compared, and labelled.
+    auto simulated_baseline = result({bench("a", "x", 8, 30.8)});
+    simulated_baseline.event_sources = {"sim", "sim"};
+    const auto both = compare_results(simulated_baseline, simulated, CompareOptions{});
+    ASSERT_EQ(both.benchmarks[0].metrics.size(), 2u);
+    EXPECT_EQ(both.benchmarks[0].metrics[1].source, "sim");
+    EXPECT_NE(render_comparison(both, OutputFormat::table).find("instructions/item [sim]"),
+              std::string::npos);
+}
+
 TEST(Compare, IdenticalInputsShowNoDifference) {
     const auto r = result({bench("a", "x", 5, 20), bench("b", "x", 7, 9)});
     const auto c = compare_results(r, r, CompareOptions{});
@@ -131,7 +152,7 @@ TEST(Compare, RendersEveryFormat) {
     const auto csv = render_comparison(c, OutputFormat::csv);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "benchmark,metric,baseline_median,contender_median,ratio,change_pct,"
-              "hodges_lehmann_shift,p_value,baseline_samples,contender_samples,verdict");
+              "hodges_lehmann_shift,p_value,baseline_samples,contender_samples,verdict,source");
     std::stringstream row(csv.substr(csv.find('\n') + 1));
     std::vector<std::string> fields;
     for (std::string field; std::getline(row, field, ',') && fields.size() < 6;)

@@ -13,6 +13,7 @@ StatEventResult counted(const std::string& name, std::vector<double> samples, do
     StatEventResult e;
     e.name = name;
     e.kind = name == "task-clock" ? pmu::EventKind::software : pmu::EventKind::hardware;
+    e.source = name == "task-clock" ? "sw" : "hw";
     e.status = "counted";
     e.samples = std::move(samples);
     e.running_fraction = running;
@@ -33,6 +34,7 @@ StatResult sample_result() {
     StatEventResult missing;
     missing.name = "ref-cycles";
     missing.kind = pmu::EventKind::hardware;
+    missing.source = "hw";
     missing.status = "not supported";
     missing.reason = "no PMU, really";
     missing.fix = "get one";
@@ -61,9 +63,9 @@ TEST(StatReport, CsvHasOneRowPerEventWithStableColumns) {
     }
     ASSERT_EQ(lines.size(), 7u);
     EXPECT_EQ(lines[0], kStatCsvHeader);
-    EXPECT_EQ(lines[1], "cycles,1000,,0.5000,counted,hardware,3,900,1100,100,");
-    EXPECT_EQ(lines[5], "task-clock,1000000,ns,1.0000,counted,software,3,1000000,1000000,0,");
-    EXPECT_EQ(lines[6], "ref-cycles,,,,not supported,hardware,0,,,,\"no PMU, really\"");
+    EXPECT_EQ(lines[1], "cycles,1000,,0.5000,counted,hardware,3,900,1100,100,,hw");
+    EXPECT_EQ(lines[5], "task-clock,1000000,ns,1.0000,counted,software,3,1000000,1000000,0,,sw");
+    EXPECT_EQ(lines[6], "ref-cycles,,,,not supported,hardware,0,,,,\"no PMU, really\",hw");
 }
 
 TEST(StatReport, JsonCarriesTheSameFacts) {

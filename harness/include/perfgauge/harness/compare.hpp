@@ -28,6 +28,7 @@ struct CompareOptions {
 
 struct MetricComparison {
     std::string metric;  ///< "time" or an event name
+    std::string source;  ///< the counter's source on both sides: "hw", "sw" or "sim" ("" for time)
     bool is_time = false;
     double baseline_median = 0, contender_median = 0;
     double ratio = 0;       ///< contender / baseline (0 when the baseline is 0)

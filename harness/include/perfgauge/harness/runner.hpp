@@ -96,18 +96,22 @@ struct RunResult {
     double pause_overhead_ns = 0;  ///< subtracted once per pause()/resume() pair
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
-    std::vector<std::string> events;       ///< counted per item, in counters_per_item order
-    std::vector<std::string> event_kinds;  ///< "hardware", "software", ... per event
+    std::vector<std::string> events;         ///< counted per item, in counters_per_item order
+    std::vector<std::string> event_kinds;    ///< "hardware", "software", ... per event
     std::vector<std::string> event_sources;  ///< "hw", "sw" or "sim" per event (event_plan.hpp)
-    std::vector<bool> event_counted;       ///< false: the kernel refused it (values are 0)
-    std::vector<std::string> unsupported;  ///< "cycles: not supported: ..."
-    std::vector<std::string> warnings;     ///< conditions that make numbers less reliable
+    std::vector<bool> event_counted;         ///< false: the kernel refused it (values are 0)
+    std::vector<std::string> unsupported;    ///< "cycles: not supported: ..."
+    std::vector<std::string> warnings;       ///< conditions that make numbers less reliable
     /// Facts about the benchmarks' set-up recorded with the result (cache sizes used, ...).
     std::vector<std::pair<std::string, std::string>> context;
     /// How simulated counts were obtained (notice, simulator, caches, ...); empty when none.
     std::vector<std::pair<std::string, std::string>> simulation;
     std::vector<BenchmarkResult> benchmarks;
 };
+
+/// "hw", "sw" or "sim" for event `event` of `r` (from its kind when event_sources is short,
+/// as in results built by hand).
+std::string event_source(const RunResult& r, std::size_t event);
 
 class Runner {
   public:

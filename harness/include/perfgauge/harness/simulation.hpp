@@ -15,6 +15,7 @@
 
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/callgrind_output.hpp"
@@ -101,6 +102,27 @@ struct SimulationResult {
 /// Runs the child under callgrind in a private temporary directory (removed afterwards) and
 /// reads its dumps. Throws pmu::SimulationError when it fails, with valgrind's exit status.
 SimulationResult simulate(const SimulationRequest& request);
+
+/// perfgauge stat --backend sim: the whole command (its children too) under callgrind.
+struct CommandSimulation {
+    std::vector<double> totals;  ///< per simulated event, summed over every process
+    ExitStatus exit;             ///< of the command under valgrind
+    std::size_t processes = 0;   ///< output files read (one per process)
+    std::string creator;
+    double wall_seconds = 0;
+};
+
+/// Runs `command` under callgrind (instrumented from the start, children followed) in a private
+/// temporary directory and sums every dump. Throws pmu::SimulationError when valgrind cannot run
+/// it or wrote nothing.
+CommandSimulation simulate_command(pmu::CallgrindSetup setup,
+                                   const std::vector<std::string>& command,
+                                   const std::vector<std::string>& events);
+
+/// Puts the simulated totals into a native `perfgauge stat` result (one sample each: the
+/// simulation is deterministic), in the plan's event order; refused events become "not
+/// supported" with the plan's reason.
+void merge_simulated(StatResult& native, const EventPlan& plan, const CommandSimulation& sim);
 
 /// Puts the simulated counts into `native` (the run of plan.native_list), giving every event of
 /// the plan its place in list order and its source; refused events of the plan are listed as

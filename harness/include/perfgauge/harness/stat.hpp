@@ -28,6 +28,7 @@ struct StatEventResult {
     std::string status;
     std::string reason;  ///< why it was not counted (empty when counted)
     std::string fix;
+    std::string source;             ///< "hw", "sw" or "sim" (event_plan.hpp)
     std::string unit;               ///< "ns" for task-clock/cpu-clock; empty for plain counts
     std::vector<double> samples;    ///< scaled value of each repetition
     double running_fraction = 1.0;  ///< lowest over the repetitions
@@ -55,7 +56,8 @@ struct DerivedMetric {
 /// Pure: the ratios whose inputs were counted.
 std::vector<DerivedMetric> derive_metrics(const StatResult& result);
 
-/// Resolves the events (throws pmu::EventError on bad names), then runs the command
+/// Resolves the events (throws pmu::EventError on bad names; an empty list counts nothing
+/// and only times the command), then runs the command
 /// `repetitions` times with counters attached (inherit: its children count too), stopping early
 /// when it fails or cannot be started.
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver);

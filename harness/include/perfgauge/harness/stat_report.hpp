@@ -13,11 +13,11 @@ enum class OutputFormat { table, csv, json, markdown };
 OutputFormat parse_output_format(const std::string& text);
 
 /// CSV columns, in this order (stable; new columns are only ever appended):
-///   event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason
+///   event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason,source
 /// value is the median over the runs (empty when not counted); running_fraction is the lowest
-/// over the runs; mad is the median absolute deviation.
+/// over the runs; mad is the median absolute deviation; source is hw, sw or sim.
 inline constexpr const char* kStatCsvHeader =
-    "event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason";
+    "event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason,source";
 
 std::string render_stat(const StatResult& result, OutputFormat format);
 
