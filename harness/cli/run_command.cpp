@@ -332,7 +332,7 @@ int run_run(const std::vector<std::string>& args) {
     if (!json_path.empty())
         check_output_path(json_path);
 
-    harness::Runner runner(runner_options);  // resolves the events: bad names exit 2 here
+    harness::Runner runner(runner_options);  // plan_events above already refused bad names
     // Data generation and the check against the reference decoder happen here.
     const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
     for (const auto& note : suite.notes)

@@ -44,6 +44,15 @@ bool EventPlan::any_simulated() const {
     return false;
 }
 
+std::vector<std::string> EventPlan::unsupported() const {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (!refusals[i].empty())
+            out.push_back(events[i] + ": " + refusals[i]);
+    }
+    return out;
+}
+
 std::vector<std::string> EventPlan::simulated_events() const {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -59,7 +68,7 @@ enum class Decision { native, simulated, unsupported };
 
 struct Decided {
     Decision decision = Decision::native;
-    std::string unsupported_reason;
+    std::string refusal;  ///< when unsupported
 };
 
 Decided decide(const pmu::EventTerm& term, const NativeProbe& probe, Backend backend,
@@ -81,20 +90,17 @@ Decided decide(const pmu::EventTerm& term, const NativeProbe& probe, Backend bac
     if (!sim) {
         if (backend == Backend::automatic)
             return {};  // the native run reports why it was refused
-        return {Decision::unsupported,
-                fmt::format("{}: not simulated: {}", text, pmu::not_simulated_reason(term.name))};
+        return {Decision::unsupported, "not simulated: " + pmu::not_simulated_reason(term.name)};
     }
     if (term.modifiers.kernel) {
-        return {Decision::unsupported,
-                fmt::format("{}: not simulated: callgrind sees user space only (drop ':k')", text)};
+        return {Decision::unsupported, "not simulated: callgrind sees user space only (drop ':k')"};
     }
     if (!valgrind_available) {
         if (probe.known)
             return {};  // automatic: the native run reports why it was refused
         return {Decision::unsupported,
-                fmt::format("{}: not counted: a simulated event, and valgrind is not installed "
-                            "(apt-get install valgrind)",
-                            text)};
+                "not counted: a simulated event, and valgrind is not installed (apt-get install "
+                "valgrind)"};
     }
     if (refusal.empty() && !probe.reason.empty())
         refusal = probe.reason;
@@ -116,10 +122,9 @@ EventPlan plan_events(const pmu::EventList& list, Backend backend, bool valgrind
             plan.events.push_back(pmu::term_text(term));
             plan.kinds.emplace_back(p.known ? pmu::kind_name(p.kind) : "hw_cache");
             plan.simulated.push_back(d.decision == Decision::simulated);
+            plan.refusals.push_back(d.refusal);
             if (d.decision == Decision::native)
                 native_members.push_back(pmu::term_text(term));
-            else if (d.decision == Decision::unsupported)
-                plan.unsupported.push_back(d.unsupported_reason);
         }
         if (native_members.empty())
             continue;

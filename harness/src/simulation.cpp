@@ -310,7 +310,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
 
 void merge_simulated(StatResult& r, const EventPlan& plan, const CommandSimulation& sim) {
     std::vector<StatEventResult> events;
-    std::size_t next_sim = 0, next_unsupported = 0;
+    std::size_t next_sim = 0;  // sim.totals follows plan.simulated_events()
     for (std::size_t e = 0; e < plan.events.size(); ++e) {
         const auto native = std::find_if(r.events.begin(), r.events.end(),
                                          [&](const auto& n) { return n.name == plan.events[e]; });
@@ -328,10 +328,7 @@ void merge_simulated(StatResult& r, const EventPlan& plan, const CommandSimulati
             out.samples = {sim.totals[next_sim++]};
         } else {
             out.status = "not supported";
-            const std::string why = next_unsupported < plan.unsupported.size()
-                                        ? plan.unsupported[next_unsupported++]
-                                        : out.name + ": not simulated";
-            out.reason = why.substr(why.find(": ") + 2);
+            out.reason = plan.refusals[e].empty() ? "not simulated" : plan.refusals[e];
         }
         events.push_back(std::move(out));
     }
@@ -376,7 +373,8 @@ void merge_simulated(RunResult& r, const EventPlan& plan, const SimulationResult
     for (const auto& c : sim.benchmarks)
         counts[c.name] = &c;
     const auto simulated = plan.simulated_events();
-    RunResult merged_events;  // only its event vectors are used
+    std::vector<std::string> events, kinds, sources;
+    std::vector<bool> counted;
     std::vector<std::vector<std::vector<double>>> per_item(r.benchmarks.size()),
         raw_per_item(r.benchmarks.size());
     std::vector<std::vector<double>> running(r.benchmarks.size());
@@ -386,29 +384,17 @@ void merge_simulated(RunResult& r, const EventPlan& plan, const SimulationResult
         const auto sim_index = static_cast<std::size_t>(
             std::find(simulated.begin(), simulated.end(), name) - simulated.begin());
         const bool is_sim = plan.simulated[e];
-        if (!is_sim && native == r.events.end()) {
-            // Neither backend counts it: a column of zeros marked not counted.
-            merged_events.events.push_back(name);
-            merged_events.event_kinds.push_back(plan.kinds[e]);
-            merged_events.event_sources.emplace_back(kSourceSimulated);
-            merged_events.event_counted.push_back(false);
-        } else if (is_sim) {
-            merged_events.events.push_back(name);
-            merged_events.event_kinds.push_back(plan.kinds[e]);
-            merged_events.event_sources.emplace_back(kSourceSimulated);
-            merged_events.event_counted.push_back(true);
-        } else {
-            const auto n = static_cast<std::size_t>(native - r.events.begin());
-            merged_events.events.push_back(name);
-            merged_events.event_kinds.push_back(r.event_kinds[n]);
-            merged_events.event_sources.push_back(r.event_sources[n]);
-            merged_events.event_counted.push_back(r.event_counted[n]);
-        }
+        // Not native and not simulated: neither backend counts it (zeros, marked not counted).
+        const bool is_native = !is_sim && native != r.events.end();
+        const auto n = static_cast<std::size_t>(native - r.events.begin());
+        events.push_back(name);
+        kinds.push_back(is_native ? r.event_kinds[n] : plan.kinds[e]);
+        sources.push_back(is_native ? event_source(r, n) : kSourceSimulated);
+        counted.push_back(is_native ? static_cast<bool>(r.event_counted[n]) : is_sim);
         for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
             const auto& bench = r.benchmarks[b];
             const std::size_t samples = bench.ns_per_item.size();
-            if (native != r.events.end() && !is_sim) {
-                const auto n = static_cast<std::size_t>(native - r.events.begin());
+            if (is_native) {
                 per_item[b].push_back(bench.counters_per_item[n]);
                 raw_per_item[b].push_back(bench.raw_counters_per_item[n]);
                 running[b].push_back(bench.running_fraction[n]);
@@ -429,16 +415,17 @@ void merge_simulated(RunResult& r, const EventPlan& plan, const SimulationResult
             running[b].push_back(1.0);
         }
     }
-    r.events = std::move(merged_events.events);
-    r.event_kinds = std::move(merged_events.event_kinds);
-    r.event_sources = std::move(merged_events.event_sources);
-    r.event_counted = std::move(merged_events.event_counted);
+    r.events = std::move(events);
+    r.event_kinds = std::move(kinds);
+    r.event_sources = std::move(sources);
+    r.event_counted = std::move(counted);
     for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
         r.benchmarks[b].counters_per_item = std::move(per_item[b]);
         r.benchmarks[b].raw_counters_per_item = std::move(raw_per_item[b]);
         r.benchmarks[b].running_fraction = std::move(running[b]);
     }
-    r.unsupported.insert(r.unsupported.end(), plan.unsupported.begin(), plan.unsupported.end());
+    for (auto& u : plan.unsupported())
+        r.unsupported.push_back(std::move(u));
 }
 
 }  // namespace perfgauge::harness

@@ -52,7 +52,7 @@ TEST(EventPlan, AutoSimulatesWhatTheKernelRefused) {
     EXPECT_EQ(p.simulated, (std::vector<bool>{false, true, true, false}));
     // cycles stays native, so the run reports why the kernel refused it.
     EXPECT_EQ(p.native_list, "cycles,task-clock");
-    EXPECT_TRUE(p.unsupported.empty());
+    EXPECT_TRUE(p.unsupported().empty());
     EXPECT_NE(p.notice.find("instructions, branch-misses: simulated"), std::string::npos)
         << p.notice;
     EXPECT_NE(p.notice.find("no hardware PMU"), std::string::npos) << p.notice;
@@ -72,8 +72,8 @@ TEST(EventPlan, AutoWithoutValgrindLeavesRefusalsToTheNativeRun) {
     // A simulation-only name cannot fall back on anything.
     const auto only = plan("LLC-misses,task-clock", Backend::automatic, false, false);
     EXPECT_EQ(only.native_list, "task-clock");
-    ASSERT_EQ(only.unsupported.size(), 1u);
-    EXPECT_NE(only.unsupported[0].find("apt-get install valgrind"), std::string::npos);
+    ASSERT_EQ(only.unsupported().size(), 1u);
+    EXPECT_NE(only.unsupported()[0].find("apt-get install valgrind"), std::string::npos);
 }
 
 TEST(EventPlan, PerfNeverSimulates) {
@@ -93,9 +93,9 @@ TEST(EventPlan, SimSimulatesEveryHardwareEventEvenWithAPmu) {
                         Backend::sim, true, true);
     EXPECT_EQ(p.simulated, (std::vector<bool>{false, true, false, true, false}));
     EXPECT_EQ(p.native_list, "page-faults");
-    ASSERT_EQ(p.unsupported.size(), 2u);
-    EXPECT_NE(p.unsupported[0].find("cycles: not simulated"), std::string::npos);
-    EXPECT_NE(p.unsupported[1].find("user space only"), std::string::npos);
+    ASSERT_EQ(p.unsupported().size(), 2u);
+    EXPECT_NE(p.unsupported()[0].find("cycles: not simulated"), std::string::npos);
+    EXPECT_NE(p.unsupported()[1].find("user space only"), std::string::npos);
     EXPECT_EQ(p.simulated_events(),
               (std::vector<std::string>{"instructions:u", "L1-dcache-misses"}));
     EXPECT_NE(p.notice.find("--backend sim"), std::string::npos);

@@ -43,12 +43,14 @@ struct EventPlan {
     std::vector<std::string> kinds;   ///< kind_name() per event
     std::vector<bool> simulated;      ///< per event
     std::string native_list;          ///< the natively counted events, as an event list
-    /// Events neither backend will count, with the reason ("cycles: not simulated: ...").
-    std::vector<std::string> unsupported;
+    /// Per event: why neither backend will count it ("not simulated: ..."); "" when one does.
+    std::vector<std::string> refusals;
     std::string notice;  ///< one line on why simulation is used; empty when it is not
 
     bool any_simulated() const;
     std::vector<std::string> simulated_events() const;
+    /// "cycles: not simulated: ..." for every refused event, in list order.
+    std::vector<std::string> unsupported() const;
 };
 
 using NativeProber = std::function<NativeProbe(const pmu::EventTerm&)>;
