@@ -5,9 +5,11 @@
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/doctor.hpp"
+#include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/perf_event.hpp"
 #include "perfgauge/pmu/tracefs.hpp"
+#include "perfgauge/workloads/variant_availability.hpp"
 
 namespace perfgauge::cli {
 
@@ -39,8 +41,10 @@ int run_doctor(const std::vector<std::string>& args) {
     probes.hardware_error = probe_event(resolver, "cycles");
     probes.software_error = probe_event(resolver, "task-clock");
     probes.tracefs_mounted = pmu::Tracefs::locate().has_value();
-    const auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(),
-                                                     harness::collect_system_info(), probes);
+    const auto system = harness::collect_system_info();
+    auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(), system, probes);
+    for (auto& check : workloads::isa_checks(system.cpu))
+        checks.push_back(std::move(check));
     fmt::print("perfgauge doctor\n\n");
     for (const auto& check : checks) {
         fmt::print("{} {}: {}\n", harness::check_label(check.level), check.topic, check.finding);

@@ -16,8 +16,10 @@
 #include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/runner.hpp"
 #include "perfgauge/harness/simulation.hpp"
 #include "perfgauge/harness/stat.hpp"
+#include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 #include "perfgauge/workloads/suite.hpp"
@@ -159,7 +161,7 @@ int run_simulation_child(const std::string& manifest_path, const workloads::Suit
     const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
     const auto caches = simulated_caches_for(spec, vm, system);
     const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
-    const auto manifest = harness::SimulatedBatches::run(
+    const auto manifest = harness::run_simulated_batches(
         suite.benchmarks, vm["sim-items"].as<std::uint64_t>(), ll_bytes);
     harness::write_file_atomically(manifest_path, harness::manifest_to_json(manifest));
     return kExitOk;
@@ -181,8 +183,9 @@ harness::SimulationResult run_simulation(const po::variables_map& vm,
     request.events = plan.simulated_events();
     for (const auto& note : caches.notes)
         fmt::print(stderr, "perfgauge run: simulated caches: {}\n", note);
-    fmt::print(stderr, "perfgauge run: simulating {} benchmarks under callgrind ({})\n", benchmarks,
-               describe_caches(caches));
+    const std::string geometry = describe_caches(caches);
+    fmt::print(stderr, "perfgauge run: simulating {} benchmarks under callgrind{}\n", benchmarks,
+               geometry.empty() ? "" : " (" + geometry + ")");
     return harness::simulate(request);
 }
 

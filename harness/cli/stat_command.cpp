@@ -11,6 +11,7 @@
 #include "perfgauge/harness/simulation.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/stat_report.hpp"
+#include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/open_error.hpp"
 
 namespace perfgauge::cli {

@@ -14,6 +14,14 @@ run(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 message(STATUS "consumer ran: ${last_output}")
-if(NOT last_output MATCHES "groups=2 first=task-clock")
+if(NOT last_output MATCHES "groups=2 first=task-clock vendor=[^ ]* samples=3 ns_per_item_positive=1"
+   OR NOT last_output MATCHES "sum +3 ")
   message(FATAL_ERROR "unexpected consumer output: ${last_output}")
 endif()
+
+# Internal headers (the simulated backend, the runner's column building) are not installed.
+foreach(internal event_plan.hpp simulation.hpp native_columns.hpp)
+  if(EXISTS ${WORK_DIR}/prefix/include/perfgauge/harness/${internal})
+    message(FATAL_ERROR "internal header installed: perfgauge/harness/${internal}")
+  endif()
+endforeach()

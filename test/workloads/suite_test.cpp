@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/workloads/variant_availability.hpp"
 
 namespace perfgauge::workloads {

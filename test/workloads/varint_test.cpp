@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/harness/system_facts.hpp"
 #include "perfgauge/workloads/variant_availability.hpp"
 
 namespace perfgauge::workloads {
@@ -240,6 +240,31 @@ TEST(VarintVariants, AvailabilityFollowsTheCpu) {
     EXPECT_NE(caveat(bmi2, cpu).find("microcoded"), std::string::npos);
     cpu.family = 0x19;  // Zen 3
     EXPECT_EQ(caveat(bmi2, cpu), "");
+}
+
+TEST(VarintVariants, PextIsMicrocodedOnlyOnZen1And2) {
+    harness::CpuInfo cpu;
+    cpu.vendor = "AuthenticAMD";
+    cpu.family = 0x17;
+    EXPECT_TRUE(pext_is_microcoded(cpu));
+    cpu.family = 0x19;
+    EXPECT_FALSE(pext_is_microcoded(cpu));
+    cpu.vendor = "GenuineIntel";
+    cpu.family = 0x6;
+    EXPECT_FALSE(pext_is_microcoded(cpu));
+}
+
+TEST(VarintVariants, DoctorIsaChecksWarnAboutMissingOrSlowPext) {
+    harness::CpuInfo cpu;
+    ASSERT_EQ(isa_checks(cpu).size(), 1u);
+    EXPECT_EQ(isa_checks(cpu)[0].level, harness::CheckLevel::warn);
+    EXPECT_NE(isa_checks(cpu)[0].finding.find("not available"), std::string::npos);
+    cpu.bmi2 = true;
+    cpu.vendor = "AuthenticAMD";
+    cpu.family = 0x17;
+    EXPECT_NE(isa_checks(cpu)[0].finding.find("microcoded"), std::string::npos);
+    cpu.family = 0x1a;
+    EXPECT_EQ(isa_checks(cpu)[0].level, harness::CheckLevel::ok);
 }
 
 TEST(PaddedBytes, AlignedZeroedAndShrinkable) {

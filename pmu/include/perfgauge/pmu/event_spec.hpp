@@ -7,21 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "perfgauge/pmu/event_kind.hpp"
+
 namespace perfgauge::pmu {
-
-/// Where an event is implemented. Everything but `software` and `tracepoint` needs a hardware
-/// PMU, which virtual machines often do not expose.
-enum class EventKind {
-    hardware,    ///< generic hardware event (cycles, instructions, ...)
-    hw_cache,    ///< generic cache event (L1-dcache-load-misses, ...)
-    software,    ///< kernel software counter (task-clock, page-faults, ...)
-    raw,         ///< rNNNN: a model-specific encoding given by hand
-    pmu,         ///< a libpfm4 event of a specific PMU (amd64_fam19h_zen3::RETIRED_INSTRUCTIONS)
-    tracepoint,  ///< subsystem:event from tracefs
-};
-
-std::string_view kind_name(EventKind kind);
-bool needs_hardware_pmu(EventKind kind);
 
 struct EventSpec {
     std::string name;      ///< as the user wrote it, modifiers included ("task-clock:u")

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/harness/system_facts.hpp"
 
 namespace perfgauge::workloads {
 

@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "perfgauge/harness/runner.hpp"
-#include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/harness/benchmark.hpp"
+#include "perfgauge/harness/system_facts.hpp"
 #include "perfgauge/workloads/cache_sweep.hpp"
 #include "perfgauge/workloads/datasets.hpp"
 

@@ -1,0 +1,86 @@
+// The runner: warm-up, automatic batch sizing, repetitions in seeded random interleaving,
+// every sample kept (preallocated, no I/O while measuring), per-item normalisation, and
+// overhead correction (the batch's own measurement and every pause/resume inside it).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "perfgauge/harness/benchmark.hpp"
+#include "perfgauge/harness/clock.hpp"
+#include "perfgauge/harness/result.hpp"
+#include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/pmu/counter_set.hpp"
+
+namespace perfgauge::harness {
+
+struct RunnerOptions {
+    std::string events = "task-clock,page-faults";
+    std::size_t repetitions = 10;       ///< samples per benchmark
+    double min_sample_time_s = 0.002;   ///< a batch lasts at least this, and >= 1000x the overhead
+    double warmup_time_s = 0.02;        ///< per benchmark, also used to size the batch
+    std::optional<std::uint64_t> seed;  ///< interleaving seed; drawn (and recorded) when unset
+    bool interleave = true;             ///< shuffle benchmark order in every repetition
+    std::optional<int> pin_cpu;         ///< sched_setaffinity to this CPU
+    bool fifo = false;                  ///< SCHED_FIFO (needs CAP_SYS_NICE)
+    bool mlock = false;                 ///< mlockall(MCL_CURRENT | MCL_FUTURE)
+    /// Called between batches (never inside one) with what is happening, how far it is and
+    /// how far it goes, e.g. ("sizing", 3, 40) or ("repetition", 2, 10). Optional.
+    std::function<void(std::string_view phase, std::size_t done, std::size_t total)> progress;
+};
+
+/// The native BatchState: pause() stops the clock and snapshots the counters, resume() starts
+/// them again, and the paused time and counts are left out of the batch.
+class NativeBatchState final : public BatchState {
+  public:
+    NativeBatchState(const Clock& clock, pmu::CounterSet& counters);
+    void pause() override;
+    void resume() override;
+
+    void reset(std::uint64_t iterations);
+    std::uint64_t paused_ticks() const { return paused_ticks_; }
+    std::uint64_t pauses() const { return pauses_; }
+    const std::vector<double>& paused_counts() const { return paused_counts_; }
+
+  private:
+    const Clock* clock_;
+    pmu::CounterSet* counters_;
+    std::uint64_t paused_at_ = 0;
+    std::uint64_t paused_ticks_ = 0;
+    pmu::CounterSet::Snapshot pause_snapshot_, resume_snapshot_;
+    std::vector<pmu::ScaledCount> pause_delta_;
+    std::vector<double> paused_counts_;
+};
+
+class Runner {
+  public:
+    /// Opens the counters on the calling thread and calibrates the overheads.
+    explicit Runner(const RunnerOptions& options);
+    RunResult run(const std::vector<Benchmark>& benchmarks);
+
+  private:
+    struct Batch {
+        double ns = 0;
+        std::size_t pauses = 0;
+    };
+    Batch run_batch(const Benchmark& b, std::uint64_t iterations);
+    std::uint64_t size_batch(const Benchmark& b);
+    void apply_noise_controls(std::vector<std::string>& warnings);
+
+    RunnerOptions options_;
+    Clock clock_;
+    pmu::CounterSet counters_;
+    NativeBatchState state_;
+    pmu::CounterSet::Snapshot before_, after_;
+    std::vector<pmu::ScaledCount> delta_;
+    std::vector<double> batch_counts_;  // last batch, paused intervals removed
+    double batch_overhead_ns_ = 0, pause_overhead_ns_ = 0;
+    std::vector<double> batch_counter_overhead_, pause_counter_overhead_;
+};
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,256 @@
+#include "perfgauge/harness/runner.hpp"
+
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <numeric>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "perfgauge/harness/native_columns.hpp"
+#include "perfgauge/harness/reliability.hpp"
+#include "perfgauge/harness/statistics.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+constexpr std::size_t kCalibrationBatches = 1000;
+constexpr int kPausesPerCalibrationBatch = 16;
+constexpr double kPausedWallFactor = 20;
+// Above this share of the measured time, the subtracted pause cost dominates the result.
+constexpr double kPauseCorrectionWarnShare = 0.5;
+
+std::string iso_date() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char text[64];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local);
+    return text;
+}
+
+}  // namespace
+
+NativeBatchState::NativeBatchState(const Clock& clock, pmu::CounterSet& counters)
+    : clock_(&clock),
+      counters_(&counters),
+      pause_snapshot_(counters.make_snapshot()),
+      resume_snapshot_(counters.make_snapshot()),
+      pause_delta_(counters.events().size()),
+      paused_counts_(counters.events().size()) {}
+
+void NativeBatchState::reset(std::uint64_t iterations) {
+    iterations_ = iterations;
+    paused_ticks_ = 0;
+    pauses_ = 0;
+    std::fill(paused_counts_.begin(), paused_counts_.end(), 0.0);
+}
+
+void NativeBatchState::pause() {
+    paused_at_ = clock_->stop();
+    counters_->read(pause_snapshot_);
+}
+
+void NativeBatchState::resume() {
+    counters_->read(resume_snapshot_);
+    counters_->delta(pause_snapshot_, resume_snapshot_, pause_delta_);
+    for (std::size_t i = 0; i < paused_counts_.size(); ++i)
+        paused_counts_[i] += pause_delta_[i].value;
+    ++pauses_;
+    paused_ticks_ += clock_->start() - paused_at_;
+}
+
+Runner::Runner(const RunnerOptions& options)
+    : options_(options),
+      clock_(Clock::best()),
+      counters_(pmu::open_self_monitoring(options.events)),
+      state_(clock_, counters_),
+      before_(counters_.make_snapshot()),
+      after_(counters_.make_snapshot()),
+      delta_(counters_.events().size()),
+      batch_counts_(counters_.events().size()) {
+    counters_.enable();
+    // Calibrate what a batch costs around nothing, and what one pause/resume pair leaves in
+    // the measured interval, through exactly the path real batches take.
+    const std::size_t events = counters_.events().size();
+    auto calibrate = [&](const Benchmark& b, std::vector<double>& counter_medians) {
+        std::vector<double> ns(kCalibrationBatches);
+        std::vector<std::vector<double>> counts(events, std::vector<double>(kCalibrationBatches));
+        for (std::size_t s = 0; s < kCalibrationBatches; ++s) {
+            ns[s] = run_batch(b, 0).ns;
+            for (std::size_t i = 0; i < events; ++i)
+                counts[i][s] = batch_counts_[i];
+        }
+        counter_medians.resize(events);
+        for (std::size_t i = 0; i < events; ++i)
+            counter_medians[i] = median(counts[i]);
+        return median(ns);
+    };
+    batch_overhead_ns_ =
+        calibrate(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}}, batch_counter_overhead_);
+    const Benchmark pauses{"(pauses)",
+                           1,
+                           0,
+                           [](BatchState& s) {
+                               for (int i = 0; i < kPausesPerCalibrationBatch; ++i) {
+                                   s.pause();
+                                   s.resume();
+                               }
+                           },
+                           {}};
+    pause_overhead_ns_ = (calibrate(pauses, pause_counter_overhead_) - batch_overhead_ns_) /
+                         kPausesPerCalibrationBatch;
+    for (std::size_t i = 0; i < events; ++i) {
+        pause_counter_overhead_[i] =
+            (pause_counter_overhead_[i] - batch_counter_overhead_[i]) / kPausesPerCalibrationBatch;
+    }
+}
+
+Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
+    state_.reset(iterations);
+    counters_.read(before_);
+    const std::uint64_t t0 = clock_.start();
+    b.run(state_);
+    const std::uint64_t t1 = clock_.stop();
+    counters_.read(after_);
+    counters_.delta(before_, after_, delta_);
+    for (std::size_t i = 0; i < delta_.size(); ++i)
+        batch_counts_[i] = delta_[i].value - state_.paused_counts()[i];
+    return {clock_.to_ns(static_cast<double>(t1 - t0 - state_.paused_ticks())), state_.pauses()};
+}
+
+std::uint64_t Runner::size_batch(const Benchmark& b) {
+    // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
+    const double target_ns = std::max(options_.min_sample_time_s * 1e9,
+                                      1000.0 * std::max(batch_overhead_ns_, clock_.ns_per_tick()));
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
+    std::uint64_t iterations = 1;
+    for (;;) {
+        const auto wall_start = std::chrono::steady_clock::now();
+        const double ns = run_batch(b, iterations).ns;
+        const std::chrono::duration<double, std::nano> wall =
+            std::chrono::steady_clock::now() - wall_start;
+        // A body that pauses every iteration spends most of its wall time paused; once that
+        // reaches kPausedWallFactor x the target, more iterations only cost time.
+        const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
+        if (long_enough && std::chrono::steady_clock::now() >= deadline)
+            return iterations;
+        if (!long_enough) {
+            const double factor = ns > 0 ? std::clamp(1.2 * target_ns / ns, 1.5, 10.0) : 10.0;
+            iterations =
+                std::max(iterations + 1,
+                         static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));
+        }
+        if (iterations > (std::uint64_t{1} << 40))
+            return iterations;  // an empty body: stop growing
+    }
+}
+
+void Runner::apply_noise_controls(std::vector<std::string>& warnings) {
+    if (options_.pin_cpu) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(*options_.pin_cpu, &set);
+        if (::sched_setaffinity(0, sizeof set, &set) != 0) {
+            warnings.push_back(
+                fmt::format("--pin {}: not applied: {}", *options_.pin_cpu, std::strerror(errno)));
+        }
+    }
+    if (options_.fifo) {
+        sched_param param{};
+        param.sched_priority = 1;  // above every normal task; RT throttling still protects the box
+        if (::sched_setscheduler(0, SCHED_FIFO, &param) != 0) {
+            warnings.push_back(
+                fmt::format("--fifo: not applied ({}): needs root or CAP_SYS_NICE "
+                            "(or an RLIMIT_RTPRIO above 0)",
+                            std::strerror(errno)));
+        }
+    }
+    if (options_.mlock && ::mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
+        warnings.push_back(fmt::format(
+            "--mlock: not applied ({}): raise RLIMIT_MEMLOCK (ulimit -l) or run as root",
+            std::strerror(errno)));
+    }
+}
+
+RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
+    RunResult result;
+    result.repetitions = options_.repetitions;
+    result.seed = options_.seed ? *options_.seed : std::random_device{}();
+    result.clock = clock_.name();
+    result.batch_overhead_ns = batch_overhead_ns_;
+    result.pause_overhead_ns = pause_overhead_ns_;
+    result.events = native_columns(counters_);
+    apply_noise_controls(result.warnings);
+
+    // Size every batch (this is also the warm-up), then allocate every sample up front.
+    const std::size_t events = counters_.events().size();
+    result.benchmarks.resize(benchmarks.size());
+    for (std::size_t b = 0; b < benchmarks.size(); ++b) {
+        auto& r = result.benchmarks[b];
+        if (options_.progress)
+            options_.progress("sizing", b, benchmarks.size());
+        r.name = benchmarks[b].name;
+        r.params = benchmarks[b].params;
+        r.items_per_iteration = benchmarks[b].items_per_iteration;
+        r.bytes_per_iteration = benchmarks[b].bytes_per_iteration;
+        r.iterations = size_batch(benchmarks[b]);
+        r.ns_per_item.assign(options_.repetitions, 0.0);
+        r.raw_ns_per_item.assign(options_.repetitions, 0.0);
+        r.counters_per_item.assign(events, std::vector<double>(options_.repetitions, 0.0));
+        r.raw_counters_per_item.assign(events, std::vector<double>(options_.repetitions, 0.0));
+        r.running_fraction.assign(events, 1.0);
+    }
+
+    std::vector<double> pause_share(benchmarks.size(), 0.0);
+    std::mt19937_64 rng(result.seed);
+    std::vector<std::size_t> order(benchmarks.size());
+    std::iota(order.begin(), order.end(), 0);
+    for (std::size_t rep = 0; rep < options_.repetitions; ++rep) {
+        if (options_.progress)
+            options_.progress("repetition", rep, options_.repetitions);
+        if (options_.interleave)
+            std::shuffle(order.begin(), order.end(), rng);
+        for (const std::size_t b : order) {
+            auto& r = result.benchmarks[b];
+            const Batch batch = run_batch(benchmarks[b], r.iterations);
+            const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
+            const double pauses = static_cast<double>(batch.pauses);
+            if (batch.ns > 0)
+                pause_share[b] = std::max(pause_share[b], pauses * pause_overhead_ns_ / batch.ns);
+            r.raw_ns_per_item[rep] = batch.ns / items;
+            r.ns_per_item[rep] =
+                (batch.ns - batch_overhead_ns_ - pauses * pause_overhead_ns_) / items;
+            for (std::size_t i = 0; i < events; ++i) {
+                r.raw_counters_per_item[i][rep] = batch_counts_[i] / items;
+                r.counters_per_item[i][rep] = (batch_counts_[i] - batch_counter_overhead_[i] -
+                                               pauses * pause_counter_overhead_[i]) /
+                                              items;
+                r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
+            }
+        }
+    }
+    for (std::size_t b = 0; b < benchmarks.size(); ++b) {
+        if (pause_share[b] > kPauseCorrectionWarnShare) {
+            result.warnings.push_back(fmt::format(
+                "{}: the subtracted pause/resume cost is up to {:.0f}% of the measured time; "
+                "the work between pauses is too short for this to be precise (use more work "
+                "per iteration, or a state that does not pause)",
+                benchmarks[b].name, 100 * pause_share[b]));
+        }
+    }
+    result.date = iso_date();
+    result.system = collect_system_info();
+    for (auto& w : reliability_warnings(result.system))
+        result.warnings.push_back(std::move(w));
+    return result;
+}
+
+}  // namespace perfgauge::harness

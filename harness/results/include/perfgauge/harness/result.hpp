@@ -1,0 +1,51 @@
+// The result of running benchmarks: every sample of every benchmark, per item, with the events
+// as typed columns and the facts about the machine recorded when it was measured. Plain data:
+// writers (run_report.hpp) render it, result_file.hpp reads it back, compare.hpp compares it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "perfgauge/harness/event_column.hpp"
+#include "perfgauge/harness/system_facts.hpp"
+
+namespace perfgauge::harness {
+
+struct BenchmarkResult {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> params;
+    double items_per_iteration = 1;
+    double bytes_per_iteration = 0;
+    std::uint64_t iterations = 0;     ///< per sample (the batch size)
+    std::vector<double> ns_per_item;  ///< corrected, one per sample
+    std::vector<double> raw_ns_per_item;
+    std::vector<std::vector<double>> counters_per_item;      ///< [event][sample], corrected
+    std::vector<std::vector<double>> raw_counters_per_item;  ///< [event][sample]
+    std::vector<double> running_fraction;                    ///< [event]: lowest over the samples
+};
+
+struct RunResult {
+    std::string date;  ///< ISO 8601, local time
+    SystemInfo system;
+    std::string clock;
+    double batch_overhead_ns = 0;  ///< subtracted once per sample
+    double pause_overhead_ns = 0;  ///< subtracted once per pause()/resume() pair
+    std::uint64_t seed = 0;
+    std::size_t repetitions = 0;
+    /// Counted per item, in counters_per_item order; refused ones say why (values are 0).
+    std::vector<EventColumn> events;
+    std::vector<std::string> warnings;  ///< conditions that make numbers less reliable
+    /// Facts about the benchmarks' set-up recorded with the result (cache sizes used, ...).
+    std::vector<std::pair<std::string, std::string>> context;
+    /// How simulated counts were obtained (notice, simulator, caches, ...); empty when none.
+    std::vector<std::pair<std::string, std::string>> simulation;
+    std::vector<BenchmarkResult> benchmarks;
+};
+
+/// "cycles: not supported: ..." for every event that was not counted, in event order.
+std::vector<std::string> refusal_lines(const RunResult& result);
+
+}  // namespace perfgauge::harness

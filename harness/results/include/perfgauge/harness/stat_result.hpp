@@ -1,0 +1,41 @@
+// What `perfgauge stat` measured: a command's repetitions, each event over them, and the ratios
+// derived from them. Plain data; stat_report.hpp renders it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/event_column.hpp"
+#include "perfgauge/harness/exit_status.hpp"
+
+namespace perfgauge::harness {
+
+/// One event over every repetition. When not counted, refusal.status is "not counted" (opened,
+/// never scheduled), "not supported", "permission denied", ... and refusal.reason says why.
+struct StatEventResult : EventColumn {
+    std::string unit;               ///< "ns" for task-clock/cpu-clock; empty for plain counts
+    std::vector<double> samples;    ///< scaled value of each repetition
+    double running_fraction = 1.0;  ///< lowest over the repetitions
+};
+
+struct StatResult {
+    std::vector<std::string> command;
+    int repetitions = 0;                  ///< repetitions actually run
+    std::vector<double> elapsed_seconds;  ///< wall-clock time of each repetition
+    ExitStatus exit;                      ///< of the last repetition run
+    std::string read_path = "read()";
+    std::vector<StatEventResult> events;
+    std::vector<std::string> notes;  ///< group splits, early stops, ...
+};
+
+/// A ratio derived from counted events (IPC, branch-miss rate, ...), from medians.
+struct DerivedMetric {
+    std::string name;  ///< "IPC (instructions per cycle)", "CPUs utilized", ...
+    double value = 0;
+    std::string unit;  ///< "ratio", "%", "MPKI", "CPUs"
+};
+
+/// Pure: the ratios whose inputs were counted.
+std::vector<DerivedMetric> derive_metrics(const StatResult& result);
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,52 @@
+// Facts about the machine that change what a measurement means, recorded with every result
+// when it is measured (system_info.hpp collects them), so that nothing reads the machine while
+// a result is rendered.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgauge::harness {
+
+struct CpuInfo {
+    std::string vendor;      ///< CPUID vendor string ("AuthenticAMD", "GenuineIntel")
+    std::string model_name;  ///< /proc/cpuinfo "model name"
+    unsigned family = 0;     ///< display family (base + extended)
+    unsigned model = 0;      ///< display model (base + extended)
+    bool bmi2 = false;
+    bool invariant_tsc = false;
+    bool rdtscp = false;
+    unsigned logical_cpus = 0;
+};
+
+struct CacheLevel {
+    int level = 0;
+    std::string type;  ///< "Data", "Instruction", "Unified"
+    std::uint64_t size_bytes = 0;
+    unsigned line_size = 0;
+    unsigned shared_by = 0;  ///< logical CPUs sharing this cache
+    unsigned ways = 0;       ///< associativity (0: unknown)
+};
+
+struct SystemInfo {
+    std::string host_name;
+    CpuInfo cpu;
+    std::vector<CacheLevel> caches;  ///< of CPU 0, in sysfs order
+    std::string kernel;              ///< uname release
+    std::optional<std::string> governor;
+    std::optional<bool> boost;  ///< turbo/boost enabled
+    std::optional<bool> smt_active;
+    std::string clocksource;
+    std::optional<int> aslr;  ///< /proc/sys/kernel/randomize_va_space
+    std::array<double, 3> load_average{};
+    std::optional<int> perf_event_paranoid;  ///< /proc/sys/kernel/perf_event_paranoid
+    bool hardware_pmu = false;               ///< the kernel exposes a hardware PMU
+};
+
+/// "32 KiB", "1 MiB", "32 MiB".
+std::string format_bytes(std::uint64_t bytes);
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,353 @@
+#include "perfgauge/harness/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/harness/text_table.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+// Events whose per-item values count executed work: a difference of less than one of them per
+// item (the default floor) is not worth a verdict.
+bool counts_work(const std::string& event) {
+    const std::string base = event.substr(0, event.find(':'));
+    static const std::set<std::string> work = {"instructions", "cycles",   "cpu-cycles",
+                                               "ref-cycles",   "branches", "branch-instructions"};
+    return work.count(base) > 0;
+}
+
+std::size_t event_index(const RunResult& r, const std::string& event) {
+    const auto it = std::find_if(r.events.begin(), r.events.end(),
+                                 [&](const EventColumn& e) { return e.name == event; });
+    return static_cast<std::size_t>(it - r.events.begin());
+}
+
+// Counted on both sides, by the same kind of source (never hw against sim).
+bool comparable(const RunResult& a, std::size_t i, const RunResult& b, std::size_t j) {
+    return j < b.events.size() && a.events[i].counted && b.events[j].counted &&
+           a.events[i].source == b.events[j].source;
+}
+
+BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResult& b,
+                                       const RunResult& rc, const BenchmarkResult& c,
+                                       std::string name, const CompareOptions& options) {
+    BenchmarkComparison out{std::move(name), b.name, c.name, {}};
+    out.metrics.push_back(compare_samples("time", true, b.ns_per_item, c.ns_per_item, options));
+    for (std::size_t i = 0; i < rb.events.size(); ++i) {
+        const std::size_t j = event_index(rc, rb.events[i].name);
+        if (!comparable(rb, i, rc, j))
+            continue;
+        out.metrics.push_back(compare_samples(rb.events[i].name, false, b.counters_per_item[i],
+                                              c.counters_per_item[j], options));
+        out.metrics.back().source = rb.events[i].source;
+    }
+    return out;
+}
+
+void note_event_differences(const RunResult& a, const RunResult& b, Comparison& c) {
+    for (std::size_t i = 0; i < a.events.size(); ++i) {
+        const std::size_t j = event_index(b, a.events[i].name);
+        if (!a.events[i].counted || j == b.events.size() || !b.events[j].counted) {
+            c.notes.push_back(
+                fmt::format("{}: not counted on both sides, not compared", a.events[i].name));
+        } else if (!comparable(a, i, b, j)) {
+            c.notes.push_back(fmt::format(
+                "{}: {} in the baseline, {} in the contender; simulated and hardware counts "
+                "are different measurements, not compared",
+                a.events[i].name, source_name(a.events[i].source),
+                source_name(b.events[j].source)));
+        }
+    }
+}
+
+// "hw", "sw", "sim"; "" for time.
+std::string source_text(const MetricComparison& m) {
+    return m.source ? std::string(source_name(*m.source)) : std::string();
+}
+
+std::string param(const BenchmarkResult& b, const std::string& key) {
+    for (const auto& [k, v] : b.params) {
+        if (k == key)
+            return v;
+    }
+    return {};
+}
+
+// The benchmark's identity without its variant: its params but "variant", in order.
+std::string key_without_variant(const BenchmarkResult& b) {
+    std::string key;
+    for (const auto& [k, v] : b.params) {
+        if (k != "variant")
+            key += k + "=" + v + ";";
+    }
+    return key;
+}
+
+// "varint/branchy/log-uniform/..." -> "varint/log-uniform/...": the name without the variant.
+std::string name_without(const std::string& name, const std::string& variant) {
+    std::string out;
+    std::size_t start = 0;
+    while (start <= name.size()) {
+        const std::size_t end = std::min(name.find('/', start), name.size());
+        const std::string part = name.substr(start, end - start);
+        if (part != variant)
+            out += (out.empty() ? "" : "/") + part;
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string format_p(double p) {
+    return p < 0.001 ? fmt::format("{:.1e}", p) : fmt::format("{:.3f}", p);
+}
+
+std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
+    return {b.name,
+            m.is_time ? "time/item" : fmt::format("{}/item [{}]", m.metric, source_text(m)),
+            m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
+            m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
+            m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
+            m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
+            format_p(m.p_value),
+            verdict_text(m)};
+}
+
+// The thresholds actually used, so a reader never assumes the defaults.
+std::string thresholds_text(const CompareOptions& o) {
+    return fmt::format(
+        "a verdict needs P < {:g} and a change of at least {:g}% (and at least {:g} per item for "
+        "instructions, cycles and branches), with at least {} samples a side",
+        o.alpha, o.min_change * 100, o.min_work_delta, o.min_samples);
+}
+
+const std::vector<std::string> kHeaders = {"BENCHMARK", "METRIC", "BASELINE", "CONTENDER",
+                                           "RATIO",     "CHANGE", "P",        "VERDICT"};
+
+std::string render_table(const Comparison& c) {
+    std::vector<TextTable::Align> align(kHeaders.size(), TextTable::Align::right);
+    align[0] = align[1] = align.back() = TextTable::Align::left;
+    TextTable table(kHeaders, align);
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics)
+            table.add_row(cells(b, m));
+    }
+    std::string out =
+        fmt::format("baseline: {}\ncontender: {}\n", c.baseline_label, c.contender_label);
+    out += table.render();
+    out += "RATIO = contender / baseline medians; P = two-sided Mann-Whitney U; " +
+           thresholds_text(c.options) + "\n";
+    for (const auto& n : c.notes)
+        out += fmt::format("note: {}\n", n);
+    return out;
+}
+
+std::string render_csv(const Comparison& c) {
+    std::string out =
+        "benchmark,metric,baseline_median,contender_median,ratio,change_pct,hodges_lehmann_shift,"
+        "p_value,baseline_samples,contender_samples,verdict,source\n";
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics) {
+            out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", b.name,
+                               m.is_time ? "ns_per_item" : m.metric, m.baseline_median,
+                               m.contender_median, m.ratio, m.change_pct, m.shift, m.p_value,
+                               m.baseline_samples, m.contender_samples, verdict_text(m),
+                               source_text(m));
+        }
+    }
+    return out;
+}
+
+std::string render_markdown(const Comparison& c) {
+    std::string out =
+        fmt::format("Baseline: `{}` · contender: `{}`\n\n", c.baseline_label, c.contender_label);
+    out += "| benchmark | metric | baseline | contender | ratio | change | p | verdict |\n";
+    out += "|---|---|---:|---:|---:|---:|---:|---|\n";
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics) {
+            auto row = cells(b, m);
+            if (m.verdict == Verdict::lower || m.verdict == Verdict::higher)
+                row.back() = "**" + row.back() + "**";
+            out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+        }
+    }
+    out += "\n" + thresholds_text(c.options) + ".\n";
+    for (const auto& n : c.notes)
+        out += fmt::format("\n- {}", n);
+    if (!c.notes.empty())
+        out += "\n";
+    return out;
+}
+
+std::string render_json(const Comparison& c) {
+    nlohmann::json j;
+    j["baseline"] = c.baseline_label;
+    j["contender"] = c.contender_label;
+    j["notes"] = c.notes;
+    j["thresholds"] = {{"alpha", c.options.alpha},
+                       {"min_change", c.options.min_change},
+                       {"min_work_delta_per_item", c.options.min_work_delta},
+                       {"min_samples", c.options.min_samples}};
+    j["benchmarks"] = nlohmann::json::array();
+    for (const auto& b : c.benchmarks) {
+        nlohmann::json e{{"name", b.name}, {"baseline", b.baseline}, {"contender", b.contender}};
+        e["metrics"] = nlohmann::json::array();
+        for (const auto& m : b.metrics) {
+            e["metrics"].push_back({{"metric", m.is_time ? "ns_per_item" : m.metric},
+                                    {"source", source_text(m)},
+                                    {"baseline_median", m.baseline_median},
+                                    {"contender_median", m.contender_median},
+                                    {"ratio", m.ratio},
+                                    {"change_pct", m.change_pct},
+                                    {"hodges_lehmann_shift", m.shift},
+                                    {"p_value", m.p_value},
+                                    {"baseline_samples", m.baseline_samples},
+                                    {"contender_samples", m.contender_samples},
+                                    {"verdict", verdict_text(m)}});
+        }
+        j["benchmarks"].push_back(e);
+    }
+    return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string verdict_text(const MetricComparison& m) {
+    switch (m.verdict) {
+        case Verdict::lower:
+            return m.is_time ? "faster" : "fewer";
+        case Verdict::higher:
+            return m.is_time ? "slower" : "more";
+        case Verdict::no_difference:
+            return "no difference";
+        case Verdict::too_few_samples:
+            return "too few samples";
+    }
+    return "?";
+}
+
+MetricComparison compare_samples(std::string metric, bool is_time,
+                                 const std::vector<double>& baseline,
+                                 const std::vector<double>& contender,
+                                 const CompareOptions& options) {
+    MetricComparison m;
+    m.metric = std::move(metric);
+    m.is_time = is_time;
+    m.baseline_samples = baseline.size();
+    m.contender_samples = contender.size();
+    if (baseline.empty() || contender.empty()) {
+        m.verdict = Verdict::too_few_samples;
+        return m;
+    }
+    m.baseline_median = median(baseline);
+    m.contender_median = median(contender);
+    if (m.baseline_median != 0) {
+        m.ratio = m.contender_median / m.baseline_median;
+        m.change_pct = 100 * (m.ratio - 1);
+    }
+    m.shift = hodges_lehmann_shift(baseline, contender);
+    m.p_value = mann_whitney_u(baseline, contender).p_value;
+    if (baseline.size() < options.min_samples || contender.size() < options.min_samples) {
+        m.verdict = Verdict::too_few_samples;
+        return m;
+    }
+    const double delta = m.contender_median - m.baseline_median;
+    const double relative =
+        m.baseline_median != 0 ? std::fabs(delta / m.baseline_median) : (delta != 0 ? 1.0 : 0.0);
+    const bool above_floor =
+        relative >= options.min_change &&
+        (is_time || !counts_work(m.metric) || std::fabs(delta) >= options.min_work_delta);
+    if (m.p_value < options.alpha && above_floor && delta != 0)
+        m.verdict = delta < 0 ? Verdict::lower : Verdict::higher;
+    else
+        m.verdict = Verdict::no_difference;
+    return m;
+}
+
+Comparison compare_results(const RunResult& baseline, const RunResult& contender,
+                           const CompareOptions& options) {
+    Comparison c;
+    c.options = options;
+    std::map<std::string, const BenchmarkResult*> by_name;
+    for (const auto& b : contender.benchmarks)
+        by_name[b.name] = &b;
+    std::set<std::string> matched;
+    for (const auto& b : baseline.benchmarks) {
+        const auto it = by_name.find(b.name);
+        if (it == by_name.end()) {
+            c.notes.push_back(fmt::format("{}: only in the baseline", b.name));
+            continue;
+        }
+        matched.insert(b.name);
+        c.benchmarks.push_back(
+            compare_benchmarks(baseline, b, contender, *it->second, b.name, options));
+    }
+    for (const auto& b : contender.benchmarks) {
+        if (!matched.count(b.name))
+            c.notes.push_back(fmt::format("{}: only in the contender", b.name));
+    }
+    note_event_differences(baseline, contender, c);
+    return c;
+}
+
+Comparison compare_variants(const RunResult& result, const std::string& baseline_variant,
+                            const std::string& contender_variant, const CompareOptions& options) {
+    Comparison c;
+    c.options = options;
+    c.baseline_label = baseline_variant;
+    c.contender_label = contender_variant;
+    std::map<std::string, const BenchmarkResult*> contenders;
+    for (const auto& b : result.benchmarks) {
+        if (param(b, "variant") == contender_variant)
+            contenders[key_without_variant(b)] = &b;
+    }
+    for (const auto& b : result.benchmarks) {
+        if (param(b, "variant") != baseline_variant)
+            continue;
+        const auto it = contenders.find(key_without_variant(b));
+        if (it == contenders.end()) {
+            c.notes.push_back(fmt::format("{}: no {} counterpart", b.name, contender_variant));
+            continue;
+        }
+        c.benchmarks.push_back(compare_benchmarks(result, b, result, *it->second,
+                                                  name_without(b.name, baseline_variant), options));
+    }
+    note_event_differences(result, result, c);
+    return c;
+}
+
+std::string render_comparison(const Comparison& c, OutputFormat format) {
+    switch (format) {
+        case OutputFormat::table:
+            return render_table(c);
+        case OutputFormat::csv:
+            return render_csv(c);
+        case OutputFormat::json:
+            return render_json(c);
+        case OutputFormat::markdown:
+            return render_markdown(c);
+    }
+    return {};
+}
+
+std::vector<std::string> regressions(const Comparison& c, double pct) {
+    std::vector<std::string> out;
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics) {
+            if (m.is_time && m.verdict == Verdict::higher && m.change_pct > pct) {
+                out.push_back(fmt::format("{}: {:+.1f}% time per item (p = {})", b.name,
+                                          m.change_pct, format_p(m.p_value)));
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace perfgauge::harness

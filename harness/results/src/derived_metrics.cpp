@@ -1,0 +1,58 @@
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "perfgauge/harness/stat_result.hpp"
+#include "perfgauge/harness/statistics.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+// "task-clock:u" -> "task-clock"; "perf::cycles" -> "cycles".
+std::string base_name(const std::string& name) {
+    std::string out = name;
+    if (const auto sep = out.find("::"); sep != std::string::npos)
+        out = out.substr(sep + 2);
+    if (const auto colon = out.find(':'); colon != std::string::npos)
+        out.resize(colon);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+}  // namespace
+
+std::vector<DerivedMetric> derive_metrics(const StatResult& result) {
+    std::map<std::string, double> medians;
+    for (const auto& e : result.events) {
+        if (e.counted && !e.samples.empty())
+            medians.emplace(base_name(e.name), median(e.samples));
+    }
+    auto has = [&](const char* name) { return medians.count(name) > 0; };
+    std::vector<DerivedMetric> out;
+    if (has("instructions") && has("cycles") && medians["cycles"] > 0) {
+        out.push_back(
+            {"IPC (instructions per cycle)", medians["instructions"] / medians["cycles"], "ratio"});
+    }
+    if (has("branch-misses") && has("branches") && medians["branches"] > 0) {
+        out.push_back({"branch-miss rate (% of branches)",
+                       100.0 * medians["branch-misses"] / medians["branches"], "%"});
+    }
+    if (has("instructions") && medians["instructions"] > 0) {
+        for (const char* misses : {"branch-misses", "cache-misses"}) {
+            if (has(misses)) {
+                out.push_back({std::string(misses) + " per 1k instructions",
+                               1000.0 * medians[misses] / medians["instructions"], "MPKI"});
+            }
+        }
+    }
+    if (has("task-clock") && !result.elapsed_seconds.empty()) {
+        const double elapsed = median(result.elapsed_seconds);
+        if (elapsed > 0)
+            out.push_back({"CPUs utilized", medians["task-clock"] / 1e9 / elapsed, "CPUs"});
+    }
+    return out;
+}
+
+}  // namespace perfgauge::harness

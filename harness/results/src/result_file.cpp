@@ -1,0 +1,191 @@
+#include "perfgauge/harness/result_file.hpp"
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace perfgauge::harness {
+
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+T get_or(const json& j, const char* key, T fallback) {
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+// Results written before refusals were stored as structs carry them only as
+// "name: status: reason" lines.
+EventRefusal refusal_from_line(const std::string& name, const std::vector<std::string>& lines) {
+    const std::string prefix = name + ": ";
+    for (const auto& line : lines) {
+        if (line.rfind(prefix, 0) != 0)
+            continue;
+        const std::string rest = line.substr(prefix.size());
+        const auto sep = rest.find(": ");
+        if (sep == std::string::npos)
+            return {rest, "", ""};
+        return {rest.substr(0, sep), rest.substr(sep + 2), ""};
+    }
+    return {"not counted", "", ""};
+}
+
+EventColumn read_event(const json& e, const std::vector<std::string>& unsupported) {
+    EventColumn c;
+    c.name = e.at("name").get<std::string>();
+    const auto kind_text = get_or<std::string>(e, "kind", "software");
+    const auto kind = pmu::parse_kind(kind_text);
+    if (!kind)
+        throw std::invalid_argument(
+            fmt::format("event '{}' has an unknown kind '{}'", c.name, kind_text));
+    c.kind = *kind;
+    c.source = native_source(c.kind);
+    if (const auto it = e.find("source"); it != e.end() && !it->is_null()) {
+        const auto source = parse_source(it->get<std::string>());
+        if (!source) {
+            throw std::invalid_argument(fmt::format("event '{}' has an unknown source '{}'", c.name,
+                                                    it->get<std::string>()));
+        }
+        c.source = *source;
+    }
+    c.counted = get_or<bool>(e, "counted", true);
+    if (!c.counted) {
+        if (const auto it = e.find("refusal"); it != e.end()) {
+            c.refusal = {get_or<std::string>(*it, "status", ""),
+                         get_or<std::string>(*it, "reason", ""),
+                         get_or<std::string>(*it, "fix", "")};
+        } else {
+            c.refusal = refusal_from_line(c.name, unsupported);
+        }
+    }
+    return c;
+}
+
+void read_context(const json& context, RunResult& r) {
+    const json& p = context.at("perfgauge");
+    r.date = get_or<std::string>(context, "date", "");
+    r.clock = get_or<std::string>(p, "clock", "");
+    r.batch_overhead_ns = get_or<double>(p, "batch_overhead_ns", 0);
+    r.pause_overhead_ns = get_or<double>(p, "pause_overhead_ns", 0);
+    r.seed = get_or<std::uint64_t>(p, "seed", 0);
+    r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
+    const auto unsupported = get_or<std::vector<std::string>>(p, "unsupported", {});
+    for (const auto& e : p.at("events"))
+        r.events.push_back(read_event(e, unsupported));
+    r.warnings = get_or<std::vector<std::string>>(p, "warnings", {});
+    if (const auto it = p.find("workload_context"); it != p.end()) {
+        for (const auto& [key, value] : it->items())
+            r.context.emplace_back(key, value.get<std::string>());
+    }
+    if (const auto it = p.find("simulation"); it != p.end()) {
+        for (const auto& [key, value] : it->items())
+            r.simulation.emplace_back(key, value.get<std::string>());
+    }
+    if (const auto it = p.find("system"); it != p.end()) {
+        r.system.cpu.model_name = get_or<std::string>(*it, "cpu", "");
+        r.system.cpu.vendor = get_or<std::string>(*it, "vendor", "");
+        r.system.cpu.family = get_or<unsigned>(*it, "family", 0);
+        r.system.cpu.model = get_or<unsigned>(*it, "model", 0);
+        r.system.cpu.bmi2 = get_or<bool>(*it, "bmi2", false);
+        r.system.kernel = get_or<std::string>(*it, "kernel", "");
+        if (const auto paranoid = it->find("perf_event_paranoid");
+            paranoid != it->end() && !paranoid->is_null())
+            r.system.perf_event_paranoid = paranoid->get<int>();
+        r.system.hardware_pmu = get_or<bool>(*it, "hardware_pmu", false);
+    }
+    const json caches = get_or<json>(context, "caches", json::array());
+    for (const auto& c : caches) {
+        r.system.caches.push_back({get_or<int>(c, "level", 0), get_or<std::string>(c, "type", ""),
+                                   get_or<std::uint64_t>(c, "size", 0), 0,
+                                   get_or<unsigned>(c, "num_sharing", 0), 0});
+    }
+}
+
+// Samples of one benchmark, in repetition order, from its "iteration" entries.
+void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
+    if (b.ns_per_item.empty()) {
+        b.name = e.at("run_name").get<std::string>();
+        b.iterations = get_or<std::uint64_t>(e, "iterations", 0);
+        b.items_per_iteration = get_or<double>(e, "perfgauge_items_per_iteration", 1);
+        b.bytes_per_iteration = get_or<double>(e, "perfgauge_bytes_per_iteration", 0);
+        if (const auto it = e.find("perfgauge_params"); it != e.end()) {
+            for (const auto& [key, value] : it->items())
+                b.params.emplace_back(key, value.get<std::string>());
+        }
+        b.counters_per_item.resize(r.events.size());
+        b.raw_counters_per_item.resize(r.events.size());
+        b.running_fraction.assign(r.events.size(), 1.0);
+    }
+    const double ns = e.at("perfgauge_ns_per_item").get<double>();
+    b.ns_per_item.push_back(ns);
+    b.raw_ns_per_item.push_back(get_or<double>(e, "perfgauge_raw_ns_per_item", ns));
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        const double value =
+            r.events[i].counted ? get_or<double>(e, r.events[i].name.c_str(), 0) : 0;
+        b.counters_per_item[i].push_back(value);
+        b.raw_counters_per_item[i].push_back(
+            get_or<double>(e, ("perfgauge_raw_" + r.events[i].name).c_str(), value));
+    }
+}
+
+}  // namespace
+
+RunResult parse_run_json(const std::string& text, const std::string& origin) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+    }
+    if (!j.is_object() || !j.contains("benchmarks") || !j.contains("context")) {
+        throw ResultFileError(fmt::format(
+            "{}: not a benchmark result (expected an object with 'context' and 'benchmarks', as "
+            "perfgauge run --format json writes)",
+            origin));
+    }
+    if (!j["context"].contains("perfgauge")) {
+        throw ResultFileError(fmt::format(
+            "{}: a Google Benchmark result without perfgauge's samples ('context.perfgauge' is "
+            "missing); compare it with Google Benchmark's compare.py, or produce it with "
+            "perfgauge run",
+            origin));
+    }
+    RunResult r;
+    try {
+        read_context(j["context"], r);
+        std::map<std::string, std::size_t> index;
+        for (const auto& e : j["benchmarks"]) {
+            if (get_or<std::string>(e, "run_type", "") != "iteration")
+                continue;
+            const auto name = e.at("run_name").get<std::string>();
+            const auto [it, inserted] = index.emplace(name, r.benchmarks.size());
+            if (inserted)
+                r.benchmarks.emplace_back();
+            add_sample(e, r, r.benchmarks[it->second]);
+        }
+        // Running fractions are per benchmark, in the median aggregate.
+        for (const auto& e : j["benchmarks"]) {
+            const auto it = index.find(get_or<std::string>(e, "run_name", ""));
+            if (get_or<std::string>(e, "run_type", "") != "aggregate" || it == index.end())
+                continue;
+            for (std::size_t i = 0; i < r.events.size(); ++i) {
+                r.benchmarks[it->second].running_fraction[i] = get_or<double>(
+                    e, ("perfgauge_running_fraction_" + r.events[i].name).c_str(), 1.0);
+            }
+        }
+    } catch (const json::exception& e) {
+        throw ResultFileError(fmt::format("{}: malformed perfgauge result: {}", origin, e.what()));
+    } catch (const std::invalid_argument& e) {
+        throw ResultFileError(fmt::format("{}: malformed perfgauge result: {}", origin, e.what()));
+    }
+    if (r.repetitions == 0 && !r.benchmarks.empty())
+        r.repetitions = r.benchmarks.front().ns_per_item.size();
+    return r;
+}
+
+}  // namespace perfgauge::harness

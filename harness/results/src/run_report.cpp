@@ -1,0 +1,306 @@
+#include "perfgauge/harness/run_report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/harness/text_table.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+double items_per_second(double ns_per_item) {
+    return ns_per_item > 0 ? 1e9 / ns_per_item : 0.0;
+}
+
+double bytes_per_second(const BenchmarkResult& b, double ns_per_item) {
+    if (b.bytes_per_iteration <= 0 || ns_per_item <= 0)
+        return 0.0;
+    return b.bytes_per_iteration / b.items_per_iteration * 1e9 / ns_per_item;
+}
+
+nlohmann::json context_json(const RunResult& r) {
+    nlohmann::json c;
+    c["date"] = r.date;
+    c["host_name"] = r.system.host_name;
+    c["executable"] = "perfgauge";
+    c["num_cpus"] = r.system.cpu.logical_cpus;
+    c["mhz_per_cpu"] = 0;
+    c["cpu_scaling_enabled"] = r.system.governor.has_value() && *r.system.governor != "performance";
+    c["caches"] = nlohmann::json::array();
+    for (const auto& cache : r.system.caches) {
+        c["caches"].push_back({{"type", cache.type},
+                               {"level", cache.level},
+                               {"size", cache.size_bytes},
+                               {"num_sharing", cache.shared_by}});
+    }
+    c["load_avg"] = r.system.load_average;
+    c["library_build_type"] = "release";
+
+    nlohmann::json p;
+    p["version"] = PERFGAUGE_VERSION;
+    p["compiler"] = PERFGAUGE_COMPILER;
+    p["compiler_flags"] = PERFGAUGE_CXX_FLAGS;
+    p["clock"] = r.clock;
+    p["batch_overhead_ns"] = r.batch_overhead_ns;
+    p["pause_overhead_ns"] = r.pause_overhead_ns;
+    p["seed"] = r.seed;
+    p["repetitions"] = r.repetitions;
+    p["events"] = nlohmann::json::array();
+    for (const auto& e : r.events) {
+        nlohmann::json event = {{"name", e.name},
+                                {"kind", pmu::kind_name(e.kind)},
+                                {"source", source_name(e.source)},
+                                {"counted", e.counted}};
+        if (!e.counted)
+            event["refusal"] = {
+                {"status", e.refusal.status}, {"reason", e.refusal.reason}, {"fix", e.refusal.fix}};
+        p["events"].push_back(std::move(event));
+    }
+    p["unsupported"] = refusal_lines(r);
+    if (!r.simulation.empty()) {
+        p["simulation"] = nlohmann::json::object();
+        for (const auto& [key, value] : r.simulation)
+            p["simulation"][key] = value;
+    }
+    p["workload_context"] = nlohmann::json::object();
+    for (const auto& [key, value] : r.context)
+        p["workload_context"][key] = value;
+    p["warnings"] = r.warnings;
+    p["system"] = {
+        {"cpu", r.system.cpu.model_name},
+        {"vendor", r.system.cpu.vendor},
+        {"family", r.system.cpu.family},
+        {"model", r.system.cpu.model},
+        {"bmi2", r.system.cpu.bmi2},
+        {"invariant_tsc", r.system.cpu.invariant_tsc},
+        {"kernel", r.system.kernel},
+        {"governor",
+         r.system.governor ? nlohmann::json(*r.system.governor) : nlohmann::json(nullptr)},
+        {"boost", r.system.boost ? nlohmann::json(*r.system.boost) : nlohmann::json(nullptr)},
+        {"smt_active",
+         r.system.smt_active ? nlohmann::json(*r.system.smt_active) : nlohmann::json(nullptr)},
+        {"clocksource", r.system.clocksource},
+        {"aslr", r.system.aslr ? nlohmann::json(*r.system.aslr) : nlohmann::json(nullptr)},
+        {"perf_event_paranoid", r.system.perf_event_paranoid
+                                    ? nlohmann::json(*r.system.perf_event_paranoid)
+                                    : nlohmann::json(nullptr)},
+        {"hardware_pmu", r.system.hardware_pmu}};
+    c["perfgauge"] = p;
+    return c;
+}
+
+nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std::size_t family) {
+    nlohmann::json e;
+    e["name"] = b.name;
+    e["family_index"] = family;
+    e["per_family_instance_index"] = 0;
+    e["run_name"] = b.name;
+    e["repetitions"] = r.repetitions;
+    e["threads"] = 1;
+    e["iterations"] = b.iterations;
+    e["time_unit"] = "ns";
+    if (!b.params.empty()) {
+        e["perfgauge_params"] = nlohmann::json::object();
+        for (const auto& [key, value] : b.params)
+            e["perfgauge_params"][key] = value;
+    }
+    // Every counter value names where it came from: hw, sw or sim.
+    e["perfgauge_sources"] = nlohmann::json::object();
+    for (const auto& event : r.events) {
+        if (event.counted)
+            e["perfgauge_sources"][event.name] = source_name(event.source);
+    }
+    return e;
+}
+
+std::string render_json(const RunResult& r) {
+    nlohmann::json j;
+    j["context"] = context_json(r);
+    j["benchmarks"] = nlohmann::json::array();
+    for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
+        const auto& bench = r.benchmarks[b];
+        for (std::size_t s = 0; s < bench.ns_per_item.size(); ++s) {
+            auto e = benchmark_entry(r, bench, b);
+            e["run_type"] = "iteration";
+            e["repetition_index"] = s;
+            const double per_iteration = bench.ns_per_item[s] * bench.items_per_iteration;
+            e["real_time"] = per_iteration;
+            e["cpu_time"] = per_iteration;
+            e["items_per_second"] = items_per_second(bench.ns_per_item[s]);
+            if (bench.bytes_per_iteration > 0)
+                e["bytes_per_second"] = bytes_per_second(bench, bench.ns_per_item[s]);
+            for (std::size_t i = 0; i < r.events.size(); ++i) {
+                if (r.events[i].counted)
+                    e[r.events[i].name] = bench.counters_per_item[i][s];
+            }
+            e["perfgauge_ns_per_item"] = bench.ns_per_item[s];
+            e["perfgauge_raw_ns_per_item"] = bench.raw_ns_per_item[s];
+            e["perfgauge_items_per_iteration"] = bench.items_per_iteration;
+            e["perfgauge_bytes_per_iteration"] = bench.bytes_per_iteration;
+            for (std::size_t i = 0; i < r.events.size(); ++i) {
+                if (r.events[i].counted)
+                    e["perfgauge_raw_" + r.events[i].name] = bench.raw_counters_per_item[i][s];
+            }
+            j["benchmarks"].push_back(e);
+        }
+        const auto t = summarize(bench.ns_per_item);
+        auto agg = benchmark_entry(r, bench, b);
+        agg["name"] = bench.name + "_median";
+        agg["run_type"] = "aggregate";
+        agg["aggregate_name"] = "median";
+        agg["aggregate_unit"] = "time";
+        agg["real_time"] = t.median * bench.items_per_iteration;
+        agg["cpu_time"] = t.median * bench.items_per_iteration;
+        agg["items_per_second"] = items_per_second(t.median);
+        if (bench.bytes_per_iteration > 0)
+            agg["bytes_per_second"] = bytes_per_second(bench, t.median);
+        for (std::size_t i = 0; i < r.events.size(); ++i) {
+            if (!r.events[i].counted)
+                continue;
+            const std::string& name = r.events[i].name;
+            agg[name] = median(bench.counters_per_item[i]);
+            agg["perfgauge_running_fraction_" + name] = bench.running_fraction[i];
+            agg["perfgauge_raw_" + name] = median(bench.raw_counters_per_item[i]);
+        }
+        agg["perfgauge_ns_per_item"] = {{"min", t.min}, {"p25", t.p25},      {"median", t.median},
+                                        {"p75", t.p75}, {"p90", t.p90},      {"p99.9", t.p999},
+                                        {"max", t.max}, {"iqr", t.iqr},      {"mad", t.mad},
+                                        {"cv", t.cv},   {"samples", t.count}};
+        agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
+        agg["perfgauge_unstable"] = t.unstable;
+        j["benchmarks"].push_back(agg);
+    }
+    return j.dump(2) + "\n";
+}
+
+std::string render_csv(const RunResult& r) {
+    std::string out = kRunCsvFixedColumns;
+    for (const auto& e : r.events)
+        out += "," + e.name + "_per_item";
+    for (const auto& e : r.events)
+        out += "," + e.name + "_source";
+    out += "\n";
+    for (const auto& b : r.benchmarks) {
+        const auto t = summarize(b.ns_per_item);
+        out +=
+            fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{}", b.name, t.count,
+                        b.iterations, b.items_per_iteration, t.median, t.p25, t.p75, t.min, t.max,
+                        median(b.raw_ns_per_item), t.relative_spread, t.unstable ? "true" : "false",
+                        items_per_second(t.median), bytes_per_second(b, t.median));
+        for (std::size_t i = 0; i < r.events.size(); ++i) {
+            out += r.events[i].counted ? fmt::format(",{}", median(b.counters_per_item[i]))
+                                       : std::string(",");
+        }
+        for (const auto& e : r.events)
+            out += e.counted ? fmt::format(",{}", source_name(e.source)) : std::string(",");
+        out += "\n";
+    }
+    return out;
+}
+
+std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b) {
+    const auto t = summarize(b.ns_per_item);
+    std::vector<std::string> cells = {
+        b.name, format_duration_ns(t.median), fmt::format("{:.1f}%", 100 * t.relative_spread),
+        format_si(items_per_second(t.median), "/s"),
+        b.bytes_per_iteration > 0 ? format_si(bytes_per_second(b, t.median), "B/s") : "-"};
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        if (r.events[i].counted)  // refused events are listed under the table instead
+            cells.push_back(format_si(median(b.counters_per_item[i])));
+    }
+    cells.push_back(t.unstable ? "unstable" : "");
+    return cells;
+}
+
+// Under the table: what [sim] means for these numbers.
+std::string simulation_footer(const RunResult& r, const char* bullet) {
+    if (r.simulation.empty())
+        return "";
+    auto get = [&](const char* key) {
+        for (const auto& [k, v] : r.simulation) {
+            if (k == key)
+                return v;
+        }
+        return std::string("?");
+    };
+    return fmt::format(
+        "{}[sim] {}; {} with {}, one batch of at least {} items per benchmark (deterministic: "
+        "the same value in every sample)\n",
+        bullet, get("notice"), get("simulator"), get("caches"), get("min_items"));
+}
+
+std::vector<std::string> headers(const RunResult& r) {
+    std::vector<std::string> h = {"BENCHMARK", "TIME/ITEM", "IQR", "ITEMS/S", "BYTES/S"};
+    for (const auto& e : r.events) {
+        if (e.counted)
+            h.push_back(fmt::format("{}/ITEM [{}]", e.name, source_name(e.source)));
+    }
+    h.push_back("");
+    return h;
+}
+
+std::string render_table(const RunResult& r) {
+    std::vector<TextTable::Align> align(headers(r).size(), TextTable::Align::right);
+    align.front() = TextTable::Align::left;
+    align.back() = TextTable::Align::left;
+    TextTable table(headers(r), align);
+    for (const auto& b : r.benchmarks)
+        table.add_row(row_cells(r, b));
+    std::string out = table.render();
+    out += fmt::format(
+        "medians of {} samples per benchmark (interleaved, seed {}); clock {}; overhead "
+        "{:.1f} ns per sample subtracted\n",
+        r.repetitions, r.seed, r.clock, r.batch_overhead_ns);
+    out += simulation_footer(r, "");
+    for (const auto& u : refusal_lines(r))
+        out += fmt::format("not counted: {}\n", u);
+    for (const auto& w : r.warnings)
+        out += fmt::format("warning: {}\n", w);
+    return out;
+}
+
+std::string render_markdown(const RunResult& r) {
+    const auto h = headers(r);
+    std::string out = "|";
+    for (std::size_t i = 0; i + 1 < h.size(); ++i)
+        out += " " + h[i] + " |";
+    out += " flags |\n|---|";
+    for (std::size_t i = 1; i < h.size(); ++i)
+        out += "---:|";
+    out += "\n";
+    for (const auto& b : r.benchmarks) {
+        out += "|";
+        for (const auto& cell : row_cells(r, b))
+            out += " " + cell + " |";
+        out += "\n";
+    }
+    const auto refused = refusal_lines(r);
+    if (!refused.empty() || !r.simulation.empty())
+        out += "\n";
+    out += simulation_footer(r, "- ");
+    for (const auto& u : refused)
+        out += fmt::format("- not counted: {}\n", u);
+    return out;
+}
+
+}  // namespace
+
+std::string render_run(const RunResult& result, OutputFormat format) {
+    switch (format) {
+        case OutputFormat::table:
+            return render_table(result);
+        case OutputFormat::csv:
+            return render_csv(result);
+        case OutputFormat::json:
+            return render_json(result);
+        case OutputFormat::markdown:
+            return render_markdown(result);
+    }
+    return {};
+}
+
+}  // namespace perfgauge::harness

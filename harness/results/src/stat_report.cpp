@@ -1,0 +1,191 @@
+#include "perfgauge/harness/stat_report.hpp"
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/harness/text_table.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+std::string command_text(const StatResult& r) {
+    std::string out;
+    for (const auto& a : r.command)
+        out += (out.empty() ? "" : " ") + a;
+    return out;
+}
+
+// Counts print as integers when they are (unscaled counts), else with 2 decimals.
+std::string number_text(double v) {
+    if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15)
+        return fmt::format("{:.0f}", v);
+    return fmt::format("{:.2f}", v);
+}
+
+// Console value and unit: time events in msec like perf stat.
+std::pair<std::string, std::string> display_value(const StatEventResult& e) {
+    const double m = median(e.samples);
+    if (e.unit == "ns")
+        return {fmt::format("{:.2f}", m / 1e6), "msec"};
+    return {number_text(m), ""};
+}
+
+std::string spread_text(const StatEventResult& e) {
+    if (e.samples.size() < 2)
+        return "";
+    const double m = median(e.samples);
+    if (m == 0)
+        return "";
+    return fmt::format("+-{:.1f}%", 100.0 * median_absolute_deviation(e.samples) / std::fabs(m));
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string render_table(const StatResult& r) {
+    std::string out =
+        fmt::format("\n Performance counter stats for '{}'{}:\n\n", command_text(r),
+                    r.repetitions > 1 ? fmt::format(" ({} runs)", r.repetitions) : "");
+    TextTable table({"VALUE", "UNIT", "EVENT", "SOURCE", "RUNNING", "SPREAD"},
+                    {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left,
+                     TextTable::Align::left, TextTable::Align::right, TextTable::Align::right});
+    for (const auto& e : r.events) {
+        if (!e.counted || e.samples.empty()) {
+            table.add_row(
+                {"<" + status_text(e) + ">", "", e.name, std::string(source_name(e.source))});
+            continue;
+        }
+        const auto [value, unit] = display_value(e);
+        table.add_row(
+            {value, unit, e.name, std::string(source_name(e.source)),
+             e.running_fraction < 1.0 ? fmt::format("{:.1f}%", 100.0 * e.running_fraction) : "",
+             spread_text(e)});
+    }
+    out += table.render();
+    const auto metrics = derive_metrics(r);
+    if (!metrics.empty()) {
+        out += "\n";
+        for (const auto& m : metrics)
+            out += fmt::format("  {:>10.3f}  {}\n", m.value, m.name);
+    }
+    if (!r.elapsed_seconds.empty()) {
+        out += fmt::format("\n  {:.6f} seconds time elapsed{}\n", median(r.elapsed_seconds),
+                           r.elapsed_seconds.size() > 1 ? " (median)" : "");
+    }
+    // One explanation per distinct reason, naming the events it covers.
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> reasons;
+    for (const auto& e : r.events) {
+        if (!e.refusal.reason.empty())
+            reasons[{e.refusal.status + ": " + e.refusal.reason, e.refusal.fix}].push_back(e.name);
+    }
+    for (const auto& [why, names] : reasons) {
+        out += fmt::format("\n  {}: {}\n", fmt::join(names, ", "), why.first);
+        if (!why.second.empty())
+            out += fmt::format("    fix: {}\n", why.second);
+    }
+    for (const auto& note : r.notes)
+        out += fmt::format("\n  note: {}\n", note);
+    out += fmt::format("  counters read with {}\n", r.read_path);
+    return out;
+}
+
+std::string render_csv(const StatResult& r) {
+    std::string out = std::string(kStatCsvHeader) + "\n";
+    for (const auto& e : r.events) {
+        const bool has = e.counted && !e.samples.empty();
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(e.name),
+                           has ? number_text(median(e.samples)) : "", e.unit,
+                           has ? fmt::format("{:.4f}", e.running_fraction) : "",
+                           csv_field(status_text(e)), pmu::kind_name(e.kind), e.samples.size(),
+                           has ? number_text(quantile(e.samples, 0)) : "",
+                           has ? number_text(quantile(e.samples, 1)) : "",
+                           has ? number_text(median_absolute_deviation(e.samples)) : "",
+                           csv_field(e.refusal.reason), source_name(e.source));
+    }
+    return out;
+}
+
+std::string render_json(const StatResult& r) {
+    nlohmann::json j;
+    j["command"] = r.command;
+    j["repetitions"] = r.repetitions;
+    j["exit_status"] = r.exit.shell_status();
+    j["exit"] = r.exit.describe();
+    j["read_path"] = r.read_path;
+    j["elapsed_seconds"] = r.elapsed_seconds;
+    j["events"] = nlohmann::json::array();
+    for (const auto& e : r.events) {
+        nlohmann::json ev;
+        ev["event"] = e.name;
+        ev["kind"] = pmu::kind_name(e.kind);
+        ev["source"] = source_name(e.source);
+        ev["status"] = status_text(e);
+        ev["unit"] = e.unit;
+        ev["samples"] = e.samples;
+        if (e.counted && !e.samples.empty()) {
+            ev["value"] = median(e.samples);
+            ev["running_fraction"] = e.running_fraction;
+            ev["min"] = quantile(e.samples, 0);
+            ev["max"] = quantile(e.samples, 1);
+            ev["mad"] = median_absolute_deviation(e.samples);
+        } else {
+            ev["value"] = nullptr;
+            ev["reason"] = e.refusal.reason;
+            ev["fix"] = e.refusal.fix;
+        }
+        j["events"].push_back(ev);
+    }
+    j["derived"] = nlohmann::json::array();
+    for (const auto& m : derive_metrics(r))
+        j["derived"].push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}});
+    j["notes"] = r.notes;
+    return j.dump(2) + "\n";
+}
+
+std::string render_markdown(const StatResult& r) {
+    std::string out =
+        fmt::format("Performance counter stats for `{}`{}\n\n", command_text(r),
+                    r.repetitions > 1 ? fmt::format(" ({} runs)", r.repetitions) : "");
+    out +=
+        "| event | value | unit | source | running | spread | status |\n"
+        "|---|---:|---|---|---:|---:|---|\n";
+    for (const auto& e : r.events) {
+        const bool has = e.counted && !e.samples.empty();
+        out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", e.name,
+                           has ? number_text(median(e.samples)) : "", e.unit,
+                           std::string(source_name(e.source)),
+                           has ? fmt::format("{:.1f}%", 100.0 * e.running_fraction) : "",
+                           has ? spread_text(e) : "", status_text(e));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_stat(const StatResult& result, OutputFormat format) {
+    switch (format) {
+        case OutputFormat::table:
+            return render_table(result);
+        case OutputFormat::csv:
+            return render_csv(result);
+        case OutputFormat::json:
+            return render_json(result);
+        case OutputFormat::markdown:
+            return render_markdown(result);
+    }
+    return {};
+}
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,64 @@
+// Which backend counts each event: the kernel's counters (hw/sw) or callgrind's simulation.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfgauge/harness/event_column.hpp"
+#include "perfgauge/pmu/event_list.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+
+namespace perfgauge::harness {
+
+enum class Backend {
+    automatic,  ///< hardware counters where they open; else simulated, when valgrind exists
+    perf,       ///< perf_event_open only: never simulates
+    sim,        ///< every hardware event simulated with callgrind (software events stay native)
+};
+
+/// "auto", "perf", "sim"; throws std::invalid_argument naming the choices.
+Backend parse_backend(const std::string& text);
+const char* backend_name(Backend backend);
+
+/// What a native look at one event found.
+struct NativeProbe {
+    bool known = true;  ///< false: libpfm4/tracefs do not know it (a sim-only name)
+    pmu::EventKind kind = pmu::EventKind::software;
+    bool opened = true;  ///< perf_event_open accepted it (asked only of PMU events)
+    std::string reason;  ///< why it did not open
+};
+
+/// Where each event of a list is counted.
+struct EventPlan {
+    std::vector<std::string> events;    ///< as written (modifiers included), in list order
+    std::vector<pmu::EventKind> kinds;  ///< per event
+    std::vector<bool> simulated;        ///< per event
+    std::string native_list;            ///< the natively counted events, as an event list
+    /// Per event: why neither backend will count it (status "not simulated", ...); an empty
+    /// status when one does.
+    std::vector<EventRefusal> refusals;
+    std::string notice;  ///< one line on why simulation is used; empty when it is not
+
+    bool any_simulated() const;
+    std::vector<std::string> simulated_events() const;
+    /// "cycles: not simulated: ..." for every refused event, in list order.
+    std::vector<std::string> unsupported() const;
+};
+
+using NativeProber = std::function<NativeProbe(const pmu::EventTerm&)>;
+
+/// Pure: decides each event's backend. perf: all native (a sim-only name is an error). sim:
+/// events that need a hardware PMU are simulated when callgrind can, reported unsupported
+/// when not; software events and tracepoints stay native. automatic: native, except PMU events
+/// the kernel refused (and sim-only names), which are simulated when valgrind is available.
+/// Throws pmu::EventError for names that are wrong under the chosen backend.
+EventPlan plan_events(const pmu::EventList& list, Backend backend, bool valgrind_available,
+                      const NativeProber& probe);
+
+/// The real prober: resolves each name (throwing for unknown names other than simulated
+/// ones) and tries to open PMU events on the calling thread.
+NativeProber system_prober(const pmu::EventResolver& resolver);
+
+}  // namespace perfgauge::harness

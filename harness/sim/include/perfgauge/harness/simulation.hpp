@@ -1,0 +1,125 @@
+// The simulated backend for benchmarks: the same benchmarks re-run under valgrind's callgrind,
+// each batch between client requests, and the counts merged into the native result.
+//
+// Two processes take part. The parent (perfgauge run) starts
+//   valgrind --tool=callgrind --instr-atstart=no ... perfgauge run --internal-sim-child=M ...
+// whose child builds the same benchmarks (same data seed), runs run_simulated_batches(), and writes
+// the manifest M naming each batch's dump; the parent then reads callgrind's dumps and turns
+// them into counts per item. Time is never taken from the simulation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/benchmark.hpp"
+#include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/result.hpp"
+#include "perfgauge/harness/stat_result.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
+#include "perfgauge/pmu/callgrind_output.hpp"
+
+namespace perfgauge::harness {
+
+/// One simulated batch as the child ran it.
+struct SimulatedBatch {
+    std::string name;
+    std::string dump;  ///< the dump's trigger reason ("perfgauge:3")
+    std::uint64_t warmup_iterations = 0;
+    std::uint64_t iterations = 0;  ///< counted
+    double items_per_iteration = 1;
+    std::uint64_t pauses = 0;  ///< pause()/resume() pairs inside the counted iterations
+};
+
+/// What the child writes: every batch, plus the two calibration batches (an empty body, and
+/// kCalibrationPauses pause/resume pairs) whose counts are subtracted like the native
+/// runner's overheads.
+struct SimulationManifest {
+    SimulatedBatch empty, pauses;
+    std::vector<SimulatedBatch> batches;
+};
+
+inline constexpr std::uint64_t kCalibrationPauses = 16;
+inline constexpr std::uint64_t kDefaultSimulatedItems = 100000;
+
+std::string manifest_to_json(const SimulationManifest& manifest);
+/// Throws pmu::SimulationError on malformed text.
+SimulationManifest manifest_from_json(const std::string& text);
+
+/// Child side (inside valgrind). Each benchmark: instrumentation on, warm-up iterations (to
+/// fill the simulated caches and train the predictor, skipped when one iteration's bytes
+/// exceed `ll_bytes`: they could not stay cached anyway), zero, at least `min_items` items
+/// counted, dump, instrumentation off. Fixed iteration counts, no clock: deterministic.
+SimulationManifest run_simulated_batches(const std::vector<Benchmark>& benchmarks,
+                                         std::uint64_t min_items, std::uint64_t ll_bytes);
+
+/// Per benchmark (manifest order): counts per item of each simulated event, corrected (the
+/// calibrated batch and pause costs subtracted, never below zero) and raw.
+struct SimulatedCounts {
+    std::string name;
+    double items = 0;                            ///< counted items
+    std::vector<double> per_item, raw_per_item;  ///< [event]
+};
+
+/// Pure: matches dumps to batches by trigger and maps callgrind's events to `events`
+/// (simulated event names, modifiers allowed). Throws pmu::SimulationError when a batch has no
+/// dump or an event is not simulated.
+std::vector<SimulatedCounts> simulated_counts(const SimulationManifest& manifest,
+                                              const std::vector<pmu::CallgrindDump>& dumps,
+                                              const std::vector<std::string>& events);
+
+/// The simulated caches: L1i, L1d and the last level from sysfs, fitted to valgrind.
+struct SimulatedCaches {
+    std::optional<pmu::SimCache> i1, d1, ll;
+    std::vector<std::string> notes;  ///< adjustments, caches that could not be used
+};
+/// Sizes given by the user (perfgauge run --l1d/--l3) replace the detected ones, keeping the
+/// detected associativity, so "cold" means the same to the simulation as to the sweep.
+SimulatedCaches simulated_caches(const std::vector<CacheLevel>& caches,
+                                 std::optional<std::uint64_t> l1d_bytes = std::nullopt,
+                                 std::optional<std::uint64_t> ll_bytes = std::nullopt);
+
+struct SimulationRequest {
+    pmu::CallgrindSetup setup;         ///< out_file is set by simulate()
+    std::vector<std::string> program;  ///< the child command; gets --internal-sim-child=M
+    std::vector<std::string> events;   ///< simulated event names
+};
+
+struct SimulationResult {
+    std::vector<SimulatedCounts> benchmarks;
+    std::string creator;  ///< "callgrind-3.19.0"
+    double wall_seconds = 0;
+};
+
+/// Runs the child under callgrind in a private temporary directory (removed afterwards) and
+/// reads its dumps. Throws pmu::SimulationError when it fails, with valgrind's exit status.
+SimulationResult simulate(const SimulationRequest& request);
+
+/// perfgauge stat --backend sim: the whole command (its children too) under callgrind.
+struct CommandSimulation {
+    std::vector<double> totals;  ///< per simulated event, summed over every process
+    ExitStatus exit;             ///< of the command under valgrind
+    std::size_t processes = 0;   ///< output files read (one per process)
+    std::string creator;
+    double wall_seconds = 0;
+};
+
+/// Runs `command` under callgrind (instrumented from the start, children followed) in a private
+/// temporary directory and sums every dump. Throws pmu::SimulationError when valgrind cannot run
+/// it or wrote nothing.
+CommandSimulation simulate_command(pmu::CallgrindSetup setup,
+                                   const std::vector<std::string>& command,
+                                   const std::vector<std::string>& events);
+
+/// Puts the simulated totals into a native `perfgauge stat` result (one sample each: the
+/// simulation is deterministic), in the plan's event order; refused events become "not
+/// supported" with the plan's reason.
+void merge_simulated(StatResult& native, const EventPlan& plan, const CommandSimulation& sim);
+
+/// Puts the simulated counts into `native` (the run of plan.native_list), giving every event of
+/// the plan its place in list order and its source; refused events of the plan are listed as
+/// unsupported. Every sample of a benchmark gets the same (deterministic) simulated value.
+void merge_simulated(RunResult& native, const EventPlan& plan, const SimulationResult& sim);
+
+}  // namespace perfgauge::harness

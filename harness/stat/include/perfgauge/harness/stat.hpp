@@ -1,0 +1,28 @@
+// `perfgauge stat`: count a command like perf stat does, and summarise repetitions robustly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/stat_result.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+#include "perfgauge/pmu/event_spec.hpp"
+
+namespace perfgauge::harness {
+
+inline constexpr const char* kDefaultStatEvents =
+    "cycles,instructions,branch-misses,task-clock,page-faults,context-switches";
+
+struct StatOptions {
+    std::string events = kDefaultStatEvents;
+    int repetitions = 1;
+    std::vector<std::string> command;
+};
+
+/// Resolves the events (throws pmu::EventError on bad names; an empty list counts nothing
+/// and only times the command), then runs the command
+/// `repetitions` times with counters attached (inherit: its children count too), stopping early
+/// when it fails or cannot be started.
+StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver);
+
+}  // namespace perfgauge::harness

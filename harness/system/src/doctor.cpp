@@ -1,0 +1,247 @@
+#include "perfgauge/harness/doctor.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "perfgauge/pmu/open_error.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+using pmu::EventKind;
+
+perf_event_attr user_only_attr() {
+    perf_event_attr attr{};
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    return attr;
+}
+
+DoctorCheck hardware_pmu_check(const pmu::PmuEnvironment& env, const DoctorProbes& probes) {
+    if (!env.has_hardware_pmu()) {
+        std::string why;
+        if (env.hypervisor) {
+            why = fmt::format(
+                "this is a virtual machine (hypervisor: {}) that does not pass the "
+                "PMU through",
+                *env.hypervisor);
+        } else if (env.container) {
+            why = fmt::format(
+                "no core PMU is registered with the kernel; this looks like a "
+                "container ({}), check the host",
+                *env.container);
+        } else {
+            why =
+                "the kernel registered no core PMU (unsupported CPU, or the PMU driver is "
+                "disabled)";
+        }
+        if (env.kernel_pmu_message)
+            why += fmt::format("; the kernel says: \"{}\"", *env.kernel_pmu_message);
+        const auto diagnosis =
+            pmu::diagnose_open_error(ENOENT, EventKind::hardware, user_only_attr(), env);
+        return {CheckLevel::fail, "hardware PMU",
+                "this machine exposes no hardware PMU (/sys/bus/event_source/devices/cpu is "
+                "missing), so cycles, instructions and branch-misses cannot be counted: " +
+                    why,
+                diagnosis.fix};
+    }
+    const std::string pmus = fmt::format("{}", fmt::join(env.core_pmus, ", "));
+    if (probes.hardware_error != 0) {
+        const auto d = pmu::diagnose_open_error(probes.hardware_error, EventKind::hardware,
+                                                user_only_attr(), env);
+        return {CheckLevel::fail, "hardware PMU",
+                fmt::format("core PMU present ({}) but 'cycles' cannot be opened: {}: {}", pmus,
+                            d.status, d.reason),
+                d.fix};
+    }
+    std::string finding = fmt::format("exposed ({}); 'cycles' opens", pmus);
+    if (env.core_pmus.size() > 1)
+        finding += "; hybrid CPU: counts differ between core types";
+    return {CheckLevel::ok, "hardware PMU", finding, ""};
+}
+
+DoctorCheck software_check(const pmu::PmuEnvironment& env, const DoctorProbes& probes) {
+    if (probes.software_error == 0) {
+        return {
+            CheckLevel::ok, "software events",
+            "'task-clock' opens (task-clock, page-faults, context-switches, cpu-migrations work)",
+            ""};
+    }
+    const auto d =
+        pmu::diagnose_open_error(probes.software_error, EventKind::software, user_only_attr(), env);
+    return {CheckLevel::fail, "software events",
+            fmt::format("'task-clock' cannot be opened: {}: {}", d.status, d.reason), d.fix};
+}
+
+DoctorCheck paranoid_check(const pmu::PmuEnvironment& env) {
+    if (!env.paranoid) {
+        return {CheckLevel::fail, "perf_event_paranoid",
+                "/proc/sys/kernel/perf_event_paranoid is missing: the kernel has no perf events "
+                "support",
+                "use a kernel built with CONFIG_PERF_EVENTS"};
+    }
+    const int level = *env.paranoid;
+    std::string finding = fmt::format("{}: {}", level, pmu::describe_paranoid(level));
+    if (env.privileged) {
+        return {
+            CheckLevel::ok, "perf_event_paranoid",
+            finding + "; this process is privileged (root or CAP_PERFMON), so it does not apply",
+            ""};
+    }
+    if (level >= 3) {
+        return {CheckLevel::fail, "perf_event_paranoid", finding,
+                "sudo sysctl -w kernel.perf_event_paranoid=2 (user-space counting), or grant "
+                "CAP_PERFMON: sudo setcap cap_perfmon+ep $(which perfgauge)"};
+    }
+    return {CheckLevel::ok, "perf_event_paranoid",
+            finding + "; perfgauge counts user space by default, which this allows", ""};
+}
+
+DoctorCheck rdpmc_check(const pmu::PmuEnvironment& env) {
+    if (!env.has_hardware_pmu() || !env.rdpmc) {
+        return {CheckLevel::info, "rdpmc",
+                "unavailable (no hardware PMU): counter snapshots use read(), about 1-2 us each",
+                ""};
+    }
+    if (*env.rdpmc == 0) {
+        return {CheckLevel::warn, "rdpmc",
+                "disabled: every counter snapshot costs a read() syscall instead of ~200 cycles",
+                fmt::format("echo 1 | sudo tee /sys/bus/event_source/devices/{}/rdpmc",
+                            env.core_pmus.front())};
+    }
+    return {CheckLevel::ok, "rdpmc",
+            *env.rdpmc == 1 ? "enabled for tasks that have a counter mapped (1)"
+                            : "enabled for every task (2)",
+            ""};
+}
+
+void add_cpu_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
+    const CpuInfo& cpu = system.cpu;
+    out.push_back({CheckLevel::info, "CPU",
+                   fmt::format("{} ({}, family {:#x}, model {:#x}), {} logical CPUs",
+                               cpu.model_name, cpu.vendor, cpu.family, cpu.model, cpu.logical_cpus),
+                   ""});
+    if (!cpu.invariant_tsc) {
+        out.push_back({CheckLevel::warn, "TSC",
+                       "not invariant: rdtsc ticks change with frequency; perfgauge falls back to "
+                       "steady_clock",
+                       ""});
+    } else {
+        out.push_back(
+            {CheckLevel::ok, "TSC", "invariant (constant rate, runs in idle states)", ""});
+    }
+}
+
+void add_noise_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
+    if (system.clocksource == "tsc") {
+        out.push_back(
+            {CheckLevel::ok, "clocksource", "tsc: clock_gettime stays in user space", ""});
+    } else {
+        out.push_back(
+            {CheckLevel::warn, "clocksource",
+             fmt::format("{}: clock reads may be slow or enter the kernel", system.clocksource),
+             "echo tsc | sudo tee "
+             "/sys/devices/system/clocksource/clocksource0/current_clocksource"});
+    }
+    if (!system.governor) {
+        out.push_back({CheckLevel::info, "CPU frequency",
+                       "no cpufreq governor is exposed (typical in VMs: the host decides)", ""});
+    } else if (*system.governor != "performance") {
+        out.push_back(
+            {CheckLevel::warn, "CPU frequency",
+             fmt::format("governor is '{}': the clock speed varies with load", *system.governor),
+             "sudo scripts/tune-system.sh -- CMD (performance governor for one command, restored "
+             "after)"});
+    } else {
+        out.push_back({CheckLevel::ok, "CPU frequency", "governor is 'performance'", ""});
+    }
+    if (system.boost.value_or(false)) {
+        out.push_back({CheckLevel::warn, "boost",
+                       "turbo/boost is on: frequency depends on temperature and other cores", ""});
+    }
+    if (system.smt_active.value_or(false)) {
+        out.push_back({CheckLevel::warn, "SMT",
+                       "active: a sibling hyper-thread shares the core's caches and ports", ""});
+    }
+    if (system.aslr.value_or(0) != 0) {
+        out.push_back({CheckLevel::info, "ASLR",
+                       fmt::format("randomize_va_space={}: addresses (and alignment effects) vary "
+                                   "between runs",
+                                   *system.aslr),
+                       ""});
+    }
+    const double per_cpu =
+        system.cpu.logical_cpus ? system.load_average[0] / system.cpu.logical_cpus : 0;
+    if (per_cpu > 0.5) {
+        out.push_back({CheckLevel::warn, "load",
+                       fmt::format("1-minute load average {:.2f} on {} CPUs: other work competes "
+                                   "for the CPU",
+                                   system.load_average[0], system.cpu.logical_cpus),
+                       ""});
+    }
+}
+
+}  // namespace
+
+std::string check_label(CheckLevel level) {
+    switch (level) {
+        case CheckLevel::ok:
+            return "[ OK ]";
+        case CheckLevel::info:
+            return "[INFO]";
+        case CheckLevel::warn:
+            return "[WARN]";
+        case CheckLevel::fail:
+            return "[FAIL]";
+    }
+    return "[????]";
+}
+
+std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,
+                                             const SystemInfo& system, const DoctorProbes& probes) {
+    std::vector<DoctorCheck> out;
+    out.push_back(hardware_pmu_check(env, probes));
+    out.push_back(software_check(env, probes));
+    out.push_back(paranoid_check(env));
+    out.push_back(rdpmc_check(env));
+    if (env.has_hardware_pmu() && env.nmi_watchdog.value_or(0) != 0) {
+        out.push_back({CheckLevel::warn, "NMI watchdog",
+                       "enabled: it permanently holds one hardware counter",
+                       "sudo sysctl -w kernel.nmi_watchdog=0"});
+    }
+    if (probes.tracefs_mounted) {
+        out.push_back({CheckLevel::ok, "tracefs",
+                       env.privileged
+                           ? "mounted: tracepoints (syscalls:sys_enter_write, ...) can be counted"
+                           : "mounted; counting tracepoints needs root or CAP_PERFMON",
+                       ""});
+    } else {
+        out.push_back({CheckLevel::info, "tracefs",
+                       "not mounted: tracepoint events are unavailable",
+                       "sudo mount -t tracefs nodev /sys/kernel/tracing"});
+    }
+    if (env.container) {
+        out.push_back(
+            {CheckLevel::info, "container",
+             fmt::format("running in a container ({}): the host's settings apply", *env.container),
+             ""});
+    }
+    add_cpu_checks(system, out);
+    std::vector<std::string> caches;
+    for (const auto& c : system.caches) {
+        caches.push_back(fmt::format("L{}{} {}", c.level,
+                                     c.type == "Data"          ? "d"
+                                     : c.type == "Instruction" ? "i"
+                                                               : "",
+                                     format_bytes(c.size_bytes)));
+    }
+    out.push_back(
+        {CheckLevel::info, "caches",
+         caches.empty() ? "not reported by sysfs" : fmt::format("{}", fmt::join(caches, ", ")),
+         ""});
+    add_noise_checks(system, out);
+    return out;
+}
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,168 @@
+#include "perfgauge/harness/system_info.hpp"
+
+#include "perfgauge/pmu/pmu_environment.hpp"
+
+#include <cpuid.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace perfgauge::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::string> read_line(const fs::path& path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line))
+        return std::nullopt;
+    return line;
+}
+
+std::optional<int> read_int(const fs::path& path) {
+    const auto line = read_line(path);
+    if (!line)
+        return std::nullopt;
+    try {
+        return std::stoi(*line);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+// sysfs writes cache sizes as "32K", "512K", "32768K".
+std::uint64_t parse_cache_size(const std::string& text) {
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+    switch (end ? *end : '\0') {
+        case 'K':
+            return value << 10;
+        case 'M':
+            return value << 20;
+        case 'G':
+            return value << 30;
+        default:
+            return value;
+    }
+}
+
+unsigned count_cpus_in_list(const std::string& list) {
+    // "0-1,4" -> 3
+    unsigned count = 0;
+    std::size_t pos = 0;
+    while (pos < list.size()) {
+        const std::size_t comma = list.find(',', pos);
+        const std::string part =
+            list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        const std::size_t dash = part.find('-');
+        if (dash == std::string::npos) {
+            ++count;
+        } else {
+            count += static_cast<unsigned>(std::stoul(part.substr(dash + 1)) -
+                                           std::stoul(part.substr(0, dash)) + 1);
+        }
+        if (comma == std::string::npos)
+            break;
+        pos = comma + 1;
+    }
+    return count;
+}
+
+}  // namespace
+
+CpuInfo detect_cpu() {
+    CpuInfo cpu;
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    __cpuid(0, eax, ebx, ecx, edx);
+    const unsigned max_leaf = eax;
+    char vendor[13] = {};
+    std::memcpy(vendor + 0, &ebx, 4);
+    std::memcpy(vendor + 4, &edx, 4);
+    std::memcpy(vendor + 8, &ecx, 4);
+    cpu.vendor = vendor;
+
+    __cpuid(1, eax, ebx, ecx, edx);
+    const unsigned base_family = (eax >> 8) & 0xf;
+    const unsigned base_model = (eax >> 4) & 0xf;
+    cpu.family = base_family == 0xf ? base_family + ((eax >> 20) & 0xff) : base_family;
+    cpu.model = (base_family == 0x6 || base_family == 0xf) ? base_model + (((eax >> 16) & 0xf) << 4)
+                                                           : base_model;
+    if (max_leaf >= 7) {
+        __cpuid_count(7, 0, eax, ebx, ecx, edx);
+        cpu.bmi2 = (ebx >> 8) & 1;
+    }
+    __cpuid(0x80000000, eax, ebx, ecx, edx);
+    const unsigned max_ext = eax;
+    if (max_ext >= 0x80000001) {
+        __cpuid(0x80000001, eax, ebx, ecx, edx);
+        cpu.rdtscp = (edx >> 27) & 1;
+    }
+    if (max_ext >= 0x80000007) {
+        __cpuid(0x80000007, eax, ebx, ecx, edx);
+        cpu.invariant_tsc = (edx >> 8) & 1;
+    }
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos)
+                cpu.model_name = line.substr(colon + 2);
+            break;
+        }
+    }
+    cpu.logical_cpus = static_cast<unsigned>(::sysconf(_SC_NPROCESSORS_ONLN));
+    return cpu;
+}
+
+SystemInfo collect_system_info() {
+    SystemInfo info;
+    info.cpu = detect_cpu();
+    const fs::path cpu0 = "/sys/devices/system/cpu/cpu0";
+    for (int index = 0;; ++index) {
+        const fs::path dir = cpu0 / "cache" / fmt::format("index{}", index);
+        const auto level = read_int(dir / "level");
+        if (!level)
+            break;
+        CacheLevel cache;
+        cache.level = *level;
+        cache.type = read_line(dir / "type").value_or("");
+        cache.size_bytes = parse_cache_size(read_line(dir / "size").value_or("0"));
+        cache.line_size = static_cast<unsigned>(read_int(dir / "coherency_line_size").value_or(0));
+        cache.ways = static_cast<unsigned>(read_int(dir / "ways_of_associativity").value_or(0));
+        cache.shared_by = count_cpus_in_list(read_line(dir / "shared_cpu_list").value_or(""));
+        info.caches.push_back(cache);
+    }
+    utsname uts{};
+    if (::uname(&uts) == 0) {
+        info.kernel = uts.release;
+        info.host_name = uts.nodename;
+    }
+    info.governor = read_line(cpu0 / "cpufreq/scaling_governor");
+    if (const auto boost = read_int("/sys/devices/system/cpu/cpufreq/boost")) {
+        info.boost = *boost != 0;
+    } else if (const auto no_turbo = read_int("/sys/devices/system/cpu/intel_pstate/no_turbo")) {
+        info.boost = *no_turbo == 0;
+    }
+    if (const auto smt = read_int("/sys/devices/system/cpu/smt/active"))
+        info.smt_active = *smt != 0;
+    const auto pmu_env = pmu::detect_pmu_environment();
+    info.perf_event_paranoid = pmu_env.paranoid;
+    info.hardware_pmu = pmu_env.has_hardware_pmu();
+    info.clocksource = read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+                           .value_or("unknown");
+    info.aslr = read_int("/proc/sys/kernel/randomize_va_space");
+    std::ifstream load("/proc/loadavg");
+    load >> info.load_average[0] >> info.load_average[1] >> info.load_average[2];
+    return info;
+}
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,30 @@
+# The architecture's one-way rules, checked on CMake's own dependency graph (--graphviz) of a
+# scratch configuration of the source tree:
+#   - the results library (model, statistics, compare, writers, reader) links no counter code:
+#     pmu's header-only vocabulary is allowed, the perfgauge_pmu library is not;
+#   - workloads depend on the measuring interface, not on the simulated backend or stat.
+file(REMOVE_RECURSE ${WORK_DIR})
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR} -G ${GENERATOR}
+                        -DCMAKE_BUILD_TYPE=Release --graphviz=${WORK_DIR}/deps.dot
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "configuring the scratch tree failed:\n${err}")
+endif()
+
+function(forbid target forbidden)
+  set(file ${WORK_DIR}/deps.dot.${target})
+  if(NOT EXISTS ${file})
+    message(FATAL_ERROR "no dependency graph for ${target} (renamed?)")
+  endif()
+  file(READ ${file} graph)
+  foreach(dep ${forbidden})
+    if(graph MATCHES "label = \"${dep}\\\\n")
+      message(FATAL_ERROR "${target} depends on ${dep}:\n${graph}")
+    endif()
+  endforeach()
+  message(STATUS "${target}: none of ${forbidden}")
+endfunction()
+
+forbid(perfgauge_results "perfgauge_pmu;perfgauge_measure;perfgauge_system;perfgauge_stat;perfgauge_sim")
+forbid(perfgauge_workloads "perfgauge_sim;perfgauge_stat")
+file(REMOVE_RECURSE ${WORK_DIR})

@@ -1,0 +1,237 @@
+#include "perfgauge/harness/runner.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+
+#include "../../support/run_process.hpp"
+#include "../../support/temp_dir.hpp"
+#include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/statistics.hpp"
+
+namespace perfgauge::harness {
+namespace {
+
+RunnerOptions quick(std::size_t repetitions = 5) {
+    RunnerOptions o;
+    o.events = "page-faults,task-clock";
+    o.repetitions = repetitions;
+    o.min_sample_time_s = 0.0002;
+    o.warmup_time_s = 0.0;
+    return o;
+}
+
+// Each iteration maps, touches and unmaps `pages` fresh pages: exactly `pages` faults.
+void touch_pages(std::size_t pages) {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    void* mem =
+        ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        throw std::runtime_error("mmap");
+    ::madvise(mem, pages * page, MADV_NOHUGEPAGE);
+    for (std::size_t i = 0; i < pages; ++i)
+        static_cast<volatile char*>(mem)[i * page] = 1;
+    ::munmap(mem, pages * page);
+}
+
+TEST(Runner, KeepsEverySampleAndNormalisesPerItem) {
+    Runner runner(quick(6));
+    const std::vector<Benchmark> benchmarks = {{"four-pages",
+                                                4,
+                                                4 * 4096,
+                                                [](BatchState& s) {
+                                                    for (std::uint64_t i = 0; i < s.iterations();
+                                                         ++i)
+                                                        touch_pages(4);
+                                                },
+                                                {}}};
+    const auto result = runner.run(benchmarks);
+    ASSERT_EQ(result.benchmarks.size(), 1u);
+    const auto& b = result.benchmarks[0];
+    EXPECT_EQ(b.ns_per_item.size(), 6u);
+    EXPECT_GE(b.iterations, 1u);
+    ASSERT_EQ(result.events.size(), 2u);
+    const double faults_per_item = median(b.counters_per_item[0]);
+    EXPECT_NEAR(faults_per_item, 1.0, 0.05 + (test::kFaultsPerTouchedPage - 1));
+    for (double ns : b.ns_per_item)
+        EXPECT_GT(ns, 0);
+    EXPECT_GT(result.batch_overhead_ns, 0);
+    EXPECT_FALSE(result.date.empty());
+}
+
+TEST(Runner, PausedSetUpIsNotMeasured) {
+    Runner runner(quick(5));
+    const std::vector<Benchmark> benchmarks = {{"setup-paused",
+                                                1,
+                                                0,
+                                                [](BatchState& s) {
+                                                    s.pause();
+                                                    touch_pages(64);  // set-up: 64 faults, excluded
+                                                    s.resume();
+                                                    for (std::uint64_t i = 0; i < s.iterations();
+                                                         ++i)
+                                                        benchmark_sink(i);
+                                                },
+                                                {}}};
+    const auto result = runner.run(benchmarks);
+    const auto& b = result.benchmarks[0];
+    const double faults_per_batch =
+        median(b.counters_per_item[0]) * static_cast<double>(b.iterations);
+    EXPECT_LT(std::fabs(faults_per_batch), 2.0) << "64 faults happened while paused";
+    EXPECT_GE(result.pause_overhead_ns, 0.0);
+}
+
+TEST(Runner, InterleavingIsSeededAndRecorded) {
+    std::vector<std::vector<std::size_t>> orders;
+    for (const auto& [seed, interleave] : std::vector<std::pair<std::uint64_t, bool>>{
+             {42, true}, {42, true}, {7, true}, {42, false}}) {
+        std::vector<std::size_t> order;
+        std::vector<Benchmark> benchmarks;
+        for (std::size_t b = 0; b < 6; ++b) {
+            benchmarks.push_back({"b" + std::to_string(b),
+                                  1,
+                                  0,
+                                  [&order, b](BatchState& s) {
+                                      order.push_back(b);
+                                      for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                                          benchmark_sink(i);
+                                  },
+                                  {}});
+        }
+        auto options = quick(8);
+        options.seed = seed;
+        options.interleave = interleave;
+        Runner runner(options);
+        const auto result = runner.run(benchmarks);
+        EXPECT_EQ(result.seed, seed);
+        // The last 6 * 8 calls are the measured samples (warm-up calls come first).
+        orders.emplace_back(order.end() - 48, order.end());
+    }
+    EXPECT_EQ(orders[0], orders[1]) << "same seed, same order";
+    EXPECT_NE(orders[0], orders[2]) << "another seed, another order";
+    std::vector<std::size_t> sequential;
+    for (int rep = 0; rep < 8; ++rep) {
+        for (std::size_t b = 0; b < 6; ++b)
+            sequential.push_back(b);
+    }
+    EXPECT_EQ(orders[3], sequential);
+}
+
+TEST(Runner, NoiseControlsWarnInsteadOfFailing) {
+    auto options = quick(2);
+    options.pin_cpu = 1023;  // no such CPU here
+    Runner runner(options);
+    const auto result = runner.run({{"noop",
+                                     1,
+                                     0,
+                                     [](BatchState& s) {
+                                         for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                                             benchmark_sink(i);
+                                     },
+                                     {}}});
+    const bool warned =
+        std::any_of(result.warnings.begin(), result.warnings.end(),
+                    [](const std::string& w) { return w.find("--pin 1023") != std::string::npos; });
+    EXPECT_TRUE(warned);
+    EXPECT_EQ(result.benchmarks[0].ns_per_item.size(), 2u);
+}
+
+RunResult small_result() {
+    Runner runner(quick(5));
+    return runner.run({{"sum/1024",
+                        1024,
+                        1024 * 8,
+                        [](BatchState& s) {
+                            std::vector<long> v(1024, 3);
+                            long total = 0;
+                            for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                                for (long x : v)
+                                    total += x;
+                                benchmark_sink(static_cast<std::uint64_t>(total));
+                            }
+                        },
+                        {{"kind", "sum"}}},
+                       {"touch/4",
+                        4,
+                        0,
+                        [](BatchState& s) {
+                            for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                                touch_pages(4);
+                        },
+                        {}}});
+}
+
+TEST(RunReport, CsvHasDocumentedColumns) {
+    const auto csv = render_run(small_result(), OutputFormat::csv);
+    const std::string header = csv.substr(0, csv.find('\n'));
+    EXPECT_EQ(header,
+              std::string(kRunCsvFixedColumns) +
+                  ",page-faults_per_item,task-clock_per_item,page-faults_source,task-clock_source");
+    EXPECT_NE(csv.find(",sw,sw\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\nsum/1024,5,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\ntouch/4,5,"), std::string::npos) << csv;
+}
+
+TEST(RunReport, JsonIsAGoogleBenchmarkSuperset) {
+    const auto j = nlohmann::json::parse(render_run(small_result(), OutputFormat::json));
+    ASSERT_TRUE(j.contains("context"));
+    EXPECT_TRUE(j["context"].contains("perfgauge"));
+    EXPECT_EQ(j["context"]["perfgauge"]["repetitions"], 5);
+    std::size_t iterations = 0, aggregates = 0;
+    for (const auto& b : j["benchmarks"]) {
+        for (const char* key : {"name", "run_name", "run_type", "repetitions", "iterations",
+                                "real_time", "cpu_time", "time_unit", "items_per_second"}) {
+            EXPECT_TRUE(b.contains(key)) << key;
+        }
+        if (b["run_type"] == "iteration") {
+            ++iterations;
+            EXPECT_TRUE(b.contains("repetition_index"));
+            EXPECT_TRUE(b.contains("page-faults"));
+        } else {
+            ++aggregates;
+            EXPECT_EQ(b["aggregate_name"], "median");
+            EXPECT_TRUE(b["perfgauge_ns_per_item"].contains("p99.9"));
+        }
+        // Params travel with every entry of the benchmark that declared them, and only there.
+        if (b["run_name"] == "sum/1024")
+            EXPECT_EQ(b["perfgauge_params"]["kind"], "sum");
+        else
+            EXPECT_FALSE(b.contains("perfgauge_params"));
+    }
+    EXPECT_EQ(iterations, 10u);
+    EXPECT_EQ(aggregates, 2u);
+}
+
+TEST(RunReport, GoogleBenchmarksComparePyReadsIt) {
+    const char* compare = "/usr/share/benchmark/compare.py";
+    if (::access(compare, R_OK) != 0)
+        GTEST_SKIP() << "compare.py (libbenchmark-tools) is not installed";
+    test::TempDir dir;
+    const auto a = dir.path() / "a.json", b = dir.path() / "b.json";
+    write_file_atomically(a, render_run(small_result(), OutputFormat::json));
+    write_file_atomically(b, render_run(small_result(), OutputFormat::json));
+    const auto r =
+        test::run_process({"/usr/bin/python3", compare, "benchmarks", a.string(), b.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("sum/1024"), std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.out.find("touch/4"), std::string::npos) << r.out;
+}
+
+TEST(RunReport, TableAndMarkdown) {
+    const auto result = small_result();
+    const auto table = render_run(result, OutputFormat::table);
+    EXPECT_NE(table.find("BENCHMARK"), std::string::npos);
+    EXPECT_NE(table.find("page-faults/ITEM"), std::string::npos);
+    EXPECT_NE(table.find("seed " + std::to_string(result.seed)), std::string::npos) << table;
+    const auto md = render_run(result, OutputFormat::markdown);
+    EXPECT_EQ(md.rfind("| BENCHMARK |", 0), 0u) << md;
+}
+
+}  // namespace
+}  // namespace perfgauge::harness

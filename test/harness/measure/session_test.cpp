@@ -1,0 +1,145 @@
+#include "perfgauge/harness/session.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "../../support/temp_dir.hpp"
+
+namespace perfgauge::harness {
+namespace {
+
+const RegionResult& find(const std::vector<RegionResult>& results, const std::string& name) {
+    const auto it = std::find_if(results.begin(), results.end(),
+                                 [&](const RegionResult& r) { return r.name == name; });
+    if (it == results.end())
+        throw std::runtime_error("no region " + name);
+    return *it;
+}
+
+std::size_t index_of(const Session& s, const std::string& event) {
+    const auto& names = s.event_names();
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), event) - names.begin());
+}
+
+void touch_fresh_pages(std::size_t pages) {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    void* mem =
+        ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mem, MAP_FAILED);
+    ::madvise(mem, pages * page, MADV_NOHUGEPAGE);
+    auto* bytes = static_cast<volatile char*>(mem);
+    for (std::size_t i = 0; i < pages; ++i)
+        bytes[i * page] = 1;
+    ::munmap(mem, pages * page);
+}
+
+TEST(Session, CountsPageFaultsInsideARegion) {
+    Session session("task-clock,page-faults");
+    {
+        auto region = session.region("touch");
+        touch_fresh_pages(1000);
+    }
+    const auto& r = find(session.results(), "touch");
+    EXPECT_EQ(r.count, 1u);
+    const double faults = r.corrected_counters[index_of(session, "page-faults")];
+    EXPECT_GE(faults, 1000 - 2);
+    EXPECT_LE(faults, 1000 * test::kFaultsPerTouchedPage + 20);
+    EXPECT_GT(r.time_ns, 0);
+}
+
+TEST(Session, AggregatesByNameAndNests) {
+    Session session("page-faults");
+    for (int rep = 0; rep < 2; ++rep) {
+        auto outer = session.region("outer");
+        for (int i = 0; i < 3; ++i) {
+            auto inner = session.region("inner");
+        }
+    }
+    const auto& results = session.results();
+    ASSERT_EQ(results.size(), 2u);
+    const auto& outer = find(results, "outer");
+    const auto& inner = find(results, "inner");
+    EXPECT_EQ(outer.count, 2u);
+    EXPECT_EQ(inner.count, 6u);
+    EXPECT_EQ(outer.depth, 0u);
+    EXPECT_EQ(inner.depth, 1u);
+    EXPECT_GE(outer.time_ns, inner.time_ns);
+    // Correction: every region pays one overhead; a parent also pays its children's.
+    const double o = session.overhead_ns();
+    EXPECT_GT(o, 0);
+    EXPECT_NEAR(inner.corrected_time_ns, inner.time_ns - 6 * o, 1e-6 * inner.time_ns + 1e-6);
+    EXPECT_NEAR(outer.corrected_time_ns, outer.time_ns - 2 * (1 + 3) * o,
+                1e-6 * outer.time_ns + 1e-6);
+}
+
+TEST(Session, MeasureReturnsTheFunctionsResult) {
+    Session session("task-clock", SessionOptions{100, 8});
+    const int value = session.measure("compute", [] { return 6 * 7; });
+    EXPECT_EQ(value, 42);
+    EXPECT_EQ(find(session.results(), "compute").count, 1u);
+    EXPECT_NE(session.report().find("compute"), std::string::npos);
+}
+
+TEST(Session, EachThreadCountsItself) {
+    std::vector<double> faults(2);
+    auto worker = [&](std::size_t index, std::size_t pages) {
+        Session session("page-faults", SessionOptions{100, 8});
+        {
+            auto r = session.region("work");
+            touch_fresh_pages(pages);
+        }
+        faults[index] = find(session.results(), "work").corrected_counters[0];
+    };
+    std::thread a(worker, 0, 300), b(worker, 1, 1200);
+    a.join();
+    b.join();
+    EXPECT_NEAR(faults[0], 300, 300 * (test::kFaultsPerTouchedPage - 1) + 20);
+    EXPECT_NEAR(faults[1], 1200, 1200 * (test::kFaultsPerTouchedPage - 1) + 20);
+}
+
+TEST(Session, RegionsOnAnotherThreadAreRejected) {
+    Session session("task-clock", SessionOptions{10, 8});
+    bool threw = false;
+    std::thread other([&] {
+        try {
+            auto r = session.region("wrong thread");
+        } catch (const std::logic_error&) {
+            threw = true;
+        }
+    });
+    other.join();
+    EXPECT_TRUE(threw);
+}
+
+TEST(Session, TooDeepNestingIsAnError) {
+    Session session("task-clock", SessionOptions{10, 2});
+    auto a = session.region("a");
+    auto b = session.region("b");
+    EXPECT_THROW(session.region("c"), std::length_error);
+}
+
+TEST(Session, UnopenableEventsAreReportedNotFatal) {
+    Session session("cycles,task-clock", SessionOptions{10, 8});
+    const bool has_pmu = std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
+                         std::filesystem::exists("/sys/bus/event_source/devices/cpu_core");
+    if (has_pmu)
+        GTEST_SKIP() << "cycles opens on this machine";
+    ASSERT_EQ(session.unsupported_events().size(), 1u);
+    EXPECT_NE(session.unsupported_events()[0].find("cycles: not supported"), std::string::npos);
+    { auto r = session.region("x"); }
+    EXPECT_NE(session.report().find("not counted: cycles"), std::string::npos);
+}
+
+TEST(Session, DisabledMarkersCompileToNothing) {
+    // Without PERFGAUGE_ENABLE_MARKERS the arguments are not evaluated: not even declared here.
+    PERFGAUGE_REGION(no_such_session, no_such_name);
+    SUCCEED();
+}
+
+}  // namespace
+}  // namespace perfgauge::harness

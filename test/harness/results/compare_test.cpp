@@ -1,0 +1,233 @@
+#include "perfgauge/harness/compare.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <sstream>
+
+#include "perfgauge/harness/result_file.hpp"
+#include "perfgauge/harness/run_report.hpp"
+
+namespace perfgauge::harness {
+namespace {
+
+std::vector<double> samples(double centre, std::size_t n, double spread = 0.01) {
+    std::vector<double> v;
+    for (std::size_t i = 0; i < n; ++i)
+        v.push_back(centre * (1 + spread * (static_cast<double>(i) / n - 0.5)));
+    return v;
+}
+
+BenchmarkResult bench(std::string name, std::string variant, double ns, double instructions,
+                      std::size_t n = 10) {
+    BenchmarkResult b;
+    b.name = std::move(name);
+    b.params = {{"workload", "varint"}, {"variant", std::move(variant)}, {"size_bytes", "1024"}};
+    b.items_per_iteration = 100;
+    b.bytes_per_iteration = 300;
+    b.iterations = 50;
+    b.ns_per_item = samples(ns, n);
+    b.raw_ns_per_item = samples(ns * 1.01, n);
+    b.counters_per_item = {samples(instructions, n, 0.0), std::vector<double>(n, 0.0)};
+    b.raw_counters_per_item = b.counters_per_item;
+    b.running_fraction = {1.0, 1.0};
+    return b;
+}
+
+RunResult result(std::vector<BenchmarkResult> benchmarks) {
+    RunResult r;
+    r.repetitions = benchmarks.empty() ? 0 : benchmarks[0].ns_per_item.size();
+    r.events = {
+        native_column("instructions", pmu::EventKind::hardware, true),
+        native_column("cycles", pmu::EventKind::hardware, false, {"not supported", "test", ""})};
+    r.context = {{"l3_bytes", "65536"}};
+    r.benchmarks = std::move(benchmarks);
+    return r;
+}
+
+TEST(Compare, KnownMediansGiveKnownRatioAndVerdict) {
+    // Baseline 8 ns and 30.8 instructions, contender 4 ns and 15 instructions, 10 samples each
+    // without overlap: exact Mann-Whitney p = 2 / C(20,10) = 1.08e-5.
+    const auto c = compare_results(result({bench("a", "x", 8, 30.8)}),
+                                   result({bench("a", "x", 4, 15)}), CompareOptions{});
+    ASSERT_EQ(c.benchmarks.size(), 1u);
+    const auto& time = c.benchmarks[0].metrics[0];
+    EXPECT_TRUE(time.is_time);
+    EXPECT_NEAR(time.ratio, 0.5, 1e-12);
+    EXPECT_NEAR(time.change_pct, -50, 1e-9);
+    EXPECT_NEAR(time.p_value, 2.0 / 184756, 1e-9);
+    EXPECT_EQ(verdict_text(time), "faster");
+    ASSERT_EQ(c.benchmarks[0].metrics.size(), 2u) << "cycles is not counted: not compared";
+    const auto& instructions = c.benchmarks[0].metrics[1];
+    EXPECT_EQ(instructions.metric, "instructions");
+    EXPECT_NEAR(instructions.ratio, 15 / 30.8, 1e-12);
+    EXPECT_EQ(verdict_text(instructions), "fewer");
+    EXPECT_NE(c.notes.back().find("cycles"), std::string::npos);
+    // The other way round: slower, more.
+    const auto back = compare_results(result({bench("a", "x", 4, 15)}),
+                                      result({bench("a", "x", 8, 30.8)}), CompareOptions{});
+    EXPECT_EQ(verdict_text(back.benchmarks[0].metrics[0]), "slower");
+    EXPECT_EQ(verdict_text(back.benchmarks[0].metrics[1]), "more");
+    EXPECT_EQ(regressions(back, 10).size(), 1u);
+    EXPECT_TRUE(regressions(back, 150).empty()) << "+100% is not above 150%";
+    EXPECT_TRUE(regressions(c, 10).empty());
+}
+
+TEST(Compare, HardwareAndSimulatedCountsAreNeverCompared) {
+    auto simulated = result({bench("a", "x", 4, 15)});
+    for (auto& e : simulated.events)
+        e.source = EventSource::simulated;
+    const auto mixed =
+        compare_results(result({bench("a", "x", 8, 30.8)}), simulated, CompareOptions{});
+    ASSERT_EQ(mixed.benchmarks[0].metrics.size(), 1u) << "time only";
+    const auto note = std::find_if(mixed.notes.begin(), mixed.notes.end(), [](const auto& n) {
+        return n.find("instructions: hw in the baseline, sim in the contender") !=
+               std::string::npos;
+    });
+    EXPECT_NE(note, mixed.notes.end());
+    // Simulated on both sides: compared, and labelled.
+    auto simulated_baseline = result({bench("a", "x", 8, 30.8)});
+    for (auto& e : simulated_baseline.events)
+        e.source = EventSource::simulated;
+    const auto both = compare_results(simulated_baseline, simulated, CompareOptions{});
+    ASSERT_EQ(both.benchmarks[0].metrics.size(), 2u);
+    EXPECT_EQ(both.benchmarks[0].metrics[1].source, EventSource::simulated);
+    EXPECT_NE(render_comparison(both, OutputFormat::table).find("instructions/item [sim]"),
+              std::string::npos);
+}
+
+TEST(Compare, IdenticalInputsShowNoDifference) {
+    const auto r = result({bench("a", "x", 5, 20), bench("b", "x", 7, 9)});
+    const auto c = compare_results(r, r, CompareOptions{});
+    ASSERT_EQ(c.benchmarks.size(), 2u);
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics) {
+            EXPECT_EQ(m.verdict, Verdict::no_difference) << b.name << " " << m.metric;
+            EXPECT_DOUBLE_EQ(m.ratio, 1.0);
+        }
+    }
+}
+
+TEST(Compare, TinySamplesAreTooFew) {
+    const auto c = compare_results(result({bench("a", "x", 8, 30, 3)}),
+                                   result({bench("a", "x", 4, 15, 3)}), CompareOptions{});
+    EXPECT_EQ(verdict_text(c.benchmarks[0].metrics[0]), "too few samples");
+    EXPECT_NEAR(c.benchmarks[0].metrics[0].ratio, 0.5, 1e-12) << "medians are still shown";
+}
+
+TEST(Compare, DifferencesBelowTheFloorsAreNoDifference) {
+    // Half an instruction per item less: significant, but below one instruction per item.
+    auto c = compare_results(result({bench("a", "x", 8, 10.5)}), result({bench("a", "x", 8, 10)}),
+                             CompareOptions{});
+    EXPECT_LT(c.benchmarks[0].metrics[1].p_value, 0.001);
+    EXPECT_EQ(c.benchmarks[0].metrics[1].verdict, Verdict::no_difference);
+    // 0.5% faster with perfect separation: below the 1% floor.
+    c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
+                        CompareOptions{});
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::no_difference);
+    CompareOptions strict;
+    strict.min_change = 0.001;
+    c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
+                        strict);
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
+}
+
+TEST(Compare, VariantsMatchOnEverythingButTheVariant) {
+    auto other_size = bench("varint/bmi2/2K", "bmi2", 3, 15);
+    other_size.params[2].second = "2048";
+    const auto r = result({bench("varint/branchy/1K", "branchy", 8, 30.8),
+                           bench("varint/bmi2/1K", "bmi2", 4, 15), other_size});
+    const auto c = compare_variants(r, "branchy", "bmi2", CompareOptions{});
+    ASSERT_EQ(c.benchmarks.size(), 1u);
+    EXPECT_EQ(c.benchmarks[0].name, "varint/1K");
+    EXPECT_EQ(c.benchmarks[0].baseline, "varint/branchy/1K");
+    EXPECT_EQ(c.benchmarks[0].contender, "varint/bmi2/1K");
+    EXPECT_EQ(verdict_text(c.benchmarks[0].metrics[0]), "faster");
+    EXPECT_TRUE(compare_variants(r, "branchy", "unrolled", CompareOptions{}).benchmarks.empty());
+}
+
+TEST(Compare, RendersEveryFormat) {
+    const auto c = compare_results(result({bench("a", "x", 8, 30.8)}),
+                                   result({bench("a", "x", 4, 15)}), CompareOptions{});
+    const auto csv = render_comparison(c, OutputFormat::csv);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
+              "benchmark,metric,baseline_median,contender_median,ratio,change_pct,"
+              "hodges_lehmann_shift,p_value,baseline_samples,contender_samples,verdict,source");
+    std::stringstream row(csv.substr(csv.find('\n') + 1));
+    std::vector<std::string> fields;
+    for (std::string field; std::getline(row, field, ',') && fields.size() < 6;)
+        fields.push_back(field);
+    ASSERT_EQ(fields.size(), 6u) << csv;
+    EXPECT_EQ(fields[0], "a");
+    EXPECT_EQ(fields[1], "ns_per_item");
+    EXPECT_NEAR(std::stod(fields[2]), 8, 0.01);
+    EXPECT_NEAR(std::stod(fields[3]), 4, 0.01);
+    EXPECT_NEAR(std::stod(fields[4]), 0.5, 1e-9);
+    EXPECT_NEAR(std::stod(fields[5]), -50, 1e-6);
+    EXPECT_NE(render_comparison(c, OutputFormat::markdown).find("| **faster** |"),
+              std::string::npos);
+    EXPECT_NE(render_comparison(c, OutputFormat::table).find("faster"), std::string::npos);
+    const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["verdict"], "faster");
+}
+
+TEST(Compare, EveryFormatStatesTheThresholdsUsed) {
+    CompareOptions strict;
+    strict.alpha = 0.01;
+    strict.min_change = 0.05;
+    const auto c = compare_results(result({bench("a", "x", 8, 30.8)}),
+                                   result({bench("a", "x", 4, 15)}), strict);
+    for (const auto format : {OutputFormat::table, OutputFormat::markdown}) {
+        const auto text = render_comparison(c, format);
+        EXPECT_NE(text.find("P < 0.01 and a change of at least 5%"), std::string::npos) << text;
+        EXPECT_EQ(text.find("0.05"), std::string::npos) << text;
+    }
+    const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
+    EXPECT_DOUBLE_EQ(j["thresholds"]["alpha"].get<double>(), 0.01);
+    EXPECT_DOUBLE_EQ(j["thresholds"]["min_change"].get<double>(), 0.05);
+}
+
+TEST(ResultFile, JsonRoundTrip) {
+    const auto original = result(
+        {bench("varint/branchy/1K", "branchy", 8, 30.8), bench("memcpy/1K", "memcpy", 0.3, 2)});
+    const auto back = parse_run_json(render_run(original, OutputFormat::json), "test");
+    EXPECT_EQ(back.events, original.events);  // names, kinds, sources, counted, refusals
+    EXPECT_EQ(refusal_lines(back), (std::vector<std::string>{"cycles: not supported: test"}));
+    EXPECT_EQ(back.context, original.context);
+    ASSERT_EQ(back.benchmarks.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& a = original.benchmarks[i];
+        const auto& b = back.benchmarks[i];
+        EXPECT_EQ(b.name, a.name);
+        auto sorted = a.params;  // JSON objects keep keys sorted
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(b.params, sorted);
+        EXPECT_EQ(b.items_per_iteration, a.items_per_iteration);
+        EXPECT_EQ(b.bytes_per_iteration, a.bytes_per_iteration);
+        EXPECT_EQ(b.iterations, a.iterations);
+        EXPECT_EQ(b.ns_per_item, a.ns_per_item);
+        EXPECT_EQ(b.raw_ns_per_item, a.raw_ns_per_item);
+        EXPECT_EQ(b.counters_per_item[0], a.counters_per_item[0]);
+        EXPECT_EQ(b.raw_counters_per_item[0], a.raw_counters_per_item[0]);
+    }
+    // Rendering the read-back result gives the same CSV.
+    EXPECT_EQ(render_run(back, OutputFormat::csv), render_run(original, OutputFormat::csv));
+}
+
+TEST(ResultFile, RejectsWhatIsNotAPerfgaugeResult) {
+    EXPECT_THROW(parse_run_json("not json", "x"), ResultFileError);
+    EXPECT_THROW(parse_run_json("[1,2]", "x"), ResultFileError);
+    try {
+        parse_run_json(R"({"context": {"date": "x"}, "benchmarks": []})", "gb.json");
+        FAIL();
+    } catch (const ResultFileError& e) {
+        EXPECT_NE(std::string(e.what()).find("gb.json: a Google Benchmark result"),
+                  std::string::npos);
+    }
+    EXPECT_THROW(parse_run_json(R"({"context": {"perfgauge": {}}, "benchmarks": []})", "x"),
+                 ResultFileError);
+}
+
+}  // namespace
+}  // namespace perfgauge::harness

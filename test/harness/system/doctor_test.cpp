@@ -1,0 +1,113 @@
+#include "perfgauge/harness/doctor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace perfgauge::harness {
+namespace {
+
+DoctorCheck check(const std::vector<DoctorCheck>& checks, const std::string& topic) {
+    const auto it = std::find_if(checks.begin(), checks.end(),
+                                 [&](const DoctorCheck& c) { return c.topic == topic; });
+    if (it == checks.end())
+        throw std::runtime_error("no check named " + topic);
+    return *it;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+SystemInfo zen3_vm() {
+    SystemInfo s;
+    s.cpu.vendor = "AuthenticAMD";
+    s.cpu.family = 0x19;
+    s.cpu.model_name = "AMD EPYC";
+    s.cpu.bmi2 = true;
+    s.cpu.invariant_tsc = true;
+    s.cpu.logical_cpus = 2;
+    s.caches = {{1, "Data", 32 << 10, 64, 1, 8}, {3, "Unified", 32 << 20, 64, 2, 16}};
+    s.clocksource = "tsc";
+    return s;
+}
+
+TEST(Doctor, SaysPlainlyThatAVmHasNoPmuAndWhy) {
+    pmu::PmuEnvironment env;
+    env.paranoid = 2;
+    env.hypervisor = "KVMKVMKVM";
+    env.kernel_pmu_message = "Performance Events: PMU not available due to virtualization";
+    DoctorProbes probes;
+    probes.hardware_error = ENOENT;
+    const auto checks = build_doctor_report(env, zen3_vm(), probes);
+    const auto& pmu = check(checks, "hardware PMU");
+    EXPECT_EQ(pmu.level, CheckLevel::fail);
+    EXPECT_TRUE(contains(pmu.finding, "exposes no hardware PMU")) << pmu.finding;
+    EXPECT_TRUE(contains(pmu.finding, "virtual machine")) << pmu.finding;
+    EXPECT_TRUE(contains(pmu.finding, "not available due to virtualization")) << pmu.finding;
+    EXPECT_FALSE(pmu.fix.empty());
+    EXPECT_EQ(check(checks, "software events").level, CheckLevel::ok);
+    EXPECT_EQ(check(checks, "rdpmc").level, CheckLevel::info);
+}
+
+TEST(Doctor, HealthyBareMetal) {
+    pmu::PmuEnvironment env;
+    env.core_pmus = {"cpu"};
+    env.paranoid = 2;
+    env.rdpmc = 1;
+    env.nmi_watchdog = 0;
+    auto system = zen3_vm();
+    system.governor = "performance";
+    const auto checks = build_doctor_report(env, system, DoctorProbes{});
+    EXPECT_EQ(check(checks, "hardware PMU").level, CheckLevel::ok);
+    EXPECT_EQ(check(checks, "rdpmc").level, CheckLevel::ok);
+    EXPECT_EQ(check(checks, "perf_event_paranoid").level, CheckLevel::ok);
+    EXPECT_EQ(check(checks, "CPU frequency").level, CheckLevel::ok);
+}
+
+TEST(Doctor, HybridIntelIsRecognised) {
+    pmu::PmuEnvironment env;
+    env.core_pmus = {"cpu_core", "cpu_atom"};
+    env.paranoid = 2;
+    const auto checks = build_doctor_report(env, zen3_vm(), DoctorProbes{});
+    EXPECT_TRUE(contains(check(checks, "hardware PMU").finding, "hybrid"));
+}
+
+TEST(Doctor, WarnsAboutNoiseAndSlowPext) {
+    pmu::PmuEnvironment env;
+    env.core_pmus = {"cpu"};
+    env.paranoid = 4;
+    env.rdpmc = 0;
+    env.nmi_watchdog = 1;
+    auto system = zen3_vm();
+    system.cpu.family = 0x17;  // Zen 2
+    system.governor = "powersave";
+    system.boost = true;
+    system.smt_active = true;
+    system.clocksource = "hpet";
+    const auto checks = build_doctor_report(env, system, DoctorProbes{});
+    EXPECT_EQ(check(checks, "perf_event_paranoid").level, CheckLevel::fail);
+    EXPECT_TRUE(contains(check(checks, "perf_event_paranoid").fix, "perf_event_paranoid=2"));
+    EXPECT_EQ(check(checks, "rdpmc").level, CheckLevel::warn);
+    EXPECT_EQ(check(checks, "NMI watchdog").level, CheckLevel::warn);
+    EXPECT_EQ(check(checks, "CPU frequency").level, CheckLevel::warn);
+    EXPECT_EQ(check(checks, "boost").level, CheckLevel::warn);
+    EXPECT_EQ(check(checks, "SMT").level, CheckLevel::warn);
+    EXPECT_EQ(check(checks, "clocksource").level, CheckLevel::warn);
+}
+
+TEST(Doctor, SoftwareEventsBlockedIsAFailureWithAFix) {
+    pmu::PmuEnvironment env;
+    env.paranoid = 3;
+    DoctorProbes probes;
+    probes.hardware_error = ENOENT;
+    probes.software_error = EACCES;
+    const auto sw = check(build_doctor_report(env, zen3_vm(), probes), "software events");
+    EXPECT_EQ(sw.level, CheckLevel::fail);
+    EXPECT_TRUE(contains(sw.finding, "permission denied")) << sw.finding;
+    EXPECT_FALSE(sw.fix.empty());
+}
+
+}  // namespace
+}  // namespace perfgauge::harness
