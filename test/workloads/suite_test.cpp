@@ -57,9 +57,18 @@ TEST(Suite, NamesParamsAndPlacement) {
     EXPECT_EQ(memcpy_cold->items_per_iteration, cold->items_per_iteration);
     EXPECT_EQ(memcpy_cold->bytes_per_iteration, cold->bytes_per_iteration);
     bool has_cache_context = false;
-    for (const auto& [key, value] : suite.context)
+    std::string cxx_flags;
+    for (const auto& [key, value] : suite.context) {
         has_cache_context |= key == "l3_bytes" && value == "16384";
+        if (key == "cxx_flags")
+            cxx_flags = value;
+    }
     EXPECT_TRUE(has_cache_context);
+#ifdef NDEBUG  // an optimised build (this test is compiled like the workloads, with -O2 or -O3)
+    EXPECT_NE(cxx_flags.find("-O3"), std::string::npos) << cxx_flags;
+#else
+    EXPECT_EQ(cxx_flags.find("-O3"), std::string::npos) << cxx_flags;
+#endif
 }
 
 TEST(Suite, EveryBenchmarkRunsThroughTheRunner) {

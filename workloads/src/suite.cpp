@@ -292,7 +292,9 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
     suite.context = {{"l1d_bytes", std::to_string(spec.cache_sizes.l1d)},
                      {"l2_bytes", std::to_string(spec.cache_sizes.l2)},
                      {"l3_bytes", std::to_string(spec.cache_sizes.l3)},
-                     {"data_seed", std::to_string(spec.data_seed)}};
+                     {"data_seed", std::to_string(spec.data_seed)},
+                     // how the measured code was compiled (-O3 in optimised builds)
+                     {"cxx_flags", PERFGAUGE_WORKLOADS_CXX_FLAGS}};
     // Sizes in the largest form they can take (the one-item point needs the arena's mean).
     const auto sizes_for = [&](double mean) {
         return spec.sizes.empty()
