@@ -124,6 +124,20 @@ TEST(Suite, VariantsTheCpuLacksAreSkippedWithANote) {
     EXPECT_THROW(build_suite(spec, old_cpu), SuiteError);
 }
 
+TEST(Suite, VariantsValgrindCannotRunAreSkippedWhenSimulating) {
+    auto spec = small_spec();
+    spec.variants = {"avx512", "branchy"};
+    spec.simulated = true;
+    harness::CpuInfo cpu;
+    cpu.bmi2 = cpu.avx2 = cpu.avx512_vbmi2 = true;  // it would run natively
+    const auto suite = build_suite(spec, cpu);
+    ASSERT_EQ(suite.notes.size(), 1u);
+    EXPECT_NE(suite.notes[0].find("cannot run under valgrind"), std::string::npos);
+    EXPECT_NE(find(suite, "varint/branchy/log-uniform/end-on-end/hot/1K"), nullptr);
+    for (const auto& b : suite.benchmarks)
+        EXPECT_EQ(b.name.find("avx512"), std::string::npos) << b.name;
+}
+
 TEST(Suite, RejectsUnknownNames) {
     auto spec = small_spec();
     spec.variants = {"bmi3"};

@@ -275,6 +275,13 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
             suite.notes.push_back(fmt::format("skipped: {}", why));
             continue;
         }
+        if (const auto why = unsimulated_reason(*v); spec.simulated && !why.empty()) {
+            suite.notes.push_back(fmt::format(
+                "skipped: {}, and this run simulates counters; for its times: --backend perf, "
+                "or -e with software events only",
+                why));
+            continue;
+        }
         if (const auto c = caveat(*v, cpu); !c.empty())
             suite.notes.push_back(c);
         variants.push_back(v);
