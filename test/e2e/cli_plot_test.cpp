@@ -16,31 +16,34 @@ bool python_has_matplotlib() {
     return run_process({"/usr/bin/python3", "-c", "import matplotlib"}).exit_code == 0;
 }
 
-// A small run: two variants, two sizes, hot and cold.
+// A small run: two variants and two distributions, two sizes, hot and cold.
 std::string small_result(const TempDir& dir) {
     const std::string path = (dir.path() / "r.json").string();
-    const auto r = perfgauge({"run",
-                              "--variant",
-                              "branchy,bmi2",
-                              "--sizes",
-                              "1K,4K",
-                              "--cache",
-                              "hot,cold",
-                              "--l3",
-                              "64K",
-                              "-r",
-                              "3",
-                              "--min-time",
-                              "0.0002",
-                              "--warmup",
-                              "0",
-                              "-e",
-                              "task-clock,page-faults",
-                              "-q",
-                              "--json",
-                              path,
-                              "--format",
-                              "csv"});
+    const std::vector<std::string> args = {"run",
+                                           "--variant",
+                                           "branchy,bmi2",
+                                           "--dist",
+                                           "fixed1,log-uniform",
+                                           "--sizes",
+                                           "1K,4K",
+                                           "--cache",
+                                           "hot,cold",
+                                           "--l3",
+                                           "64K",
+                                           "-r",
+                                           "3",
+                                           "--min-time",
+                                           "0.0002",
+                                           "--warmup",
+                                           "0",
+                                           "-e",
+                                           "task-clock,page-faults",
+                                           "-q",
+                                           "--json",
+                                           path,
+                                           "--format",
+                                           "csv"};
+    const auto r = perfgauge(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return path;
 }
@@ -64,12 +67,16 @@ TEST(CliPlot, WritesAPngAndAnSvg) {
     const std::string text = read_file(svg);
     EXPECT_NE(text.find("<svg"), std::string::npos);
     // page-faults are zero here: the symlog axis keeps them visible and says so; the counter
-    // row names its source; lines are named by variant.
+    // row names its source; lines are named by variant and distribution (the shape is the same
+    // for every line, so it names none), one line each.
     r = perfgauge({"plot", result, "-o", svg.string(), "--counters", "page-faults"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("2 cache states, 6 lines"), std::string::npos) << r.err;
     const std::string labelled = read_file(svg);
-    for (const char* text : {"page-faults per item [sw]", "branchy", "bmi2", "memcpy"})
+    for (const char* text : {"page-faults per item [sw]", "symlog: 0 shown", "branchy / fixed1",
+                             "bmi2 / log-uniform", "memcpy / fixed1", "variant / distribution"})
         EXPECT_NE(labelled.find(text), std::string::npos) << text;
+    EXPECT_EQ(labelled.find("end-on-end"), std::string::npos);
 }
 
 TEST(CliPlot, BadInputExitsTwoWithAClearMessage) {
