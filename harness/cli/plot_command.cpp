@@ -32,8 +32,9 @@ bool has_matplotlib(const std::string& python) {
 /// $PERFGAUGE_PYTHON alone when set; else Debian's /usr/bin/python3, then every python3 on PATH.
 std::optional<std::string> python_with_matplotlib() {
     if (const char* chosen = std::getenv("PERFGAUGE_PYTHON"); chosen != nullptr && *chosen)
-        return ::access(chosen, X_OK) == 0 && has_matplotlib(chosen) ? std::optional(chosen)
-                                                                     : std::nullopt;
+        return ::access(chosen, X_OK) == 0 && has_matplotlib(chosen)
+                   ? std::optional<std::string>(chosen)
+                   : std::nullopt;
     std::vector<std::string> candidates = {"/usr/bin/python3"};
     const char* path = std::getenv("PATH");
     std::string dirs = path != nullptr ? path : "";
