@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds perfgauge. Usage: scripts/build.sh [release|sanitize|fuzz]
-#   release  -> build/           (RelWithDebInfo, warnings as errors)
+#   release  -> build/           (RelWithDebInfo, the measured workloads at -O3, warnings as errors)
 #   sanitize -> build-sanitize/  (ASan + UBSan, Debug)
 #   fuzz     -> build-fuzz/      (clang: the varint decoders under libFuzzer + ASan + UBSan only)
 set -euo pipefail

@@ -2,12 +2,17 @@
 """Plot a perfgauge run sweep: working-set size (log x) against time per item.
 
     scripts/plot_sweep.py RESULT.json -o sweep.png [--counters instructions,branch-misses]
+    (or: perfgauge plot RESULT.json -o sweep.png, which finds a Python with matplotlib)
 
-One column per cache state (hot, cold, flush), one line per variant (branchy, bmi2, memcpy, ...)
-with its IQR over the samples shaded, and dotted vertical lines at the L1d, L2 and L3 sizes the
-run used (context.perfgauge.workload_context). Further rows show counters per item; by default
-instructions and branch-misses when the run counted them. Writes PNG or SVG (by extension),
-headless (matplotlib's Agg backend). Uses Debian's python3-matplotlib (scripts/install-deps.sh).
+One column per cache state (hot, cold, flush), one line per series with its IQR over the samples
+shaded, and dotted vertical lines at the L1d, L2 and L3 sizes the run used
+(context.perfgauge.workload_context). Lines are labelled by every parameter that differs between
+them and styled by it: colour for the variant (memcpy included), line style for the
+distribution, marker for the shape. Further rows show counters per item, labelled with their
+source ([hw], [sw], [sim]); by default instructions and branch-misses when the run counted them.
+An axis with zero values uses a symlog scale (linear near 0, noted on the axis) so that zeros
+stay visible. Writes PNG or SVG (by extension), headless (matplotlib's Agg backend). Uses
+Debian's python3-matplotlib (scripts/install-deps.sh).
 """
 import argparse
 import collections
@@ -18,6 +23,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+import matplotlib.lines  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
 DEFAULT_COUNTERS = ["instructions", "branch-misses"]
@@ -57,20 +63,54 @@ def size_label(value, _position=None):
     return f"{value:g}B"
 
 
+def number_label(value, _position=None):
+    """Tick labels as plain numbers with SI suffixes (0.5, 12, 3k), not powers of ten."""
+    if value == 0:
+        return "0"
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= factor:
+            return f"{value / factor:g}{suffix}"
+    return f"{value:.3g}"
+
+
 def collect(result, metrics):
-    """{(cache, variant, shape, dist): {size: {metric: [samples]}}} from the iteration entries."""
-    series = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+    """{(cache, variant, dist, shape): {size: {metric: [samples]}}} from the iteration entries."""
+    series = collections.defaultdict(
+        lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
     for entry in result["benchmarks"]:
         params = entry.get("perfgauge_params")
-        if entry.get("run_type") != "iteration" or not params or params.get("shape") == "one-shot":
+        if entry.get("run_type") != "iteration" or not params or "size_bytes" not in params:
             continue
-        key = (params["cache"], params["variant"], params.get("shape", "-"), params["dist"])
+        key = (params["cache"], params.get("variant", params.get("workload", "?")),
+               params.get("dist", "-"), params.get("shape", "-"))
         point = series[key][int(params["size_bytes"])]
         point["time"].append(entry["perfgauge_ns_per_item"])
         for metric in metrics:
             if metric in entry:
                 point[metric].append(entry[metric])
     return series
+
+
+LINE_STYLES = ["-", "--", "-.", ":"]
+MARKERS = ["o", "s", "^", "D", "v"]
+
+
+def styles(lines):
+    """Label and style of each line, a (variant, dist, shape) tuple: the parameters that differ
+    between the lines name it; colour follows the variant, line style the distribution, marker
+    the shape. Also returns the names of those parameters."""
+    # "-": a parameter the line does not have (memcpy has no shape); it varies nothing.
+    values = [sorted({line[i] for line in lines}) for i in range(3)]
+    varying = [i for i in range(3) if len(set(values[i]) - {"-"}) > 1]
+    out = {}
+    for line in sorted(lines):
+        variant, dist, shape = line
+        named = [line[i] for i in varying if line[i] != "-"]
+        out[line] = dict(label=" / ".join(named) or variant,
+                         color=f"C{values[0].index(variant) % 10}",
+                         linestyle=LINE_STYLES[values[1].index(dist) % len(LINE_STYLES)],
+                         marker=MARKERS[values[2].index(shape) % len(MARKERS)])
+    return out, [("variant", "distribution", "shape")[i] for i in varying]
 
 
 def main():
@@ -99,22 +139,22 @@ def main():
 
     series = collect(result, counters)
     if not series:
-        fail(f"{args.result} has no end-on-end sweep to plot (no perfgauge_params with sizes)")
+        fail(f"{args.result} has no sweep to plot (no perfgauge_params with sizes)")
     caches = [c for c in ("hot", "cold", "flush") if any(k[0] == c for k in series)]
     context = perfgauge.get("workload_context", {})
     cache_lines = [(name, int(context.get(key, 0))) for name, key in
                    (("L1d", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes"))]
+    sources = {e["name"]: e.get("source", "") for e in perfgauge.get("events", [])}
+    style, varying = styles({k[1:] for k in series})
+    all_sizes = sorted({size for points in series.values() for size in points})
 
     figure, axes = plt.subplots(len(metrics), len(caches), squeeze=False, sharex=True,
-                                figsize=(6 * len(caches), 3.6 * len(metrics)))
-    colours = {}
+                                figsize=(6.4 * len(caches), 3.8 * len(metrics)))
     for column, cache in enumerate(caches):
         for row, metric in enumerate(metrics):
             ax = axes[row][column]
+            values_seen = []
             for key in sorted(k for k in series if k[0] == cache):
-                _, variant, shape, dist = key
-                label = variant if shape in ("-", "end-on-end") else f"{variant} ({shape})"
-                colour = colours.setdefault(label, f"C{len(colours)}")
                 sizes, medians, low, high = [], [], [], []
                 for size in sorted(series[key]):
                     samples = sorted(series[key][size].get(metric, []))
@@ -126,33 +166,61 @@ def main():
                     high.append(percentile(samples, 0.75))
                 if not sizes:
                     continue
-                ax.plot(sizes, medians, marker="o", markersize=3, color=colour, label=label)
-                ax.fill_between(sizes, low, high, color=colour, alpha=0.25, linewidth=0)
+                values_seen += medians + low
+                s = style[key[1:]]
+                ax.plot(sizes, medians, markersize=3.5, linewidth=1.4, **s)
+                ax.fill_between(sizes, low, high, color=s["color"], alpha=0.2, linewidth=0)
             for name, size in cache_lines:
                 if size > 0:
                     ax.axvline(size, color="grey", linestyle=":", linewidth=1)
                     ax.text(size, 1.0, f" {name}", transform=ax.get_xaxis_transform(),
                             va="top", fontsize=8, color="grey")
             ax.set_xscale("log", base=2)
+            # One labelled tick per power of 4 (every power of 2 crowds the axis).
+            ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=4, numticks=30))
+            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
             ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(size_label))
-            ax.set_yscale("log")
+            ax.tick_params(axis="x", labelrotation=45, labelsize=8)
+            ylabel = "ns per item" if metric == "time" else f"{metric} per item"
+            if metric != "time" and sources.get(metric):
+                ylabel += f" [{sources[metric]}]"
+            positive = [v for v in values_seen if v > 0]
+            if values_seen and len(positive) < len(values_seen):
+                # A log axis would drop the zeros: linear below the smallest non-zero value.
+                linthresh = min(positive) if positive else 1.0
+                ax.set_yscale("symlog", linthresh=linthresh)
+                # Counts are never negative; a little room below 0 keeps the zeros in sight.
+                ax.set_ylim(bottom=-0.05 * linthresh, top=None if positive else 1.0)
+                ylabel += "\n(symlog: 0 shown)"
+            else:
+                ax.set_yscale("log")
+            ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(number_label))
+            ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+            ax.tick_params(axis="y", labelsize=8)
             ax.grid(True, which="major", alpha=0.3)
-            ax.set_ylabel("ns per item" if metric == "time" else f"{metric} per item")
+            ax.set_ylabel(ylabel, fontsize=9)
             if row == 0:
-                dist = next(k[3] for k in series if k[0] == cache)
-                ax.set_title(f"{cache} cache ({dist})")
+                dists = sorted({k[2] for k in series if k[0] == cache})
+                ax.set_title(f"{cache} cache ({', '.join(dists)})", fontsize=10)
             if row == len(metrics) - 1:
                 ax.set_xlabel("working set (bytes)")
-            ax.legend(fontsize=8)
+            if all_sizes:
+                ax.set_xlim(all_sizes[0] / 1.5, all_sizes[-1] * 1.5)
+    # One legend for the whole figure, under it: every column shares the same series.
+    handles = [matplotlib.lines.Line2D([], [], **s) for s in style.values()]
+    title = " / ".join(varying) if varying else "variant"
+    figure.legend(handles=handles, loc="lower center", ncol=min(len(handles), 5), fontsize=8,
+                  title=title, title_fontsize=8, frameon=False)
     cpu = perfgauge.get("system", {}).get("cpu", "")
     figure.suptitle(f"perfgauge sweep: median and IQR per size — {cpu}", fontsize=10)
-    figure.tight_layout()
+    rows_of_legend = (len(handles) + 4) // 5
+    figure.tight_layout(rect=(0, (0.02 + 0.03 * rows_of_legend) * 3 / (len(metrics) + 1), 1, 1))
     try:
         figure.savefig(args.output, dpi=110)
     except OSError as e:
         fail(f"cannot write {args.output}: {e.strerror}")
     print(f"plot_sweep.py: wrote {args.output} ({len(caches)} cache states, "
-          f"{len(colours)} lines, rows: {', '.join(metrics)})", file=sys.stderr)
+          f"{len(style)} lines, rows: {', '.join(metrics)})", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # The README's first command: install dependencies, build, say what this machine can count,
 # and run the main job: perfgauge run's default suite (about 30 s with a PMU, about 4 min on a
-# PMU-less VM where instructions and branch-misses are simulated under callgrind), whose JSON result
-# is saved under results/.
+# PMU-less VM where instructions and branch-misses are simulated under callgrind). Leaves the
+# JSON result, the sweep drawn as a PNG and a Markdown summary side by side under results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh release
 ./build/harness/perfgauge doctor
 mkdir -p results
-cd results
-../build/harness/perfgauge run
+name="results/perfgauge-run-$(date +%Y%m%d-%H%M%S)"
+./build/harness/perfgauge run --json "$name.json"
+./build/harness/perfgauge export "$name.json" --format md -o "$name.md"
+./build/harness/perfgauge plot "$name.json" -o "$name.png"
+echo
+echo "result:   $PWD/$name.json"
+echo "summary:  $PWD/$name.md"
+echo "plot:     $PWD/$name.png"

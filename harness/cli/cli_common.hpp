@@ -57,5 +57,6 @@ int run_run(const std::vector<std::string>& args);
 int run_list(const std::vector<std::string>& args);
 int run_compare(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
+int run_plot(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

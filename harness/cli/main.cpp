@@ -24,6 +24,8 @@ commands:
                      medians, ratios, p-values and verdicts for time and every counter
   export R.json --format csv|md|json|table [--filter REGEX]
                      re-render a stored result
+  plot R.json -o sweep.png|sweep.svg
+                     draw a run result's sweep (needs python3-matplotlib)
   doctor             can this machine count? PMU, permissions, clocks, CPU, noise sources
   events [FILTER]    list the events known here and whether each can be opened
   events --resolve LIST
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
                                                                 {"events", cli::run_events},
                                                                 {"export", cli::run_export},
                                                                 {"list", cli::run_list},
+                                                                {"plot", cli::run_plot},
                                                                 {"run", cli::run_run},
                                                                 {"stat", cli::run_stat}};
         const auto it = commands.find(command);

@@ -32,7 +32,7 @@ constexpr const char* kRunUsage = R"(usage: perfgauge run [OPTIONS]
 
 Runs the built-in workloads over working-set sizes and cache states with a counter list,
 prints a table, and saves the complete result as JSON (Google Benchmark's format plus every
-sample and counter; read by compare.py, perfgauge compare and scripts/plot_sweep.py).
+sample and counter; read by compare.py, perfgauge compare and perfgauge plot).
 
 With no options: the default suite - varint branchy vs bmi2 plus memcpy, log-uniform data,
 end-on-end parsing, hot and cold caches, sizes from one varint to 4x the last-level cache.
@@ -46,7 +46,8 @@ callgrind simulates (instructions, branches, branch-misses, L1-dcache-*, LLC-*; 
 L1-dcache-misses and LLC-misses) are counted by re-running the same benchmarks under valgrind
 --tool=callgrind, each batch between client requests, with the caches sized from sysfs. perf:
 perf_event_open only. sim: simulate every hardware event even where a PMU exists. Time and
-software events are always measured natively; every value is labelled hw, sw or sim.
+software events are always measured natively; every value is labelled hw, sw or sim. A run
+that simulates skips the avx512 variant (valgrind cannot decode AVX-512), saying so.
 
 Exit status: 0 success, 1 the work could not be done, 2 bad options, names or output paths.
 
@@ -291,7 +292,7 @@ int run_run(const std::vector<std::string>& args) {
     }
 
     const auto system = harness::collect_system_info();
-    const auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
+    auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
     if (vm["sim-items"].as<std::uint64_t>() < 1)
         throw UsageError("--sim-items must be 1 or more");
     if (vm.count("internal-sim-child")) {
@@ -304,6 +305,7 @@ int run_run(const std::vector<std::string>& args) {
     const auto plan =
         harness::plan_events(pmu::parse_event_list(vm["events"].as<std::string>()), backend,
                              valgrind.has_value(), harness::system_prober(resolver));
+    spec.simulated = plan.any_simulated();
     harness::RunnerOptions runner_options;
     runner_options.events = plan.native_list;
     const int repetitions = vm["repetitions"].as<int>();

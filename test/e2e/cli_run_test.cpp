@@ -5,8 +5,10 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <cstring>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
@@ -105,8 +107,26 @@ TEST(CliRun, BadInputFailsBeforeMeasuring) {
 TEST(CliList, ShowsVariantsAndTheSweep) {
     const auto r = perfgauge({"list"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* text : {"branchy", "bmi2", "unrolled", "log-uniform", "default sweep"})
+    for (const char* text :
+         {"branchy", "bmi2", "unrolled", "avx2", "avx512", "log-uniform", "default sweep"})
         EXPECT_NE(r.out.find(text), std::string::npos) << text;
+    // Each variant's line says whether it runs here; one that does not says why.
+    std::istringstream lines(r.out);
+    int variant_lines = 0;
+    for (std::string line; std::getline(lines, line);) {
+        for (const char* v : {"branchy ", "bmi2 ", "unrolled ", "avx2 ", "avx512 "}) {
+            if (line.rfind(v, 0) != 0)
+                continue;
+            ++variant_lines;
+            const bool runs = line.find(" runs ") != std::string::npos;
+            EXPECT_TRUE(runs || line.find(" unavailable ") != std::string::npos) << line;
+            if (!runs) {  // the reason is printed under the table, naming the variant
+                const std::string name(v, std::strlen(v) - 1);
+                EXPECT_NE(r.out.find("'" + name + "'"), std::string::npos) << line;
+            }
+        }
+    }
+    EXPECT_EQ(variant_lines, 5) << r.out;
 }
 
 TEST(GoogleBenchmarkBinaries, PerItemCountersFromPerfgaugeEvents) {

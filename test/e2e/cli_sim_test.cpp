@@ -77,6 +77,31 @@ TEST(CliSim, TwoRunsGiveIdenticalCountsWithTheExpectedStructure) {
     EXPECT_GT(m["instructions"].get<double>(), 5);  // a decode is never nearly free
 }
 
+// valgrind decodes AVX2 (VEX) but not AVX-512 (EVEX): avx2 is simulated, avx512 is skipped
+// with the reason instead of killing valgrind with SIGILL.
+TEST(CliSim, Avx2IsSimulatedAndAvx512SkippedWithTheReason) {
+    SKIP_WITHOUT_SIMULATION();
+    auto args = kMustShow;
+    args[5] = "bmi2,avx2,avx512";
+    args.insert(args.begin(), "run");
+    for (const char* a : {"--format", "json", "--json", "none", "-q", "-r", "3", "--min-time",
+                          "0.0002", "--warmup", "0"})
+        args.emplace_back(a);
+    const auto r = perfgauge(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto all = aggregates(nlohmann::json::parse(r.out));
+    EXPECT_EQ(all.count("varint/avx512/log-uniform/end-on-end/hot/256K"), 0u);
+    EXPECT_NE(r.err.find("avx512"), std::string::npos) << r.err;
+    const std::string avx2 = "varint/avx2/log-uniform/end-on-end/hot/256K";
+    const std::string bmi2 = "varint/bmi2/log-uniform/end-on-end/hot/256K";
+    if (!all.count(avx2))
+        GTEST_SKIP() << "this CPU has no AVX2: " << r.err;
+    // A block of ~4 varints per step needs fewer instructions per varint than bmi2's one.
+    EXPECT_LT(all.at(avx2)["instructions"].get<double>(),
+              0.75 * all.at(bmi2)["instructions"].get<double>());
+    EXPECT_LT(all.at(avx2)["branch-misses"].get<double>(), 0.2);
+}
+
 TEST(CliSim, CountsArePerItemWhateverTheBatchAndPausesAreNotCounted) {
     SKIP_WITHOUT_SIMULATION();
     const std::vector<std::string> base = {

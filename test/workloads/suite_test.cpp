@@ -59,9 +59,18 @@ TEST(Suite, NamesParamsAndPlacement) {
     EXPECT_EQ(memcpy_cold->items_per_iteration, cold->items_per_iteration);
     EXPECT_EQ(memcpy_cold->bytes_per_iteration, cold->bytes_per_iteration);
     bool has_cache_context = false;
-    for (const auto& [key, value] : suite.context)
+    std::string cxx_flags;
+    for (const auto& [key, value] : suite.context) {
         has_cache_context |= key == "l3_bytes" && value == "16384";
+        if (key == "cxx_flags")
+            cxx_flags = value;
+    }
     EXPECT_TRUE(has_cache_context);
+#ifdef NDEBUG  // an optimised build (this test is compiled like the workloads, with -O2 or -O3)
+    EXPECT_NE(cxx_flags.find("-O3"), std::string::npos) << cxx_flags;
+#else
+    EXPECT_EQ(cxx_flags.find("-O3"), std::string::npos) << cxx_flags;
+#endif
 }
 
 TEST(Suite, EveryBenchmarkRunsThroughTheRunner) {
@@ -115,6 +124,20 @@ TEST(Suite, VariantsTheCpuLacksAreSkippedWithANote) {
     spec.variants = {"bmi2"};
     spec.workloads = {"varint"};
     EXPECT_THROW(build_suite(spec, old_cpu), SuiteError);
+}
+
+TEST(Suite, VariantsValgrindCannotRunAreSkippedWhenSimulating) {
+    auto spec = small_spec();
+    spec.variants = {"avx512", "branchy"};
+    spec.simulated = true;
+    harness::CpuInfo cpu;
+    cpu.bmi2 = cpu.avx2 = cpu.avx512_vbmi2 = true;  // it would run natively
+    const auto suite = build_suite(spec, cpu);
+    ASSERT_EQ(suite.notes.size(), 1u);
+    EXPECT_NE(suite.notes[0].find("cannot run under valgrind"), std::string::npos);
+    EXPECT_NE(find(suite, "varint/branchy/log-uniform/end-on-end/hot/1K"), nullptr);
+    for (const auto& b : suite.benchmarks)
+        EXPECT_EQ(b.name.find("avx512"), std::string::npos) << b.name;
 }
 
 TEST(Suite, RejectsUnknownNames) {

@@ -1,6 +1,8 @@
 // Every decoder variant against the reference decoder and against known encodings: fixed
 // widths, random values, the edge values, negative int32 (10 bytes), bits above 32, malformed
-// input, truncation at every byte, and padding content that must not matter.
+// input, truncation at every byte, and padding content that must not matter. Streams long
+// enough for the SIMD variants' blocks: every distribution, cut at every byte, with long and
+// malformed varints at every position of a block, and every count.
 #include "perfgauge/workloads/varint.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "perfgauge/harness/system_facts.hpp"
+#include "perfgauge/workloads/datasets.hpp"
 #include "perfgauge/workloads/variant_availability.hpp"
 
 namespace perfgauge::workloads {
@@ -213,8 +216,77 @@ TEST_P(VarintVariantTest, RepeatDecodesTheSameVarint) {
     EXPECT_EQ(variant_->repeat(largest.data(), largest.end(), 2), 2 * (0xffffffffull + 5));
 }
 
+// Parsing the whole of `data` (and asking for one varint more than it holds) agrees with the
+// reference, whatever the padding holds.
+void expect_parse_agrees(const VarintVariant& v, const Bytes& data, const std::string& what) {
+    for (const std::uint8_t fill : {0x00, 0xff}) {
+        const auto buffer = padded(data, fill);
+        const std::size_t all = data.size() + 1;
+        EXPECT_EQ(v.parse(buffer.data(), buffer.end(), all),
+                  parse_varints_reference(buffer.data(), buffer.end(), all))
+            << what << ", padding " << int(fill);
+    }
+}
+
+Bytes arena_bytes(Distribution d, std::size_t min_bytes, std::uint64_t seed) {
+    const auto arena = make_varint_arena(d, min_bytes, seed);
+    return Bytes(arena.bytes.data(), arena.bytes.end());
+}
+
+TEST_P(VarintVariantTest, StreamsOfEveryDistributionCutAtEveryByte) {
+    for (const Distribution d : all_distributions()) {
+        const Bytes stream = arena_bytes(d, 300, 11);
+        for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+            expect_parse_agrees(
+                *variant_, Bytes(stream.begin(), stream.begin() + long(cut)),
+                std::string(distribution_name(d)) + " cut to " + std::to_string(cut));
+        }
+    }
+}
+
+TEST_P(VarintVariantTest, LongAndMalformedVarintsAtEveryPositionOfABlock) {
+    const Bytes stream = arena_bytes(Distribution::log_uniform, 200, 5);
+    std::vector<Bytes> intruders = {encode_int32(-1),
+                                    encode_int32(INT32_MIN),
+                                    Bytes(10, 0x80),
+                                    {0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
+                                    {0xff, 0xff, 0xff, 0xff, 0x7f}};
+    for (const auto& intruder : intruders) {
+        for (std::size_t at = 0; at <= 130; ++at) {
+            Bytes data(stream.begin(), stream.begin() + long(at));
+            data.insert(data.end(), intruder.begin(), intruder.end());
+            data.insert(data.end(), stream.begin() + long(at), stream.end());
+            expect_parse_agrees(
+                *variant_, data,
+                std::to_string(intruder.size()) + " bytes at " + std::to_string(at));
+        }
+    }
+}
+
+TEST_P(VarintVariantTest, StopsAfterEveryCount) {
+    for (const Distribution d : {Distribution::fixed1, Distribution::log_uniform}) {
+        const auto arena = make_varint_arena(d, 400, 3);
+        for (std::size_t count = 0; count <= arena.count; ++count) {
+            EXPECT_EQ(variant_->parse(arena.bytes.data(), arena.bytes.end(), count),
+                      parse_varints_reference(arena.bytes.data(), arena.bytes.end(), count))
+                << distribution_name(d) << " count " << count;
+        }
+    }
+}
+
+TEST_P(VarintVariantTest, LargeStreamsOfEveryDistribution) {
+    for (const Distribution d : all_distributions()) {
+        const auto arena = make_varint_arena(d, 1 << 20, 17);
+        const auto expected =
+            parse_varints_reference(arena.bytes.data(), arena.bytes.end(), arena.count);
+        ASSERT_EQ(expected.parsed, arena.count);
+        EXPECT_EQ(variant_->parse(arena.bytes.data(), arena.bytes.end(), arena.count), expected)
+            << distribution_name(d);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Variants, VarintVariantTest,
-                         ::testing::Values("branchy", "bmi2", "unrolled"));
+                         ::testing::Values("branchy", "bmi2", "unrolled", "avx2", "avx512"));
 
 TEST(VarintVariants, RegistryIsComplete) {
     ASSERT_GE(varint_variants().size(), 3u);
@@ -240,6 +312,17 @@ TEST(VarintVariants, AvailabilityFollowsTheCpu) {
     EXPECT_NE(caveat(bmi2, cpu).find("microcoded"), std::string::npos);
     cpu.family = 0x19;  // Zen 3
     EXPECT_EQ(caveat(bmi2, cpu), "");
+
+    const VarintVariant& avx2 = *find_varint_variant("avx2");
+    const VarintVariant& avx512 = *find_varint_variant("avx512");
+    EXPECT_NE(unavailable_reason(avx2, cpu).find("needs AVX2"), std::string::npos);
+    EXPECT_NE(unavailable_reason(avx512, cpu).find("needs AVX-512"), std::string::npos);
+    cpu.avx2 = true;
+    cpu.avx512_vbmi2 = true;
+    EXPECT_EQ(unavailable_reason(avx2, cpu), "");
+    EXPECT_EQ(unavailable_reason(avx512, cpu), "");  // natively; under valgrind it says why not
+    cpu.bmi2 = false;                                // the AVX-512 variant uses pdep too
+    EXPECT_NE(unavailable_reason(avx512, cpu).find("BMI2"), std::string::npos);
 }
 
 TEST(VarintVariants, PextIsMicrocodedOnlyOnZen1And2) {

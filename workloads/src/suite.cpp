@@ -275,6 +275,13 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
             suite.notes.push_back(fmt::format("skipped: {}", why));
             continue;
         }
+        if (const auto why = unsimulated_reason(*v); spec.simulated && !why.empty()) {
+            suite.notes.push_back(fmt::format(
+                "skipped: {}, and this run simulates counters; for its times: --backend perf, "
+                "or -e with software events only",
+                why));
+            continue;
+        }
         if (const auto c = caveat(*v, cpu); !c.empty())
             suite.notes.push_back(c);
         variants.push_back(v);
@@ -292,7 +299,9 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
     suite.context = {{"l1d_bytes", std::to_string(spec.cache_sizes.l1d)},
                      {"l2_bytes", std::to_string(spec.cache_sizes.l2)},
                      {"l3_bytes", std::to_string(spec.cache_sizes.l3)},
-                     {"data_seed", std::to_string(spec.data_seed)}};
+                     {"data_seed", std::to_string(spec.data_seed)},
+                     // how the measured code was compiled (-O3 in optimised builds)
+                     {"cxx_flags", PERFGAUGE_WORKLOADS_CXX_FLAGS}};
     // Sizes in the largest form they can take (the one-item point needs the arena's mean).
     const auto sizes_for = [&](double mean) {
         return spec.sizes.empty()

@@ -84,7 +84,8 @@ VarintParse parse_varints_reference(const std::uint8_t* p, const std::uint8_t* e
 
 std::span<const VarintVariant> varint_variants() {
     static const VarintVariant all[] = {detail::kBranchyVariant, detail::kBmi2Variant,
-                                        detail::kUnrolledVariant};
+                                        detail::kUnrolledVariant, detail::kAvx2Variant,
+                                        detail::kAvx512Variant};
     return all;
 }
 

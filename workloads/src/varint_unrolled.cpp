@@ -1,46 +1,11 @@
-// protobuf-style unrolled decoder (as in its ReadVarint32FromArray): one step per byte, with the
-// continuation bit of each byte removed by subtraction instead of masking.
-#include "varint_loops.hpp"
+// The protobuf-style unrolled decoder (varint_unrolled.hpp) as a measured variant.
+#include "varint_unrolled.hpp"
+
 #include "varint_variant_list.hpp"
 
 namespace perfgauge::workloads::detail {
 
 namespace {
-
-struct Unrolled {
-    static VarintDecoded decode(const std::uint8_t* p, const std::uint8_t* end) {
-        std::uint32_t b = p[0];
-        std::uint32_t value = b;
-        if (b < 0x80)
-            return finish_padded(value, 1, p, end);
-        value -= 0x80;
-        b = p[1];
-        value += b << 7;
-        if (b < 0x80)
-            return finish_padded(value, 2, p, end);
-        value -= 0x80u << 7;
-        b = p[2];
-        value += b << 14;
-        if (b < 0x80)
-            return finish_padded(value, 3, p, end);
-        value -= 0x80u << 14;
-        b = p[3];
-        value += b << 21;
-        if (b < 0x80)
-            return finish_padded(value, 4, p, end);
-        value -= 0x80u << 21;
-        b = p[4];
-        value += b << 28;  // wraps modulo 2^32: the bits above 32 are dropped, as intended
-        if (b < 0x80)
-            return finish_padded(value, 5, p, end);
-        // Bytes 6..10 carry only bits above 32 (negative int32): skip them.
-        for (unsigned i = 5; i < kMaxVarintBytes; ++i) {
-            if (p[i] < 0x80)
-                return finish_padded(value, i + 1, p, end);
-        }
-        return finish_padded(0, kMaxVarintBytes + 1, p, end);
-    }
-};
 
 VarintDecoded decode(const std::uint8_t* p, const std::uint8_t* end) {
     return Unrolled::decode(p, end);

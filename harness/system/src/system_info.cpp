@@ -99,6 +99,11 @@ CpuInfo detect_cpu() {
         __cpuid_count(7, 0, eax, ebx, ecx, edx);
         cpu.bmi2 = (ebx >> 8) & 1;
     }
+    // Unlike the CPUID bits alone, these also check (XGETBV) that the OS saves the registers.
+    cpu.avx2 = __builtin_cpu_supports("avx2");
+    cpu.avx512_vbmi2 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                       __builtin_cpu_supports("avx512vbmi") &&
+                       __builtin_cpu_supports("avx512vbmi2");
     __cpuid(0x80000000, eax, ebx, ecx, edx);
     const unsigned max_ext = eax;
     if (max_ext >= 0x80000001) {

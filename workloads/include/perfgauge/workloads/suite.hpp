@@ -45,6 +45,9 @@ struct SuiteSpec {
     std::vector<std::uint64_t> sizes;  ///< working sets in bytes; empty: sweep_sizes()
     CacheSizes cache_sizes;
     std::uint64_t data_seed = 1;
+    /// Counters are simulated under valgrind for this run: variants valgrind cannot run are
+    /// skipped (with the reason), so every benchmark has every counter.
+    bool simulated = false;
 };
 
 /// A selection that cannot be run (unknown names, nothing left to run).
@@ -59,7 +62,8 @@ struct Suite {
 };
 
 /// Generates the data, checks every variant against the reference on it (SuiteError if one
-/// disagrees), and builds the benchmarks. Variants this CPU cannot run are skipped with a note.
+/// disagrees), and builds the benchmarks. Variants this CPU cannot run (or valgrind, when
+/// spec.simulated) are skipped with a note.
 Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu);
 
 }  // namespace perfgauge::workloads

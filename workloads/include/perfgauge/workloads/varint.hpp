@@ -68,7 +68,9 @@ VarintParse parse_varints_reference(const std::uint8_t* p, const std::uint8_t* e
 struct VarintVariant {
     std::string_view name;
     std::string_view description;
-    std::string_view required_isa;  ///< "" (baseline x86-64) or "bmi2" (BMI1 + BMI2)
+    /// "" (baseline x86-64), "bmi2" (BMI1 + BMI2), "avx2", or "avx512" (F, BW, VBMI, VBMI2,
+    /// with BMI1 + BMI2)
+    std::string_view required_isa;
     VarintDecoded (*decode)(const std::uint8_t* p, const std::uint8_t* end);
     /// Parses `count` varints end on end (each start depends on the previous length) and
     /// stops at the first error. The decoder is inlined into this loop.

@@ -17,6 +17,8 @@ struct CpuInfo {
     unsigned family = 0;     ///< display family (base + extended)
     unsigned model = 0;      ///< display model (base + extended)
     bool bmi2 = false;
+    bool avx2 = false;          ///< and the OS saves the YMM registers
+    bool avx512_vbmi2 = false;  ///< AVX-512 F, BW, VBMI and VBMI2, and the OS saves ZMM state
     bool invariant_tsc = false;
     bool rdtscp = false;
     unsigned logical_cpus = 0;

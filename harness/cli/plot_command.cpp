@@ -1,0 +1,134 @@
+// perfgauge plot: draws a run result's sweep with scripts/plot_sweep.py, run by a Python that
+// has matplotlib (the python3 first on PATH may not be Debian's and lack it).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+#include "perfgauge/harness/child_process.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool has_matplotlib(const std::string& python) {
+    // find_spec prints nothing either way (an `import` would show a traceback when missing).
+    harness::PendingChild child({python, "-c",
+                                 "import importlib.util, sys; "
+                                 "sys.exit(importlib.util.find_spec('matplotlib') is None)"});
+    child.start();
+    const auto status = child.wait();
+    return !status.exec_failed && !status.signaled && status.code == 0;
+}
+
+/// $PERFGAUGE_PYTHON alone when set; else Debian's /usr/bin/python3, then every python3 on PATH.
+std::optional<std::string> python_with_matplotlib() {
+    if (const char* chosen = std::getenv("PERFGAUGE_PYTHON"); chosen != nullptr && *chosen)
+        return ::access(chosen, X_OK) == 0 && has_matplotlib(chosen)
+                   ? std::optional<std::string>(chosen)
+                   : std::nullopt;
+    std::vector<std::string> candidates = {"/usr/bin/python3"};
+    const char* path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "";
+    for (std::size_t start = 0; start <= dirs.size();) {
+        const auto colon = std::min(dirs.find(':', start), dirs.size());
+        const std::string dir = dirs.substr(start, colon - start);
+        if (!dir.empty())
+            candidates.push_back(dir + "/python3");
+        start = colon + 1;
+    }
+    for (const auto& python : candidates) {
+        if (::access(python.c_str(), X_OK) == 0 && has_matplotlib(python))
+            return python;
+    }
+    return std::nullopt;
+}
+
+/// Installed beside the executable (bin/../share/perfgauge), else in the source tree this
+/// perfgauge was built from.
+std::optional<fs::path> plot_script() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    std::vector<fs::path> candidates;
+    if (!ec)
+        candidates.push_back(exe.parent_path().parent_path() / "share/perfgauge/plot_sweep.py");
+    candidates.push_back(fs::path(PERFGAUGE_SOURCE_DIR) / "scripts/plot_sweep.py");
+    for (const auto& candidate : candidates) {
+        if (fs::is_regular_file(candidate, ec))
+            return candidate;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+int run_plot(const std::vector<std::string>& args) {
+    po::options_description options(
+        "usage: perfgauge plot RESULT.json -o FILE.png|FILE.svg [--counters LIST|none]\n\n"
+        "Draws a perfgauge run result: working-set size against time per item, one column per "
+        "cache state, one line per variant / distribution / shape (IQR shaded), dotted lines "
+        "at the cache sizes, and a row per counter labelled with its source ([hw], [sw], "
+        "[sim]). Runs scripts/plot_sweep.py with a Python that has matplotlib "
+        "($PERFGAUGE_PYTHON, else /usr/bin/python3, else python3 on PATH).\n\noptions");
+    options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                      "FILE.png or FILE.svg (required)")(
+        "counters", po::value<std::string>(),
+        "counter rows, comma-separated (default: instructions,branch-misses when counted; "
+        "none: time only)");
+    po::options_description hidden;
+    hidden.add_options()("result", po::value<std::string>());
+    po::options_description all;
+    all.add(options).add(hidden);
+    po::positional_options_description positional;
+    positional.add("result", 1);
+    const auto vm = parse_options(args, all, positional);
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return kExitOk;
+    }
+    if (!vm.count("result"))
+        throw UsageError("which result? usage: perfgauge plot RESULT.json -o FILE.png");
+    if (!vm.count("output"))
+        throw UsageError("-o FILE.png or -o FILE.svg is required");
+    const std::string result = vm["result"].as<std::string>();
+    const std::string output = vm["output"].as<std::string>();
+    const auto extension = fs::path(output).extension();
+    if (extension != ".png" && extension != ".svg")
+        throw UsageError(fmt::format("-o {}: the file must end in .png or .svg", output));
+    if (!std::ifstream(result))
+        throw UsageError(fmt::format("cannot read {}", result));
+    check_output_path(output);
+
+    const auto script = plot_script();
+    if (!script)
+        throw std::runtime_error("plot_sweep.py is neither installed nor in the source tree");
+    const auto python = python_with_matplotlib();
+    if (!python) {
+        throw std::runtime_error(
+            "no Python with matplotlib found ($PERFGAUGE_PYTHON, else /usr/bin/python3 or "
+            "python3 on PATH); install it with: sudo apt-get install python3-matplotlib");
+    }
+    std::vector<std::string> command = {*python, script->string(), result, "-o", output};
+    if (vm.count("counters")) {
+        command.push_back("--counters");
+        command.push_back(vm["counters"].as<std::string>());
+    }
+    harness::PendingChild child(command);
+    child.start();
+    const auto status = child.wait();
+    if (!status.exec_failed && !status.signaled && status.code == 0)
+        return kExitOk;
+    // The script exits 2 for bad input (not a run result, a counter the run lacks) and has
+    // said why on stderr.
+    return !status.signaled && status.code == kExitUsage ? kExitUsage : kExitFailure;
+}
+
+}  // namespace perfgauge::cli

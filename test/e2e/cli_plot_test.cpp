@@ -1,0 +1,115 @@
+// End-to-end: `perfgauge plot` draws a run result (with Debian's python3-matplotlib), and says
+// what is wrong with bad input (exit 2) or a missing matplotlib (exit 1, what to install).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+bool python_has_matplotlib() {
+    return run_process({"/usr/bin/python3", "-c", "import matplotlib"}).exit_code == 0;
+}
+
+// A small run: two variants and two distributions, two sizes, hot and cold.
+std::string small_result(const TempDir& dir) {
+    const std::string path = (dir.path() / "r.json").string();
+    const std::vector<std::string> args = {"run",
+                                           "--variant",
+                                           "branchy,bmi2",
+                                           "--dist",
+                                           "fixed1,log-uniform",
+                                           "--sizes",
+                                           "1K,4K",
+                                           "--cache",
+                                           "hot,cold",
+                                           "--l3",
+                                           "64K",
+                                           "-r",
+                                           "3",
+                                           "--min-time",
+                                           "0.0002",
+                                           "--warmup",
+                                           "0",
+                                           "-e",
+                                           "task-clock,page-faults",
+                                           "-q",
+                                           "--json",
+                                           path,
+                                           "--format",
+                                           "csv"};
+    const auto r = perfgauge(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return path;
+}
+
+TEST(CliPlot, WritesAPngAndAnSvg) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    TempDir dir;
+    const auto result = small_result(dir);
+    const auto png = dir.path() / "sweep.png";
+    auto r = perfgauge({"plot", result, "-o", png.string(), "--counters", "page-faults"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string bytes = read_file(png);
+    ASSERT_GT(bytes.size(), 1000u);
+    EXPECT_EQ(bytes.substr(1, 3), "PNG");
+    EXPECT_NE(r.err.find("rows: time, page-faults"), std::string::npos) << r.err;
+
+    const auto svg = dir.path() / "sweep.svg";
+    r = perfgauge({"plot", result, "-o", svg.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = read_file(svg);
+    EXPECT_NE(text.find("<svg"), std::string::npos);
+    // page-faults are zero here: the symlog axis keeps them visible and says so; the counter
+    // row names its source; lines are named by variant and distribution (the shape is the same
+    // for every line, so it names none), one line each.
+    r = perfgauge({"plot", result, "-o", svg.string(), "--counters", "page-faults"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("2 cache states, 6 lines"), std::string::npos) << r.err;
+    const std::string labelled = read_file(svg);
+    for (const char* text : {"page-faults per item [sw]", "symlog: 0 shown", "branchy / fixed1",
+                             "bmi2 / log-uniform", "memcpy / fixed1", "variant / distribution"})
+        EXPECT_NE(labelled.find(text), std::string::npos) << text;
+    EXPECT_EQ(labelled.find("end-on-end"), std::string::npos);
+}
+
+TEST(CliPlot, BadInputExitsTwoWithAClearMessage) {
+    TempDir dir;
+    auto r = perfgauge(
+        {"plot", (dir.path() / "missing.json").string(), "-o", (dir.path() / "s.png").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("cannot read"), std::string::npos) << r.err;
+    { std::ofstream(dir.path() / "r.json") << "{}"; }
+    const std::string result = (dir.path() / "r.json").string();
+    r = perfgauge({"plot", result, "-o", (dir.path() / "s.jpg").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("must end in .png or .svg"), std::string::npos) << r.err;
+    r = perfgauge({"plot", result});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("-o FILE.png"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "s.jpg"));
+    if (python_has_matplotlib()) {  // the script itself refuses what is not a run result
+        r = perfgauge({"plot", result, "-o", (dir.path() / "s.png").string()});
+        EXPECT_EQ(r.exit_code, 2);
+        EXPECT_NE(r.err.find("not a perfgauge run result"), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliPlot, SaysWhatToInstallWithoutMatplotlib) {
+    TempDir dir;
+    { std::ofstream(dir.path() / "r.json") << "{}"; }
+    const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=/nonexistent/python3",
+                                PERFGAUGE_CLI_PATH, "plot", (dir.path() / "r.json").string(), "-o",
+                                (dir.path() / "s.png").string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("apt-get install python3-matplotlib"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace perfgauge::test
