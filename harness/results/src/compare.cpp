@@ -128,13 +128,16 @@ std::string thresholds_text(const CompareOptions& o) {
         o.alpha, o.min_change * 100, o.min_work_delta, o.min_samples);
 }
 
-const std::vector<std::string> kHeaders = {"BENCHMARK", "METRIC", "BASELINE", "CONTENDER",
-                                           "RATIO",     "CHANGE", "P",        "VERDICT"};
+// Benchmark and metric names left, numbers right, the verdict left.
+TextTable comparison_table(const std::vector<std::string>& headers) {
+    std::vector<TextTable::Align> align(headers.size(), TextTable::Align::right);
+    align[0] = align[1] = align.back() = TextTable::Align::left;
+    return TextTable(headers, align);
+}
 
 std::string render_table(const Comparison& c) {
-    std::vector<TextTable::Align> align(kHeaders.size(), TextTable::Align::right);
-    align[0] = align[1] = align.back() = TextTable::Align::left;
-    TextTable table(kHeaders, align);
+    auto table = comparison_table(
+        {"BENCHMARK", "METRIC", "BASELINE", "CONTENDER", "RATIO", "CHANGE", "P", "VERDICT"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics)
             table.add_row(cells(b, m));
@@ -150,34 +153,36 @@ std::string render_table(const Comparison& c) {
 }
 
 std::string render_csv(const Comparison& c) {
-    std::string out =
-        "benchmark,metric,baseline_median,contender_median,ratio,change_pct,hodges_lehmann_shift,"
-        "p_value,baseline_samples,contender_samples,verdict,source\n";
+    TextTable table({"benchmark", "metric", "baseline_median", "contender_median", "ratio",
+                     "change_pct", "hodges_lehmann_shift", "p_value", "baseline_samples",
+                     "contender_samples", "verdict", "source"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", b.name,
-                               m.is_time ? "ns_per_item" : m.metric, m.baseline_median,
-                               m.contender_median, m.ratio, m.change_pct, m.shift, m.p_value,
-                               m.baseline_samples, m.contender_samples, verdict_text(m),
-                               source_text(m));
+            table.add_row({b.name, m.is_time ? "ns_per_item" : m.metric,
+                           fmt::format("{}", m.baseline_median),
+                           fmt::format("{}", m.contender_median), fmt::format("{}", m.ratio),
+                           fmt::format("{}", m.change_pct), fmt::format("{}", m.shift),
+                           fmt::format("{}", m.p_value), std::to_string(m.baseline_samples),
+                           std::to_string(m.contender_samples), verdict_text(m), source_text(m)});
         }
     }
-    return out;
+    return table.render_csv();
 }
 
 std::string render_markdown(const Comparison& c) {
     std::string out =
         fmt::format("Baseline: `{}` · contender: `{}`\n\n", c.baseline_label, c.contender_label);
-    out += "| benchmark | metric | baseline | contender | ratio | change | p | verdict |\n";
-    out += "|---|---|---:|---:|---:|---:|---:|---|\n";
+    auto table = comparison_table(
+        {"benchmark", "metric", "baseline", "contender", "ratio", "change", "p", "verdict"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
             auto row = cells(b, m);
             if (m.verdict == Verdict::lower || m.verdict == Verdict::higher)
                 row.back() = "**" + row.back() + "**";
-            out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+            table.add_row(std::move(row));
         }
     }
+    out += table.render_markdown();
     out += "\n" + thresholds_text(c.options) + ".\n";
     for (const auto& n : c.notes)
         out += fmt::format("\n- {}", n);

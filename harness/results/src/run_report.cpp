@@ -178,28 +178,36 @@ std::string render_json(const RunResult& r) {
 }
 
 std::string render_csv(const RunResult& r) {
-    std::string out = kRunCsvFixedColumns;
+    std::vector<std::string> header = csv_columns(kRunCsvFixedColumns);
     for (const auto& e : r.events)
-        out += "," + e.name + "_per_item";
+        header.push_back(e.name + "_per_item");
     for (const auto& e : r.events)
-        out += "," + e.name + "_source";
-    out += "\n";
+        header.push_back(e.name + "_source");
+    TextTable table(header);
     for (const auto& b : r.benchmarks) {
         const auto t = summarize(b.ns_per_item);
-        out +=
-            fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{}", b.name, t.count,
-                        b.iterations, b.items_per_iteration, t.median, t.p25, t.p75, t.min, t.max,
-                        median(b.raw_ns_per_item), t.relative_spread, t.unstable ? "true" : "false",
-                        items_per_second(t.median), bytes_per_second(b, t.median));
-        for (std::size_t i = 0; i < r.events.size(); ++i) {
-            out += r.events[i].counted ? fmt::format(",{}", median(b.counters_per_item[i]))
-                                       : std::string(",");
-        }
+        std::vector<std::string> row = {b.name,
+                                        std::to_string(t.count),
+                                        std::to_string(b.iterations),
+                                        fmt::format("{}", b.items_per_iteration),
+                                        fmt::format("{}", t.median),
+                                        fmt::format("{}", t.p25),
+                                        fmt::format("{}", t.p75),
+                                        fmt::format("{}", t.min),
+                                        fmt::format("{}", t.max),
+                                        fmt::format("{}", median(b.raw_ns_per_item)),
+                                        fmt::format("{:.6f}", t.relative_spread),
+                                        t.unstable ? "true" : "false",
+                                        fmt::format("{}", items_per_second(t.median)),
+                                        fmt::format("{}", bytes_per_second(b, t.median))};
+        for (std::size_t i = 0; i < r.events.size(); ++i)
+            row.push_back(r.events[i].counted ? fmt::format("{}", median(b.counters_per_item[i]))
+                                              : "");
         for (const auto& e : r.events)
-            out += e.counted ? fmt::format(",{}", source_name(e.source)) : std::string(",");
-        out += "\n";
+            row.push_back(e.counted ? std::string(source_name(e.source)) : "");
+        table.add_row(std::move(row));
     }
-    return out;
+    return table.render_csv();
 }
 
 std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b) {
@@ -264,20 +272,15 @@ std::string render_table(const RunResult& r) {
 }
 
 std::string render_markdown(const RunResult& r) {
-    const auto h = headers(r);
-    std::string out = "|";
-    for (std::size_t i = 0; i + 1 < h.size(); ++i)
-        out += " " + h[i] + " |";
-    out += " flags |\n|---|";
-    for (std::size_t i = 1; i < h.size(); ++i)
-        out += "---:|";
-    out += "\n";
-    for (const auto& b : r.benchmarks) {
-        out += "|";
-        for (const auto& cell : row_cells(r, b))
-            out += " " + cell + " |";
-        out += "\n";
-    }
+    auto h = headers(r);
+    h.back() = "flags";
+    std::vector<TextTable::Align> align(h.size(), TextTable::Align::right);
+    align.front() = TextTable::Align::left;
+    align.back() = TextTable::Align::left;
+    TextTable table(h, align);
+    for (const auto& b : r.benchmarks)
+        table.add_row(row_cells(r, b));
+    std::string out = table.render_markdown();
     const auto refused = refusal_lines(r);
     if (!refused.empty() || !r.simulation.empty())
         out += "\n";

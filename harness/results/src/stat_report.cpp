@@ -45,15 +45,6 @@ std::string spread_text(const StatEventResult& e) {
     return fmt::format("+-{:.1f}%", 100.0 * median_absolute_deviation(e.samples) / std::fabs(m));
 }
 
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 std::string render_table(const StatResult& r) {
     std::string out =
         fmt::format("\n Performance counter stats for '{}'{}:\n\n", command_text(r),
@@ -102,19 +93,19 @@ std::string render_table(const StatResult& r) {
 }
 
 std::string render_csv(const StatResult& r) {
-    std::string out = std::string(kStatCsvHeader) + "\n";
+    std::vector<std::string> header = csv_columns(kStatCsvHeader);
+    TextTable table(header);
     for (const auto& e : r.events) {
         const bool has = e.counted && !e.samples.empty();
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(e.name),
-                           has ? number_text(median(e.samples)) : "", e.unit,
-                           has ? fmt::format("{:.4f}", e.running_fraction) : "",
-                           csv_field(status_text(e)), pmu::kind_name(e.kind), e.samples.size(),
-                           has ? number_text(quantile(e.samples, 0)) : "",
-                           has ? number_text(quantile(e.samples, 1)) : "",
-                           has ? number_text(median_absolute_deviation(e.samples)) : "",
-                           csv_field(e.refusal.reason), source_name(e.source));
+        table.add_row({e.name, has ? number_text(median(e.samples)) : "", e.unit,
+                       has ? fmt::format("{:.4f}", e.running_fraction) : "", status_text(e),
+                       std::string(pmu::kind_name(e.kind)), std::to_string(e.samples.size()),
+                       has ? number_text(quantile(e.samples, 0)) : "",
+                       has ? number_text(quantile(e.samples, 1)) : "",
+                       has ? number_text(median_absolute_deviation(e.samples)) : "",
+                       e.refusal.reason, std::string(source_name(e.source))});
     }
-    return out;
+    return table.render_csv();
 }
 
 std::string render_json(const StatResult& r) {
@@ -158,18 +149,18 @@ std::string render_markdown(const StatResult& r) {
     std::string out =
         fmt::format("Performance counter stats for `{}`{}\n\n", command_text(r),
                     r.repetitions > 1 ? fmt::format(" ({} runs)", r.repetitions) : "");
-    out +=
-        "| event | value | unit | source | running | spread | status |\n"
-        "|---|---:|---|---|---:|---:|---|\n";
+    using Align = TextTable::Align;
+    TextTable table({"event", "value", "unit", "source", "running", "spread", "status"},
+                    {Align::left, Align::right, Align::left, Align::left, Align::right,
+                     Align::right, Align::left});
     for (const auto& e : r.events) {
         const bool has = e.counted && !e.samples.empty();
-        out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", e.name,
-                           has ? number_text(median(e.samples)) : "", e.unit,
-                           std::string(source_name(e.source)),
-                           has ? fmt::format("{:.1f}%", 100.0 * e.running_fraction) : "",
-                           has ? spread_text(e) : "", status_text(e));
+        table.add_row({"`" + e.name + "`", has ? number_text(median(e.samples)) : "", e.unit,
+                       std::string(source_name(e.source)),
+                       has ? fmt::format("{:.1f}%", 100.0 * e.running_fraction) : "",
+                       has ? spread_text(e) : "", status_text(e)});
     }
-    return out;
+    return out + table.render_markdown();
 }
 
 }  // namespace

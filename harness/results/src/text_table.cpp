@@ -42,6 +42,62 @@ std::string TextTable::render() const {
     return out;
 }
 
+std::string TextTable::render_csv() const {
+    std::string out;
+    auto emit = [&](const std::vector<std::string>& cells) {
+        for (std::size_t c = 0; c < cells.size(); ++c)
+            out += (c > 0 ? "," : "") + csv_field(cells[c]);
+        out += '\n';
+    };
+    emit(headers_);
+    for (const auto& row : rows_)
+        emit(row);
+    return out;
+}
+
+std::string TextTable::render_markdown() const {
+    auto cell = [](const std::string& text) {
+        std::string escaped;
+        for (char ch : text)
+            escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+        return escaped;
+    };
+    std::string out;
+    auto emit = [&](const std::vector<std::string>& cells) {
+        out += "|";
+        for (const auto& c : cells)
+            out += " " + cell(c) + " |";
+        out += '\n';
+    };
+    emit(headers_);
+    out += "|";
+    for (const auto a : align_)
+        out += a == Align::right ? "---:|" : "---|";
+    out += '\n';
+    for (const auto& row : rows_)
+        emit(row);
+    return out;
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::vector<std::string> csv_columns(std::string_view header) {
+    std::vector<std::string> columns;
+    while (!header.empty()) {
+        const auto comma = header.find(',');
+        columns.emplace_back(header.substr(0, comma));
+        header = comma == std::string_view::npos ? "" : header.substr(comma + 1);
+    }
+    return columns;
+}
+
 std::string format_si(double value, const std::string& unit) {
     const double a = std::fabs(value);
     if (a >= 1e12)
