@@ -307,7 +307,7 @@ int run_run(const std::vector<std::string>& args) {
                              valgrind.has_value(), harness::system_prober(resolver));
     spec.simulated = plan.any_simulated();
     harness::RunnerOptions runner_options;
-    runner_options.events = plan.native_list;
+    runner_options.resolved_events = plan.native_groups;
     const int repetitions = vm["repetitions"].as<int>();
     if (repetitions < 1 || repetitions > 1000000)
         throw UsageError(fmt::format("--repetitions must be 1 or more, not {}", repetitions));

@@ -117,13 +117,13 @@ int run_stat(const std::vector<std::string>& args) {
     const pmu::EventResolver resolver;
     const auto plan = harness::plan_events(pmu::parse_event_list(stat.events), backend,
                                            valgrind.has_value(), harness::system_prober(resolver));
-    stat.events = plan.native_list;
+    stat.resolved_events = plan.native_groups;
     if (!plan.notice.empty()) {
         fmt::print(stderr, "perfgauge stat: {}; '{}' runs twice: natively, then under callgrind\n",
                    plan.notice, command.front());
     }
-    if (vm.count("verbose") && !stat.events.empty()) {
-        for (const auto& group : resolver.resolve(stat.events)) {
+    if (vm.count("verbose")) {
+        for (const auto& group : plan.native_groups) {
             for (const auto& e : group.events) {
                 fmt::print(stderr, "perfgauge stat: {}{}: {}\n", e.name,
                            group.explicit_group ? " (group)" : "", pmu::dump_attr(e.attr));

@@ -293,13 +293,17 @@ void CounterSet::delta(const Snapshot& before, const Snapshot& after,
     }
 }
 
-CounterSet open_self_monitoring(const std::string& events) {
+CounterSet open_self_monitoring(const std::vector<GroupSpec>& groups) {
     CounterOptions options;
     options.map_pages = true;
+    return CounterSet::open(groups, options);
+}
+
+CounterSet open_self_monitoring(const std::string& events) {
     // No events at all is a valid request: time only (every event simulated, say).
     if (events.find_first_not_of(" \t") == std::string::npos)
-        return CounterSet::open({}, options);
-    return CounterSet::open(EventResolver().resolve(events), options);
+        return open_self_monitoring(std::vector<GroupSpec>{});
+    return open_self_monitoring(EventResolver().resolve(events));
 }
 
 std::vector<std::string> describe_unopened(const CounterSet& set) {

@@ -69,7 +69,8 @@ void NativeBatchState::resume() {
 Runner::Runner(const RunnerOptions& options)
     : options_(options),
       clock_(Clock::best()),
-      counters_(pmu::open_self_monitoring(options.events)),
+      counters_(options.resolved_events ? pmu::open_self_monitoring(*options.resolved_events)
+                                        : pmu::open_self_monitoring(options.events)),
       state_(clock_, counters_),
       before_(counters_.make_snapshot()),
       after_(counters_.make_snapshot()),

@@ -41,6 +41,20 @@ bool EventPlan::any_simulated() const {
     return false;
 }
 
+std::string EventPlan::native_list_text() const {
+    std::vector<std::string> items;
+    for (const auto& group : native_groups) {
+        std::vector<std::string> names;
+        for (const auto& e : group.events)
+            names.push_back(e.name);
+        if (group.explicit_group)
+            items.push_back(fmt::format("{{{}}}", fmt::join(names, ",")));
+        else
+            items.insert(items.end(), names.begin(), names.end());
+    }
+    return fmt::format("{}", fmt::join(items, ","));
+}
+
 std::vector<std::string> EventPlan::unsupported() const {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -111,10 +125,9 @@ Decided decide(const pmu::EventTerm& term, const NativeProbe& probe, Backend bac
 EventPlan plan_events(const pmu::EventList& list, Backend backend, bool valgrind_available,
                       const NativeProber& probe) {
     EventPlan plan;
-    std::vector<std::string> native_items;
     std::string refusal;
     for (const auto& group : list.groups) {
-        std::vector<std::string> native_members;
+        pmu::GroupSpec native{{}, group.explicit_group};
         for (const auto& term : group.events) {
             const NativeProbe p = probe(term);
             const Decided d = decide(term, p, backend, valgrind_available, refusal);
@@ -123,16 +136,12 @@ EventPlan plan_events(const pmu::EventList& list, Backend backend, bool valgrind
             plan.simulated.push_back(d.decision == Decision::simulated);
             plan.refusals.push_back(d.refusal);
             if (d.decision == Decision::native)
-                native_members.push_back(pmu::term_text(term));
+                native.events.push_back(p.spec);
         }
-        if (native_members.empty())
-            continue;
-        if (group.explicit_group)
-            native_items.push_back(fmt::format("{{{}}}", fmt::join(native_members, ",")));
-        else
-            native_items.insert(native_items.end(), native_members.begin(), native_members.end());
+        // The same grouping EventResolver::resolve(list) makes, minus the simulated events.
+        if (!native.events.empty())
+            plan.native_groups.push_back(std::move(native));
     }
-    plan.native_list = fmt::format("{}", fmt::join(native_items, ","));
     if (plan.any_simulated()) {
         plan.notice = fmt::format(
             "{}: simulated with valgrind's callgrind ({}); time and software events are measured "
@@ -161,6 +170,7 @@ NativeProber system_prober(const pmu::EventResolver& resolver) {
             return probe;
         }
         probe.kind = spec.kind;
+        probe.spec = spec;
         if (!pmu::needs_hardware_pmu(spec.kind))
             return probe;
         const auto set = pmu::CounterSet::open({pmu::GroupSpec{{spec}, false}}, {});

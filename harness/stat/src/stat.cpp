@@ -21,7 +21,8 @@ bool is_time_event(const pmu::EventSpec& spec) {
 }  // namespace
 
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver) {
-    const auto groups = options.events.find_first_not_of(" \t") == std::string::npos
+    const auto groups = options.resolved_events ? *options.resolved_events
+                        : options.events.find_first_not_of(" \t") == std::string::npos
                             ? std::vector<pmu::GroupSpec>{}
                             : resolver.resolve(options.events);
     StatResult result;

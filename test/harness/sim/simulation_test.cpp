@@ -19,6 +19,7 @@ namespace {
 NativeProber fake_prober(bool pmu) {
     return [pmu](const pmu::EventTerm& term) {
         NativeProbe p;
+        p.spec.name = pmu::term_text(term);
         static const std::map<std::string, pmu::EventKind> kinds = {
             {"instructions", pmu::EventKind::hardware},
             {"branch-misses", pmu::EventKind::hardware},
@@ -51,7 +52,7 @@ TEST(EventPlan, AutoSimulatesWhatTheKernelRefused) {
               (std::vector<std::string>{"cycles", "instructions", "branch-misses", "task-clock"}));
     EXPECT_EQ(p.simulated, (std::vector<bool>{false, true, true, false}));
     // cycles stays native, so the run reports why the kernel refused it.
-    EXPECT_EQ(p.native_list, "cycles,task-clock");
+    EXPECT_EQ(p.native_list_text(), "cycles,task-clock");
     EXPECT_TRUE(p.unsupported().empty());
     EXPECT_NE(p.notice.find("instructions, branch-misses: simulated"), std::string::npos)
         << p.notice;
@@ -61,17 +62,17 @@ TEST(EventPlan, AutoSimulatesWhatTheKernelRefused) {
 TEST(EventPlan, AutoCountsNativelyWhereThePmuWorks) {
     const auto p = plan("instructions,branch-misses,task-clock", Backend::automatic, true, true);
     EXPECT_FALSE(p.any_simulated());
-    EXPECT_EQ(p.native_list, "instructions,branch-misses,task-clock");
+    EXPECT_EQ(p.native_list_text(), "instructions,branch-misses,task-clock");
     EXPECT_TRUE(p.notice.empty());
 }
 
 TEST(EventPlan, AutoWithoutValgrindLeavesRefusalsToTheNativeRun) {
     const auto p = plan("instructions,task-clock", Backend::automatic, false, false);
     EXPECT_FALSE(p.any_simulated());
-    EXPECT_EQ(p.native_list, "instructions,task-clock");
+    EXPECT_EQ(p.native_list_text(), "instructions,task-clock");
     // A simulation-only name cannot fall back on anything.
     const auto only = plan("LLC-misses,task-clock", Backend::automatic, false, false);
-    EXPECT_EQ(only.native_list, "task-clock");
+    EXPECT_EQ(only.native_list_text(), "task-clock");
     ASSERT_EQ(only.unsupported().size(), 1u);
     EXPECT_NE(only.unsupported()[0].find("apt-get install valgrind"), std::string::npos);
 }
@@ -79,7 +80,7 @@ TEST(EventPlan, AutoWithoutValgrindLeavesRefusalsToTheNativeRun) {
 TEST(EventPlan, PerfNeverSimulates) {
     const auto p = plan("instructions,task-clock", Backend::perf, true, false);
     EXPECT_FALSE(p.any_simulated());
-    EXPECT_EQ(p.native_list, "instructions,task-clock");
+    EXPECT_EQ(p.native_list_text(), "instructions,task-clock");
     try {
         plan("LLC-misses", Backend::perf, true, false);
         FAIL() << "a simulation-only name under --backend perf";
@@ -92,7 +93,7 @@ TEST(EventPlan, SimSimulatesEveryHardwareEventEvenWithAPmu) {
     const auto p = plan("cycles,instructions:u,instructions:k,L1-dcache-misses,page-faults",
                         Backend::sim, true, true);
     EXPECT_EQ(p.simulated, (std::vector<bool>{false, true, false, true, false}));
-    EXPECT_EQ(p.native_list, "page-faults");
+    EXPECT_EQ(p.native_list_text(), "page-faults");
     ASSERT_EQ(p.unsupported().size(), 2u);
     EXPECT_NE(p.unsupported()[0].find("cycles: not simulated"), std::string::npos);
     EXPECT_NE(p.unsupported()[1].find("user space only"), std::string::npos);
@@ -103,7 +104,7 @@ TEST(EventPlan, SimSimulatesEveryHardwareEventEvenWithAPmu) {
 
 TEST(EventPlan, ExplicitGroupsKeepTheirNativeMembersTogether) {
     const auto p = plan("{instructions,task-clock,page-faults},cycles", Backend::sim, true, false);
-    EXPECT_EQ(p.native_list, "{task-clock,page-faults}");
+    EXPECT_EQ(p.native_list_text(), "{task-clock,page-faults}");
 }
 
 TEST(EventPlan, BackendNames) {

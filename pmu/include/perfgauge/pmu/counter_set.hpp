@@ -101,6 +101,8 @@ class CounterSet {
 /// allows it: the self-monitoring set regions and the runner use. Throws EventError on bad names.
 /// An empty list opens nothing (the clock alone).
 CounterSet open_self_monitoring(const std::string& events);
+/// The same for events resolved already (an event plan's): nothing is parsed again.
+CounterSet open_self_monitoring(const std::vector<GroupSpec>& groups);
 
 /// "cycles: not supported: <reason>" for every event of `set` the kernel refused.
 std::vector<std::string> describe_unopened(const CounterSet& set);

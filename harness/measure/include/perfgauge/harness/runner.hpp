@@ -21,6 +21,8 @@ namespace perfgauge::harness {
 
 struct RunnerOptions {
     std::string events = "task-clock,page-faults";
+    /// Events resolved already (an event plan's): when set, `events` is not parsed at all.
+    std::optional<std::vector<pmu::GroupSpec>> resolved_events;
     std::size_t repetitions = 10;       ///< samples per benchmark
     double min_sample_time_s = 0.002;   ///< a batch lasts at least this, and >= 1000x the overhead
     double warmup_time_s = 0.02;        ///< per benchmark, also used to size the batch

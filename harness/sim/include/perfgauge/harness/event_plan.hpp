@@ -28,6 +28,7 @@ struct NativeProbe {
     pmu::EventKind kind = pmu::EventKind::software;
     bool opened = true;  ///< perf_event_open accepted it (asked only of PMU events)
     std::string reason;  ///< why it did not open
+    pmu::EventSpec spec;  ///< the resolved event, when known: the plan hands it on, unresolved
 };
 
 /// Where each event of a list is counted.
@@ -35,13 +36,17 @@ struct EventPlan {
     std::vector<std::string> events;    ///< as written (modifiers included), in list order
     std::vector<pmu::EventKind> kinds;  ///< per event
     std::vector<bool> simulated;        ///< per event
-    std::string native_list;            ///< the natively counted events, as an event list
+    /// The natively counted events, resolved once here (explicit {groups} kept): the runner and
+    /// stat open exactly these, without parsing or resolving the list again.
+    std::vector<pmu::GroupSpec> native_groups;
     /// Per event: why neither backend will count it (status "not simulated", ...); an empty
     /// status when one does.
     std::vector<EventRefusal> refusals;
     std::string notice;  ///< one line on why simulation is used; empty when it is not
 
     bool any_simulated() const;
+    /// native_groups as an event list ("{a,b},c"): for messages and tests, never re-parsed.
+    std::string native_list_text() const;
     std::vector<std::string> simulated_events() const;
     /// "cycles: not simulated: ..." for every refused event, in list order.
     std::vector<std::string> unsupported() const;

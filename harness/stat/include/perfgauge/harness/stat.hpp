@@ -1,6 +1,7 @@
 // `perfgauge stat`: count a command like perf stat does, and summarise repetitions robustly.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ inline constexpr const char* kDefaultStatEvents =
 
 struct StatOptions {
     std::string events = kDefaultStatEvents;
+    /// Events resolved already (an event plan's): when set, `events` is not parsed at all.
+    std::optional<std::vector<pmu::GroupSpec>> resolved_events;
     int repetitions = 1;
     std::vector<std::string> command;
 };
