@@ -19,7 +19,7 @@ nlohmann::json number_or_null(double v) {
 
 }  // namespace
 
-int run_calibrate(const std::vector<std::string>& args) {
+int calibrate_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge calibrate [--format table|json] [--samples N]\n\n"
         "Measures what measuring costs here: each clock's overhead (one start/stop pair around\n"

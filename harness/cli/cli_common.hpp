@@ -49,14 +49,14 @@ harness::Backend backend_option(const po::variables_map& vm);
 /// it.
 std::optional<std::string> simulation_valgrind(harness::Backend backend);
 
-int run_doctor(const std::vector<std::string>& args);
-int run_events(const std::vector<std::string>& args);
-int run_stat(const std::vector<std::string>& args);
-int run_calibrate(const std::vector<std::string>& args);
-int run_run(const std::vector<std::string>& args);
-int run_list(const std::vector<std::string>& args);
-int run_compare(const std::vector<std::string>& args);
-int run_export(const std::vector<std::string>& args);
-int run_plot(const std::vector<std::string>& args);
+int doctor_command(const std::vector<std::string>& args);
+int events_command(const std::vector<std::string>& args);
+int stat_command(const std::vector<std::string>& args);
+int calibrate_command(const std::vector<std::string>& args);
+int run_command(const std::vector<std::string>& args);
+int list_command(const std::vector<std::string>& args);
+int compare_command(const std::vector<std::string>& args);
+int export_command(const std::vector<std::string>& args);
+int plot_command(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

@@ -9,7 +9,7 @@
 
 namespace perfgauge::cli {
 
-int run_compare(const std::vector<std::string>& args) {
+int compare_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
         "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n\n"

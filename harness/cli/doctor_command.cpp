@@ -23,7 +23,7 @@ int probe_event(const pmu::EventResolver& resolver, const std::string& name) {
 
 }  // namespace
 
-int run_doctor(const std::vector<std::string>& args) {
+int doctor_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge doctor\n\n"
         "Reports whether this machine can count hardware and software events, and why not,\n"

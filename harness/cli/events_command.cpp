@@ -115,7 +115,7 @@ int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
 
 }  // namespace
 
-int run_events(const std::vector<std::string>& args) {
+int events_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge events [FILTER] [--tracepoints] [--no-probe] [-v]\n"
         "       perfgauge events --resolve LIST [-v]\n\n"

@@ -12,7 +12,7 @@
 
 namespace perfgauge::cli {
 
-int run_export(const std::vector<std::string>& args) {
+int export_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge export RESULT.json --format csv|md|json|table [-o FILE] "
         "[--filter REGEX]\n\n"

@@ -12,7 +12,7 @@
 
 namespace perfgauge::cli {
 
-int run_list(const std::vector<std::string>& args) {
+int list_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge list\n\nWhat perfgauge run can run here: workloads, varint variants "
         "(with why one cannot run on this CPU), distributions, shapes, cache states, and the "

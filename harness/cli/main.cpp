@@ -56,15 +56,16 @@ int main(int argc, char** argv) {
     const std::vector<std::string> args(all.begin() + 1, all.end());
     try {
         using Handler = int (*)(const std::vector<std::string>&);
-        static const std::map<std::string, Handler> commands = {{"calibrate", cli::run_calibrate},
-                                                                {"compare", cli::run_compare},
-                                                                {"doctor", cli::run_doctor},
-                                                                {"events", cli::run_events},
-                                                                {"export", cli::run_export},
-                                                                {"list", cli::run_list},
-                                                                {"plot", cli::run_plot},
-                                                                {"run", cli::run_run},
-                                                                {"stat", cli::run_stat}};
+        static const std::map<std::string, Handler> commands = {
+            {"calibrate", cli::calibrate_command},
+            {"compare", cli::compare_command},
+            {"doctor", cli::doctor_command},
+            {"events", cli::events_command},
+            {"export", cli::export_command},
+            {"list", cli::list_command},
+            {"plot", cli::plot_command},
+            {"run", cli::run_command},
+            {"stat", cli::stat_command}};
         const auto it = commands.find(command);
         if (it == commands.end()) {
             fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);

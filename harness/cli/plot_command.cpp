@@ -70,7 +70,7 @@ std::optional<fs::path> plot_script() {
 
 }  // namespace
 
-int run_plot(const std::vector<std::string>& args) {
+int plot_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge plot RESULT.json -o FILE.png|FILE.svg [--counters LIST|none]\n\n"
         "Draws a perfgauge run result: working-set size against time per item, one column per "

@@ -246,7 +246,7 @@ workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
 
 }  // namespace
 
-int run_run(const std::vector<std::string>& args) {
+int run_command(const std::vector<std::string>& args) {
     po::options_description options(kRunUsage);
     options.add_options()("help,h", "show this help")(
         "workload", po::value<std::string>()->default_value("varint,memcpy"), "varint, memcpy")(

@@ -58,7 +58,7 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
 
 }  // namespace
 
-int run_stat(const std::vector<std::string>& args) {
+int stat_command(const std::vector<std::string>& args) {
     po::options_description options(fmt::format(
         "usage: perfgauge stat [-e LIST] [-r N] [--format table|csv|json|md] [-o FILE] [-v]\n"
         "                      [--] CMD [ARGS...]\n\n"

@@ -1,7 +1,5 @@
 #include "perfgauge/workloads/suite.hpp"
 
-#include <emmintrin.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,84 +9,13 @@
 #include <fmt/format.h>
 
 #include "perfgauge/workloads/variant_availability.hpp"
+#include "placement.hpp"
 
 namespace perfgauge::workloads {
 
 namespace {
 
-constexpr std::size_t kCacheLine = 64;  // every x86-64 CPU; clflush works on this granule
-
 using Param = std::pair<std::string, std::string>;
-
-struct Window {
-    std::size_t offset = 0;
-    std::size_t span = 0;  // bytes of the window's `items` varints
-};
-
-/// Where one working set lives in the arena: one window (hot, flush) or many (cold).
-struct Placement {
-    std::size_t items = 0;  // varints per iteration
-    std::vector<Window> windows;
-    double mean_span() const {
-        double total = 0;
-        for (const auto& w : windows)
-            total += static_cast<double>(w.span);
-        return total / static_cast<double>(windows.size());
-    }
-};
-
-void flush_lines(const std::uint8_t* p, std::size_t bytes) {
-    const auto first = reinterpret_cast<std::uintptr_t>(p) & ~(kCacheLine - 1);
-    for (auto line = first; line < reinterpret_cast<std::uintptr_t>(p) + bytes; line += kCacheLine)
-        _mm_clflush(reinterpret_cast<const void*>(line));
-    _mm_mfence();  // the flushes are complete before the timer restarts
-}
-
-std::size_t items_for(std::uint64_t bytes, double mean_size) {
-    return std::max<std::size_t>(
-        1, static_cast<std::size_t>(std::llround(static_cast<double>(bytes) / mean_size)));
-}
-
-// Cold windows start a cache line apart at least (a window never shares a line with another)
-// and together cover twice the last-level cache, so each is evicted before its next turn.
-std::size_t cold_stride(std::uint64_t bytes) {
-    return std::max<std::size_t>(bytes, kCacheLine);
-}
-std::size_t cold_windows(const CacheSizes& caches, std::uint64_t bytes) {
-    const std::uint64_t total = 2 * std::max<std::uint64_t>(caches.last_level(), kCacheLine);
-    return std::max<std::size_t>(1, (total + cold_stride(bytes) - 1) / cold_stride(bytes));
-}
-
-Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
-                const CacheSizes& caches, std::uint64_t seed) {
-    Placement placement;
-    placement.items = items_for(bytes, arena.mean_size());
-    const std::size_t count = cache == CacheState::cold ? cold_windows(caches, bytes) : 1;
-    for (std::size_t k = 0; k < count; ++k) {
-        const std::size_t offset = next_varint_boundary(arena, k * cold_stride(bytes));
-        const auto span =
-            span_of_varints(arena.bytes.data() + offset, arena.bytes.end(), placement.items);
-        if (!span)
-            break;  // the arena is sized so this does not happen; fewer windows if it does
-        placement.windows.push_back({offset, *span});
-    }
-    if (placement.windows.empty())
-        throw SuiteError(fmt::format("internal: no room for {} varints", placement.items));
-    // Visit in shuffled order so that no prefetcher can follow from one window to the next.
-    std::shuffle(placement.windows.begin(), placement.windows.end(), std::mt19937_64(seed));
-    return placement;
-}
-
-std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,
-                                 const CacheSizes& caches) {
-    std::uint64_t need = 4096;
-    for (const auto s : sizes) {
-        const std::uint64_t windows = cold ? cold_windows(caches, s) : 1;
-        // + 1/8 for the spread of the last window's varint lengths around the mean.
-        need = std::max<std::uint64_t>(need, (windows - 1) * cold_stride(s) + s + s / 8 + 4096);
-    }
-    return need;
-}
 
 // Every variant must reproduce the reference exactly on the data it is about to be timed on.
 void check_against_reference(const VarintVariant& v, const VarintArena& arena, Distribution dist) {

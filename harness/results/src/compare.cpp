@@ -10,6 +10,7 @@
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
+#include "perfgauge/pmu/event_name.hpp"
 
 namespace perfgauge::harness {
 
@@ -18,7 +19,7 @@ namespace {
 // Events whose per-item values count executed work: a difference of less than one of them per
 // item (the default floor) is not worth a verdict.
 bool counts_work(const std::string& event) {
-    const std::string base = event.substr(0, event.find(':'));
+    const std::string base(pmu::without_modifiers(event));
     static const std::set<std::string> work = {"instructions", "cycles",   "cpu-cycles",
                                                "ref-cycles",   "branches", "branch-instructions"};
     return work.count(base) > 0;

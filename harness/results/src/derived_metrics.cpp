@@ -4,6 +4,7 @@
 
 #include "perfgauge/harness/stat_result.hpp"
 #include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/pmu/event_name.hpp"
 
 namespace perfgauge::harness {
 
@@ -11,11 +12,9 @@ namespace {
 
 // "task-clock:u" -> "task-clock"; "perf::cycles" -> "cycles".
 std::string base_name(const std::string& name) {
-    std::string out = name;
+    std::string out(pmu::without_modifiers(name));
     if (const auto sep = out.find("::"); sep != std::string::npos)
         out = out.substr(sep + 2);
-    if (const auto colon = out.find(':'); colon != std::string::npos)
-        out.resize(colon);
     std::transform(out.begin(), out.end(), out.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/pmu/event_name.hpp"
 
 namespace perfgauge::harness {
 
@@ -57,11 +58,7 @@ SimulatedBatch batch_from(const json& j) {
 
 // The simulated event behind a name as written ("instructions:u" -> instructions).
 const pmu::SimulatedEvent& simulated_event_of(const std::string& written) {
-    const auto colon = written.rfind(':');
-    const bool has_modifier = colon != std::string::npos &&
-                              written.find_first_not_of("uk", colon + 1) == std::string::npos;
-    const std::string name = has_modifier ? written.substr(0, colon) : written;
-    const auto* event = pmu::find_simulated_event(name);
+    const auto* event = pmu::find_simulated_event(std::string(pmu::without_modifiers(written)));
     if (event == nullptr)
         throw pmu::SimulationError(fmt::format("'{}' is not a simulated event", written));
     return *event;

@@ -1,0 +1,41 @@
+// Where each working set of the sweep lives in the data arena (hot and flush: one window; cold:
+// many, together larger than the last-level cache, visited in shuffled order), and evicting a
+// window's lines. Internal to the suite builder.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "perfgauge/workloads/cache_sweep.hpp"
+#include "perfgauge/workloads/datasets.hpp"
+#include "perfgauge/workloads/suite.hpp"
+
+namespace perfgauge::workloads {
+
+inline constexpr std::size_t kCacheLine = 64;  // every x86-64 CPU; clflush works on this granule
+
+struct Window {
+    std::size_t offset = 0;
+    std::size_t span = 0;  // bytes of the window's `items` varints
+};
+
+/// Where one working set lives in the arena: one window (hot, flush) or many (cold).
+struct Placement {
+    std::size_t items = 0;  // varints per iteration
+    std::vector<Window> windows;
+    double mean_span() const;
+};
+
+/// clflush every line of [p, p + bytes), then a fence: the flushes are complete on return.
+void flush_lines(const std::uint8_t* p, std::size_t bytes);
+
+/// The windows for `bytes` of varints in `cache` state; throws SuiteError when none fits.
+Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
+                const CacheSizes& caches, std::uint64_t seed);
+
+/// How large the arena must be for every size of the sweep (cold: all windows).
+std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,
+                                 const CacheSizes& caches);
+
+}  // namespace perfgauge::workloads
