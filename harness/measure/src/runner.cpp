@@ -80,21 +80,14 @@ Runner::Runner(const RunnerOptions& options)
     // Calibrate what a batch costs around nothing, and what one pause/resume pair leaves in
     // the measured interval, through exactly the path real batches take.
     const std::size_t events = counters_.events().size();
-    auto calibrate = [&](const Benchmark& b, std::vector<double>& counter_medians) {
-        std::vector<double> ns(kCalibrationBatches);
-        std::vector<std::vector<double>> counts(events, std::vector<double>(kCalibrationBatches));
-        for (std::size_t s = 0; s < kCalibrationBatches; ++s) {
-            ns[s] = run_batch(b, 0).ns;
-            for (std::size_t i = 0; i < events; ++i)
-                counts[i][s] = batch_counts_[i];
-        }
-        counter_medians.resize(events);
-        for (std::size_t i = 0; i < events; ++i)
-            counter_medians[i] = median(counts[i]);
-        return median(ns);
+    auto empty_batches_of = [&](const Benchmark& b) {
+        return calibrate_overhead(kCalibrationBatches, events,
+                                  [&](double& ns, std::vector<double>& counts) {
+                                      ns = run_batch(b, 0).ns;
+                                      counts = batch_counts_;
+                                  });
     };
-    batch_overhead_ns_ =
-        calibrate(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}}, batch_counter_overhead_);
+    batch_overhead_ = empty_batches_of(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}});
     const Benchmark pauses{"(pauses)",
                            1,
                            0,
@@ -105,12 +98,8 @@ Runner::Runner(const RunnerOptions& options)
                                }
                            },
                            {}};
-    pause_overhead_ns_ = (calibrate(pauses, pause_counter_overhead_) - batch_overhead_ns_) /
-                         kPausesPerCalibrationBatch;
-    for (std::size_t i = 0; i < events; ++i) {
-        pause_counter_overhead_[i] =
-            (pause_counter_overhead_[i] - batch_counter_overhead_[i]) / kPausesPerCalibrationBatch;
-    }
+    pause_overhead_ =
+        per_pause(empty_batches_of(pauses), batch_overhead_, kPausesPerCalibrationBatch);
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
@@ -129,7 +118,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
 std::uint64_t Runner::size_batch(const Benchmark& b) {
     // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
     const double target_ns = std::max(options_.min_sample_time_s * 1e9,
-                                      1000.0 * std::max(batch_overhead_ns_, clock_.ns_per_tick()));
+                                      1000.0 * std::max(batch_overhead_.ns, clock_.ns_per_tick()));
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
     std::uint64_t iterations = 1;
@@ -186,8 +175,8 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.repetitions = options_.repetitions;
     result.seed = options_.seed ? *options_.seed : std::random_device{}();
     result.clock = clock_.name();
-    result.batch_overhead_ns = batch_overhead_ns_;
-    result.pause_overhead_ns = pause_overhead_ns_;
+    result.batch_overhead_ns = batch_overhead_.ns;
+    result.pause_overhead_ns = pause_overhead_.ns;
     result.events = native_columns(counters_);
     apply_noise_controls(result.warnings);
 
@@ -225,14 +214,14 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
             const double pauses = static_cast<double>(batch.pauses);
             if (batch.ns > 0)
-                pause_share[b] = std::max(pause_share[b], pauses * pause_overhead_ns_ / batch.ns);
+                pause_share[b] = std::max(pause_share[b], pauses * pause_overhead_.ns / batch.ns);
             r.raw_ns_per_item[rep] = batch.ns / items;
             r.ns_per_item[rep] =
-                (batch.ns - batch_overhead_ns_ - pauses * pause_overhead_ns_) / items;
+                corrected(batch.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
             for (std::size_t i = 0; i < events; ++i) {
                 r.raw_counters_per_item[i][rep] = batch_counts_[i] / items;
-                r.counters_per_item[i][rep] = (batch_counts_[i] - batch_counter_overhead_[i] -
-                                               pauses * pause_counter_overhead_[i]) /
+                r.counters_per_item[i][rep] = corrected(batch_counts_[i], batch_overhead_.counts[i],
+                                                        pause_overhead_.counts[i], pauses) /
                                               items;
                 r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
             }

@@ -32,7 +32,7 @@ Session::Session(const std::string& events, SessionOptions options)
     for (const auto& slot : counters_.events())
         event_names_.push_back(slot.spec.name);
     unsupported_ = pmu::describe_unopened(counters_);
-    counter_overhead_.assign(event_names_.size(), 0.0);
+    overhead_.counts.assign(event_names_.size(), 0.0);
     start_snapshots_.assign(std::max<std::size_t>(1, options.max_depth), counters_.make_snapshot());
     end_snapshot_ = counters_.make_snapshot();
     deltas_.resize(event_names_.size());
@@ -83,10 +83,10 @@ void Session::leave() {
     RegionResult& r = results_[open.slot];
     ++r.count;
     r.time_ns += time_ns;
-    r.corrected_time_ns += time_ns - regions_inside * overhead_ns_;
+    r.corrected_time_ns += time_ns - regions_inside * overhead_.ns;
     for (std::size_t i = 0; i < deltas_.size(); ++i) {
         r.counters[i] += deltas_[i].value;
-        r.corrected_counters[i] += deltas_[i].value - regions_inside * counter_overhead_[i];
+        r.corrected_counters[i] += deltas_[i].value - regions_inside * overhead_.counts[i];
     }
     if (!stack_.empty())
         stack_.back().nested_regions += 1 + open.nested_regions;
@@ -95,20 +95,15 @@ void Session::leave() {
 void Session::calibrate(std::size_t samples) {
     // Empty regions through exactly the path real regions take; medians resist preemption.
     const std::size_t slot = slot_for(kCalibrationRegion);
-    std::vector<double> times(samples);
-    std::vector<std::vector<double>> counters(event_names_.size(), std::vector<double>(samples));
-    for (std::size_t s = 0; s < samples; ++s) {
-        const RegionResult before = results_[slot];
-        enter(slot);
-        leave();
-        times[s] = results_[slot].time_ns - before.time_ns;
-        for (std::size_t i = 0; i < counters.size(); ++i) {
-            counters[i][s] = results_[slot].counters[i] - before.counters[i];
-        }
-    }
-    overhead_ns_ = median(times);
-    for (std::size_t i = 0; i < counters.size(); ++i)
-        counter_overhead_[i] = median(counters[i]);
+    overhead_ = calibrate_overhead(
+        samples, event_names_.size(), [&](double& ns, std::vector<double>& counts) {
+            const RegionResult before = results_[slot];
+            enter(slot);
+            leave();
+            ns = results_[slot].time_ns - before.time_ns;
+            for (std::size_t i = 0; i < counts.size(); ++i)
+                counts[i] = results_[slot].counters[i] - before.counters[i];
+        });
     results_.pop_back();
     slots_by_name_.erase(kCalibrationRegion);
 }
@@ -135,7 +130,7 @@ std::string Session::report() const {
     }
     std::string out = table.render();
     out += fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED and counters)\n",
-                       clock_.name(), format_duration_ns(overhead_ns_));
+                       clock_.name(), format_duration_ns(overhead_.ns));
     for (const auto& u : unsupported_)
         out += fmt::format("not counted: {}\n", u);
     return out;

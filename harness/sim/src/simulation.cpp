@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/pmu/event_name.hpp"
 
 namespace perfgauge::harness {
@@ -232,22 +233,30 @@ std::vector<SimulatedCounts> simulated_counts(const SimulationManifest& manifest
         return static_cast<double>(pmu::simulated_count(*mapped[e], dump_of(b)));
     };
 
+    // Simulated counts are deterministic: one calibration batch each is its own median.
+    auto overhead_of = [&](const SimulatedBatch& b) {
+        return calibrate_overhead(1, mapped.size(), [&](double&, std::vector<double>& counts) {
+            for (std::size_t e = 0; e < mapped.size(); ++e)
+                counts[e] = count(b, e);
+        });
+    };
+    const Overhead empty = overhead_of(manifest.empty);
+    const Overhead pause =
+        per_pause(overhead_of(manifest.pauses), empty, static_cast<double>(manifest.pauses.pauses));
+
     std::vector<SimulatedCounts> out;
     for (const auto& b : manifest.batches) {
         SimulatedCounts c;
         c.name = b.name;
         c.items = static_cast<double>(b.iterations) * b.items_per_iteration;
         for (std::size_t e = 0; e < mapped.size(); ++e) {
-            const double empty = count(manifest.empty, e);
-            const double per_pause =
-                (count(manifest.pauses, e) - empty) /
-                static_cast<double>(std::max<std::uint64_t>(1, manifest.pauses.pauses));
             const double raw = count(b, e);
             c.raw_per_item.push_back(raw / c.items);
             // The calibration batch can miss where a long batch does not (its first lines after
             // instrumentation starts): a corrected count stops at zero.
-            c.per_item.push_back(
-                std::max(0.0, raw - empty - static_cast<double>(b.pauses) * per_pause) / c.items);
+            c.per_item.push_back(std::max(0.0, corrected(raw, empty.counts[e], pause.counts[e],
+                                                         static_cast<double>(b.pauses))) /
+                                 c.items);
         }
         out.push_back(std::move(c));
     }

@@ -13,6 +13,7 @@
 
 #include "perfgauge/harness/benchmark.hpp"
 #include "perfgauge/harness/clock.hpp"
+#include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
@@ -81,8 +82,8 @@ class Runner {
     pmu::CounterSet::Snapshot before_, after_;
     std::vector<pmu::ScaledCount> delta_;
     std::vector<double> batch_counts_;  // last batch, paused intervals removed
-    double batch_overhead_ns_ = 0, pause_overhead_ns_ = 0;
-    std::vector<double> batch_counter_overhead_, pause_counter_overhead_;
+    Overhead batch_overhead_;           ///< one empty batch's own measurement
+    Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
 };
 
 }  // namespace perfgauge::harness

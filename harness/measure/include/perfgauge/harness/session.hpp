@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "perfgauge/harness/clock.hpp"
+#include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 
 namespace perfgauge::harness {
@@ -84,8 +85,8 @@ class Session {
     /// Events the kernel would not open here, with the reason ("cycles: not supported: ...").
     const std::vector<std::string>& unsupported_events() const { return unsupported_; }
     /// Calibrated cost of one empty region: time, and each counter.
-    double overhead_ns() const { return overhead_ns_; }
-    const std::vector<double>& counter_overhead() const { return counter_overhead_; }
+    double overhead_ns() const { return overhead_.ns; }
+    const std::vector<double>& counter_overhead() const { return overhead_.counts; }
     const Clock& clock() const { return clock_; }
 
     /// Every region name seen, in order of first entry.
@@ -117,8 +118,7 @@ class Session {
     std::unordered_map<std::string, std::size_t> slots_by_name_;
     std::vector<RegionResult> results_;
     std::vector<std::size_t> nested_total_;  // per slot: regions nested in all its entries
-    double overhead_ns_ = 0;
-    std::vector<double> counter_overhead_;
+    Overhead overhead_;                      ///< of one empty region
 };
 
 }  // namespace perfgauge::harness
