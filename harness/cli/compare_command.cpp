@@ -74,7 +74,7 @@ int compare_command(const std::vector<std::string>& args) {
         const auto result = read_result_file(files[0]);
         const auto baseline = vm["baseline"].as<std::string>();
         const auto contender = vm["contender"].as<std::string>();
-        comparison = harness::compare_variants(result, baseline, contender, compare);
+        comparison = harness::compare_within(result, "variant", baseline, contender, compare);
         if (comparison.benchmarks.empty()) {
             throw UsageError(
                 fmt::format("{} has no benchmark pairs of variants '{}' and '{}' (variants are the "

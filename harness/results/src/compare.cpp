@@ -82,17 +82,17 @@ std::string param(const BenchmarkResult& b, const std::string& key) {
     return {};
 }
 
-// The benchmark's identity without its variant: its params but "variant", in order.
-std::string key_without_variant(const BenchmarkResult& b) {
+// The benchmark's identity without one param: its other params, in order.
+std::string key_without(const BenchmarkResult& b, const std::string& param_key) {
     std::string key;
     for (const auto& [k, v] : b.params) {
-        if (k != "variant")
+        if (k != param_key)
             key += k + "=" + v + ";";
     }
     return key;
 }
 
-// "varint/branchy/log-uniform/..." -> "varint/log-uniform/...": the name without the variant.
+// "varint/branchy/log-uniform/..." -> "varint/log-uniform/...": the name without a value.
 std::string name_without(const std::string& name, const std::string& variant) {
     std::string out;
     std::size_t start = 0;
@@ -303,27 +303,28 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
     return c;
 }
 
-Comparison compare_variants(const RunResult& result, const std::string& baseline_variant,
-                            const std::string& contender_variant, const CompareOptions& options) {
+Comparison compare_within(const RunResult& result, const std::string& param_key,
+                          const std::string& baseline_value, const std::string& contender_value,
+                          const CompareOptions& options) {
     Comparison c;
     c.options = options;
-    c.baseline_label = baseline_variant;
-    c.contender_label = contender_variant;
+    c.baseline_label = baseline_value;
+    c.contender_label = contender_value;
     std::map<std::string, const BenchmarkResult*> contenders;
     for (const auto& b : result.benchmarks) {
-        if (param(b, "variant") == contender_variant)
-            contenders[key_without_variant(b)] = &b;
+        if (param(b, param_key) == contender_value)
+            contenders[key_without(b, param_key)] = &b;
     }
     for (const auto& b : result.benchmarks) {
-        if (param(b, "variant") != baseline_variant)
+        if (param(b, param_key) != baseline_value)
             continue;
-        const auto it = contenders.find(key_without_variant(b));
+        const auto it = contenders.find(key_without(b, param_key));
         if (it == contenders.end()) {
-            c.notes.push_back(fmt::format("{}: no {} counterpart", b.name, contender_variant));
+            c.notes.push_back(fmt::format("{}: no {} counterpart", b.name, contender_value));
             continue;
         }
         c.benchmarks.push_back(compare_benchmarks(result, b, result, *it->second,
-                                                  name_without(b.name, baseline_variant), options));
+                                                  name_without(b.name, baseline_value), options));
     }
     note_event_differences(result, result, c);
     return c;

@@ -138,13 +138,14 @@ TEST(Compare, VariantsMatchOnEverythingButTheVariant) {
     other_size.params[2].second = "2048";
     const auto r = result({bench("varint/branchy/1K", "branchy", 8, 30.8),
                            bench("varint/bmi2/1K", "bmi2", 4, 15), other_size});
-    const auto c = compare_variants(r, "branchy", "bmi2", CompareOptions{});
+    const auto c = compare_within(r, "variant", "branchy", "bmi2", CompareOptions{});
     ASSERT_EQ(c.benchmarks.size(), 1u);
     EXPECT_EQ(c.benchmarks[0].name, "varint/1K");
     EXPECT_EQ(c.benchmarks[0].baseline, "varint/branchy/1K");
     EXPECT_EQ(c.benchmarks[0].contender, "varint/bmi2/1K");
     EXPECT_EQ(verdict_text(c.benchmarks[0].metrics[0]), "faster");
-    EXPECT_TRUE(compare_variants(r, "branchy", "unrolled", CompareOptions{}).benchmarks.empty());
+    EXPECT_TRUE(
+        compare_within(r, "variant", "branchy", "unrolled", CompareOptions{}).benchmarks.empty());
 }
 
 TEST(Compare, RendersEveryFormat) {

@@ -67,9 +67,11 @@ MetricComparison compare_samples(std::string metric, bool is_time,
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,
                            const CompareOptions& options);
 
-/// One result, two variants: benchmarks matched on every param but "variant".
-Comparison compare_variants(const RunResult& result, const std::string& baseline_variant,
-                            const std::string& contender_variant, const CompareOptions& options);
+/// One result, two values of one benchmark param (`param_key`, e.g. the workloads' "variant"):
+/// benchmarks matched on every other param. Knows nothing of any particular workload.
+Comparison compare_within(const RunResult& result, const std::string& param_key,
+                          const std::string& baseline_value, const std::string& contender_value,
+                          const CompareOptions& options);
 
 /// Table, CSV, Markdown or JSON.
 std::string render_comparison(const Comparison& c, OutputFormat format);
