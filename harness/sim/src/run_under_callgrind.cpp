@@ -1,0 +1,145 @@
+// Running valgrind's callgrind: a whole command (perfgauge stat) or perfgauge's own simulation
+// child (perfgauge run), each in a private temporary directory, and reading what it wrote.
+#include "perfgauge/harness/simulation.hpp"
+
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "perfgauge/harness/child_process.hpp"
+#include "simulated_event.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+// A private directory for callgrind's files, removed with everything in it.
+class ScratchDir {
+  public:
+    ScratchDir() {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/perfgauge-sim-XXXXXX";
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw pmu::SimulationError(
+                fmt::format("cannot create a directory for callgrind's output ({}): {}", pattern,
+                            std::strerror(errno)));
+        }
+        path_ = pattern;
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    const std::filesystem::path& path() const { return path_; }
+
+  private:
+    std::filesystem::path path_;
+};
+
+std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw pmu::SimulationError(fmt::format("cannot read {}", path.string()));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string read_log_quietly(const std::filesystem::path& path) {
+    try {
+        return read_text(path);
+    } catch (const pmu::SimulationError&) {
+        return "";
+    }
+}
+
+std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
+    std::vector<pmu::CallgrindDump> dumps;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().filename().string().rfind("callgrind.out", 0) == 0)
+            dumps.push_back(pmu::parse_callgrind_dump(read_text(entry.path())));
+    }
+    return dumps;
+}
+
+}  // namespace
+
+CommandSimulation simulate_command(pmu::CallgrindSetup setup,
+                                   const std::vector<std::string>& command,
+                                   const std::vector<std::string>& events) {
+    const ScratchDir dir;
+    setup.out_file = (dir.path() / "callgrind.out.%p").string();
+    setup.log_file = (dir.path() / "valgrind.log").string();
+    setup.instrument_from_start = true;
+    setup.trace_children = true;
+    const auto start = std::chrono::steady_clock::now();
+    PendingChild child(pmu::callgrind_command(setup, command));
+    child.start();
+    CommandSimulation sim;
+    sim.exit = child.wait();
+    sim.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto dumps = read_dumps(dir.path());
+    if (sim.exit.exec_failed || dumps.empty()) {
+        throw pmu::SimulationError(
+            fmt::format("valgrind could not run '{}' under callgrind ({}){}{}", command.front(),
+                        sim.exit.describe(), dumps.empty() ? ", no output" : "", [&] {
+                            const auto log = read_log_quietly(setup.log_file);
+                            return log.empty() ? std::string() : "; valgrind said:\n" + log;
+                        }()));
+    }
+    sim.processes = dumps.size();
+    sim.creator = dumps.front().creator;
+    for (const auto& e : events) {
+        const auto& event = simulated_event_of(e);
+        double total = 0;
+        for (const auto& d : dumps)
+            total += static_cast<double>(pmu::simulated_count(event, d));
+        sim.totals.push_back(total);
+    }
+    return sim;
+}
+
+SimulationResult simulate(const SimulationRequest& request) {
+    const ScratchDir dir;
+    const auto manifest_path = dir.path() / "manifest.json";
+    pmu::CallgrindSetup setup = request.setup;
+    setup.out_file = (dir.path() / "callgrind.out.%p").string();
+    // valgrind's own chatter ("L3 cache found, using its data...") stays out of the way and
+    // is shown only when the run fails.
+    const auto log_path = dir.path() / "valgrind.log";
+    setup.log_file = log_path.string();
+    auto program = request.program;
+    program.push_back("--internal-sim-child=" + manifest_path.string());
+
+    const auto start = std::chrono::steady_clock::now();
+    PendingChild child(pmu::callgrind_command(setup, program));
+    child.start();
+    const ExitStatus status = child.wait();
+    SimulationResult result;
+    result.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (status.exec_failed || status.signaled || status.code != 0) {
+        const std::string log = read_log_quietly(log_path);
+        throw pmu::SimulationError(fmt::format("the simulation run ({} under callgrind) {}{}{}",
+                                               request.program.front(), status.describe(),
+                                               log.empty() ? "" : "; valgrind said:\n", log));
+    }
+    const auto manifest = manifest_from_json(read_text(manifest_path));
+    const auto dumps = read_dumps(dir.path());
+    if (!dumps.empty())
+        result.creator = dumps.front().creator;
+    result.benchmarks = simulated_counts(manifest, dumps, request.events);
+    return result;
+}
+
+}  // namespace perfgauge::harness
