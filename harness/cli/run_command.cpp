@@ -5,10 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -21,8 +19,9 @@
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
-#include "perfgauge/pmu/suggest.hpp"
 #include "perfgauge/workloads/suite.hpp"
+#include "run_options.hpp"
+#include "run_simulation.hpp"
 
 namespace perfgauge::cli {
 
@@ -53,143 +52,6 @@ Exit status: 0 success, 1 the work could not be done, 2 bad options, names or ou
 
 options)";
 
-std::vector<std::string> split_list(const std::string& text, const char* option) {
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        if (item.empty())
-            throw UsageError(fmt::format("{}: empty name in '{}'", option, text));
-        items.push_back(item);
-    }
-    if (items.empty())
-        throw UsageError(fmt::format("{}: empty list", option));
-    return items;
-}
-
-[[noreturn]] void unknown_name(const char* option, const std::string& name,
-                               const std::vector<std::string>& known) {
-    const auto close = pmu::closest_matches(name, known, 3);
-    std::string message = fmt::format("{}: unknown name '{}'", option, name);
-    if (!close.empty())
-        message += fmt::format(" (did you mean {}?)", fmt::join(close, ", "));
-    throw UsageError(message + fmt::format("; known: {}", fmt::join(known, ", ")));
-}
-
-template <class T, class Parse, class Names>
-std::vector<T> parse_names(const std::string& text, const char* option, Parse parse, Names names) {
-    std::vector<T> out;
-    for (const auto& name : split_list(text, option)) {
-        const std::optional<T> value = parse(name);
-        if (!value)
-            unknown_name(option, name, names());
-        out.push_back(*value);
-    }
-    return out;
-}
-
-std::vector<std::string> variant_names() {
-    std::vector<std::string> names;
-    for (const auto& v : workloads::varint_variants())
-        names.emplace_back(v.name);
-    return names;
-}
-
-std::vector<std::string> distribution_names() {
-    std::vector<std::string> names;
-    for (const auto d : workloads::all_distributions())
-        names.emplace_back(workloads::distribution_name(d));
-    return names;
-}
-
-std::uint64_t size_option(const std::string& text, const char* option) {
-    const auto bytes = workloads::parse_size(text);
-    if (!bytes) {
-        throw UsageError(fmt::format(
-            "{}: '{}' is not a size (a positive number of bytes, optionally with K, M or G)",
-            option, text));
-    }
-    return *bytes;
-}
-
-// The options that decide which benchmarks exist and on what data: the simulation child
-// rebuilds exactly the same suite from them.
-std::vector<std::string> suite_arguments(const po::variables_map& vm) {
-    std::vector<std::string> out;
-    for (const char* name :
-         {"workload", "variant", "dist", "shape", "cache", "sizes", "l1d", "l2", "l3"}) {
-        if (vm.count(name))
-            out.push_back(fmt::format("--{}={}", name, vm[name].as<std::string>()));
-    }
-    out.push_back(fmt::format("--data-seed={}", vm["data-seed"].as<std::uint64_t>()));
-    return out;
-}
-
-std::string own_executable() {
-    std::error_code ec;
-    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
-    return path.string();
-}
-
-std::string describe_caches(const harness::SimulatedCaches& caches) {
-    std::vector<std::string> parts;
-    for (const auto& [name, cache] :
-         {std::pair{"I1", caches.i1}, std::pair{"D1", caches.d1}, std::pair{"LL", caches.ll}}) {
-        if (cache)
-            parts.push_back(pmu::cache_flag(name, *cache));
-    }
-    return fmt::format("{}", fmt::join(parts, " "));
-}
-
-// The simulated caches follow --l1d/--l3 like the sweep does.
-harness::SimulatedCaches simulated_caches_for(const workloads::SuiteSpec& spec,
-                                              const po::variables_map& vm,
-                                              const harness::SystemInfo& system) {
-    return harness::simulated_caches(
-        system.caches, vm.count("l1d") ? std::optional(spec.cache_sizes.l1d) : std::nullopt,
-        vm.count("l3") ? std::optional(spec.cache_sizes.l3) : std::nullopt);
-}
-
-// Inside valgrind: build the same suite and run each benchmark between client requests.
-int run_simulation_child(const std::string& manifest_path, const workloads::SuiteSpec& spec,
-                         const po::variables_map& vm, const harness::SystemInfo& system) {
-    if (!pmu::callgrind::running_on_valgrind()) {
-        throw UsageError(
-            "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
-    }
-    const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
-    const auto caches = simulated_caches_for(spec, vm, system);
-    const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
-    const auto manifest = harness::run_simulated_batches(
-        suite.benchmarks, vm["sim-items"].as<std::uint64_t>(), ll_bytes);
-    harness::write_file_atomically(manifest_path, harness::manifest_to_json(manifest));
-    return kExitOk;
-}
-
-harness::SimulationResult run_simulation(const po::variables_map& vm,
-                                         const harness::EventPlan& plan,
-                                         const harness::SimulatedCaches& caches,
-                                         const std::string& valgrind, std::size_t benchmarks) {
-    harness::SimulationRequest request;
-    request.setup.valgrind = valgrind;
-    request.setup.i1 = caches.i1;
-    request.setup.d1 = caches.d1;
-    request.setup.ll = caches.ll;
-    request.program = {own_executable(), "run"};
-    for (auto& a : suite_arguments(vm))
-        request.program.push_back(std::move(a));
-    request.program.push_back(fmt::format("--sim-items={}", vm["sim-items"].as<std::uint64_t>()));
-    request.events = plan.simulated_events();
-    for (const auto& note : caches.notes)
-        fmt::print(stderr, "perfgauge run: simulated caches: {}\n", note);
-    const std::string geometry = describe_caches(caches);
-    fmt::print(stderr, "perfgauge run: simulating {} benchmarks under callgrind{}\n", benchmarks,
-               geometry.empty() ? "" : " (" + geometry + ")");
-    return harness::simulate(request);
-}
-
 std::string default_result_path() {
     const std::time_t now = std::time(nullptr);
     std::tm local{};
@@ -203,45 +65,6 @@ std::string default_result_path() {
 void show_progress(std::string_view phase, std::size_t done, std::size_t total) {
     fmt::print(stderr, "\r\033[Kperfgauge run: {} {}/{}", phase, done + 1, total);
     std::fflush(stderr);
-}
-
-workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
-                                     const workloads::CacheSizes& detected) {
-    workloads::SuiteSpec spec;
-    spec.workloads = split_list(vm["workload"].as<std::string>(), "--workload");
-    for (const auto& w : spec.workloads) {
-        if (w != "varint" && w != "memcpy")
-            unknown_name("--workload", w, {"varint", "memcpy"});
-    }
-    const std::string variants = vm["variant"].as<std::string>();
-    spec.variants = variants == "all" ? variant_names() : split_list(variants, "--variant");
-    for (const auto& v : spec.variants) {
-        if (workloads::find_varint_variant(v) == nullptr)
-            unknown_name("--variant", v, variant_names());
-    }
-    spec.distributions = parse_names<workloads::Distribution>(
-        vm["dist"].as<std::string>(), "--dist", workloads::parse_distribution, distribution_names);
-    spec.shapes = parse_names<workloads::Shape>(
-        vm["shape"].as<std::string>(), "--shape", workloads::parse_shape, [] {
-            return std::vector<std::string>{"one-shot", "end-on-end"};
-        });
-    spec.caches = parse_names<workloads::CacheState>(
-        vm["cache"].as<std::string>(), "--cache", workloads::parse_cache_state, [] {
-            return std::vector<std::string>{"hot", "cold", "flush"};
-        });
-    if (vm.count("sizes")) {
-        for (const auto& s : split_list(vm["sizes"].as<std::string>(), "--sizes"))
-            spec.sizes.push_back(size_option(s, "--sizes"));
-    }
-    spec.cache_sizes = detected;
-    if (vm.count("l1d"))
-        spec.cache_sizes.l1d = size_option(vm["l1d"].as<std::string>(), "--l1d");
-    if (vm.count("l2"))
-        spec.cache_sizes.l2 = size_option(vm["l2"].as<std::string>(), "--l2");
-    if (vm.count("l3"))
-        spec.cache_sizes.l3 = size_option(vm["l3"].as<std::string>(), "--l3");
-    spec.data_seed = vm["data-seed"].as<std::uint64_t>();
-    return spec;
 }
 
 }  // namespace

@@ -1,0 +1,20 @@
+// perfgauge run's options that select the suite (workloads, variants, distributions, shapes,
+// cache states, sizes, cache sizes, data seed), checked with "did you mean" for names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cli_common.hpp"
+#include "perfgauge/workloads/suite.hpp"
+
+namespace perfgauge::cli {
+
+/// A size option ("64K", "1M"); throws UsageError naming `option` when it is not one.
+std::uint64_t size_option(const std::string& text, const char* option);
+
+/// The suite the options select; throws UsageError for unknown names and bad sizes.
+workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
+                                     const workloads::CacheSizes& detected);
+
+}  // namespace perfgauge::cli

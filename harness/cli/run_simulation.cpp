@@ -1,0 +1,95 @@
+#include "run_simulation.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+// The options that decide which benchmarks exist and on what data: the simulation child
+// rebuilds exactly the same suite from them.
+std::vector<std::string> suite_arguments(const po::variables_map& vm) {
+    std::vector<std::string> out;
+    for (const char* name :
+         {"workload", "variant", "dist", "shape", "cache", "sizes", "l1d", "l2", "l3"}) {
+        if (vm.count(name))
+            out.push_back(fmt::format("--{}={}", name, vm[name].as<std::string>()));
+    }
+    out.push_back(fmt::format("--data-seed={}", vm["data-seed"].as<std::uint64_t>()));
+    return out;
+}
+
+std::string own_executable() {
+    std::error_code ec;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
+    return path.string();
+}
+
+}  // namespace
+
+std::string describe_caches(const harness::SimulatedCaches& caches) {
+    std::vector<std::string> parts;
+    for (const auto& [name, cache] :
+         {std::pair{"I1", caches.i1}, std::pair{"D1", caches.d1}, std::pair{"LL", caches.ll}}) {
+        if (cache)
+            parts.push_back(pmu::cache_flag(name, *cache));
+    }
+    return fmt::format("{}", fmt::join(parts, " "));
+}
+
+harness::SimulatedCaches simulated_caches_for(const workloads::SuiteSpec& spec,
+                                              const po::variables_map& vm,
+                                              const harness::SystemInfo& system) {
+    return harness::simulated_caches(
+        system.caches, vm.count("l1d") ? std::optional(spec.cache_sizes.l1d) : std::nullopt,
+        vm.count("l3") ? std::optional(spec.cache_sizes.l3) : std::nullopt);
+}
+
+int run_simulation_child(const std::string& manifest_path, const workloads::SuiteSpec& spec,
+                         const po::variables_map& vm, const harness::SystemInfo& system) {
+    if (!pmu::callgrind::running_on_valgrind()) {
+        throw UsageError(
+            "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
+    }
+    const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
+    const auto caches = simulated_caches_for(spec, vm, system);
+    const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
+    const auto manifest = harness::run_simulated_batches(
+        suite.benchmarks, vm["sim-items"].as<std::uint64_t>(), ll_bytes);
+    harness::write_file_atomically(manifest_path, harness::manifest_to_json(manifest));
+    return kExitOk;
+}
+
+harness::SimulationResult run_simulation(const po::variables_map& vm,
+                                         const harness::EventPlan& plan,
+                                         const harness::SimulatedCaches& caches,
+                                         const std::string& valgrind, std::size_t benchmarks) {
+    harness::SimulationRequest request;
+    request.setup.valgrind = valgrind;
+    request.setup.i1 = caches.i1;
+    request.setup.d1 = caches.d1;
+    request.setup.ll = caches.ll;
+    request.program = {own_executable(), "run"};
+    for (auto& a : suite_arguments(vm))
+        request.program.push_back(std::move(a));
+    request.program.push_back(fmt::format("--sim-items={}", vm["sim-items"].as<std::uint64_t>()));
+    request.events = plan.simulated_events();
+    for (const auto& note : caches.notes)
+        fmt::print(stderr, "perfgauge run: simulated caches: {}\n", note);
+    const std::string geometry = describe_caches(caches);
+    fmt::print(stderr, "perfgauge run: simulating {} benchmarks under callgrind{}\n", benchmarks,
+               geometry.empty() ? "" : " (" + geometry + ")");
+    return harness::simulate(request);
+}
+
+}  // namespace perfgauge::cli
