@@ -14,26 +14,36 @@ int compare_command(const std::vector<std::string>& args) {
         "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
         "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n\n"
         "Compares time per item and every counter per item: both medians, the ratio\n"
-        "(contender / baseline), the change, the two-sided Mann-Whitney U p-value and a verdict:\n"
-        "faster/slower (fewer/more for counters), no difference, or too few samples. A verdict\n"
-        "needs p < alpha, a change of at least --min-change, and for instructions, cycles and\n"
-        "branches at least --min-work-delta per item. Two files: benchmarks matched by name. One\n"
-        "file: benchmarks matched on everything but the variant (perfgauge run's params).\n\n"
+        "(contender / baseline), the change, its confidence interval (CI) and a verdict that\n"
+        "says only what the interval supports: faster/slower (fewer/more for counters) when it\n"
+        "lies beyond the threshold, equivalent (±threshold) when within, inconclusive otherwise,\n"
+        "or too few samples. One file: benchmarks matched on everything but the variant, paired\n"
+        "by interleaved round (per-round differences, sign-test CI). Two files: matched by name,\n"
+        "Hodges-Lehmann CI, and each side's IQR raises the threshold (one run cannot show its\n"
+        "run-to-run noise). Threshold: the largest of --min-change, the counter's floor per item\n"
+        "(--min-work-delta for instructions/cycles/branches, --min-miss-delta for misses and\n"
+        "accesses, --min-rare-delta for switches/faults) and that IQR. Simulated (constant)\n"
+        "counts are compared exactly, with no p-value. P (Mann-Whitney U) is shown for "
+        "reference.\n\n"
         "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
     options.add_options()("help,h", "show this help")("baseline", po::value<std::string>(),
                                                       "variant taken as the baseline (one file)")(
         "contender", po::value<std::string>(), "variant compared with it (one file)")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
         "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
-        "alpha", po::value<double>()->default_value(0.05), "significance level")(
+        "alpha", po::value<double>()->default_value(0.05), "1 - confidence of the interval")(
         "min-samples", po::value<std::size_t>()->default_value(5),
         "fewer samples on a side: too few samples")("min-change",
                                                     po::value<double>()->default_value(1.0),
                                                     "smallest change in % worth a verdict")(
         "min-work-delta", po::value<double>()->default_value(1.0),
         "smallest difference per item in instructions, cycles, branches worth a verdict")(
+        "min-miss-delta", po::value<double>()->default_value(0.01),
+        "smallest difference per item in misses and cache accesses worth a verdict")(
+        "min-rare-delta", po::value<double>()->default_value(0.001),
+        "smallest difference per item in context switches, migrations, faults, tracepoints")(
         "fail-on-regression", po::value<double>(),
-        "exit 3 when a benchmark is significantly slower by more than PCT %")(
+        "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT %")(
         "files", po::value<std::vector<std::string>>(), "result files");
     po::positional_options_description positional;
     positional.add("files", -1);
@@ -60,11 +70,14 @@ int compare_command(const std::vector<std::string>& args) {
     compare.min_samples = vm["min-samples"].as<std::size_t>();
     compare.min_change = vm["min-change"].as<double>() / 100;
     compare.min_work_delta = vm["min-work-delta"].as<double>();
+    compare.min_miss_delta = vm["min-miss-delta"].as<double>();
+    compare.min_rare_delta = vm["min-rare-delta"].as<double>();
     if (!(compare.alpha > 0 && compare.alpha < 1) || compare.min_samples < 2 ||
-        !(compare.min_change >= 0) || !(compare.min_work_delta >= 0)) {
+        !(compare.min_change >= 0) || !(compare.min_work_delta >= 0) ||
+        !(compare.min_miss_delta >= 0) || !(compare.min_rare_delta >= 0)) {
         throw UsageError(
-            "--alpha must be in (0, 1), --min-samples at least 2, --min-change and "
-            "--min-work-delta 0 or more");
+            "--alpha must be in (0, 1), --min-samples at least 2, --min-change and the "
+            "--min-*-delta floors 0 or more");
     }
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);

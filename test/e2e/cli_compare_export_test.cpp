@@ -108,7 +108,7 @@ TEST(CliCompare, TwoFilesAndFailOnRegression) {
     const auto base = write(dir, "base.json", j.dump());
     const auto same = perfgauge({"compare", base, base, "--fail-on-regression", "5"});
     EXPECT_EQ(same.exit_code, 0) << same.err;
-    EXPECT_EQ(same.out.find("slower"), std::string::npos);
+    EXPECT_EQ(same.out.find("slower\n"), std::string::npos);
     // A contender twice as slow everywhere.
     for (auto& e : j["benchmarks"]) {
         if (e["run_type"] == "iteration")

@@ -1,6 +1,7 @@
 #include "perfgauge/harness/compare.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -14,13 +15,28 @@ namespace perfgauge::harness {
 
 namespace {
 
-// Events whose per-item values count executed work: a difference of less than one of them per
-// item (the default floor) is not worth a verdict.
-bool counts_work(const std::string& event) {
-    const std::string base(pmu::without_modifiers(event));
-    static const std::set<std::string> work = {"instructions", "cycles",   "cpu-cycles",
-                                               "ref-cycles",   "branches", "branch-instructions"};
-    return work.count(base) > 0;
+// The absolute floor per item for a counter: what it counts decides what change is noise.
+double per_item_floor(const std::string& event, const CompareOptions& o) {
+    std::string base(pmu::without_modifiers(event));
+    std::transform(base.begin(), base.end(), base.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    static const std::set<std::string> clocks = {"task-clock", "cpu-clock", "duration_time"};
+    static const std::set<std::string> rare = {"context-switches", "cs",
+                                               "cpu-migrations",   "migrations",
+                                               "page-faults",      "faults",
+                                               "minor-faults",     "major-faults",
+                                               "alignment-faults", "emulation-faults"};
+    if (clocks.count(base))
+        return 0;  // time in ns: relative threshold only, like wall time
+    if (rare.count(base) || (base.find(':') != std::string::npos &&
+                             base.find("::") == std::string::npos))  // a tracepoint
+        return o.min_rare_delta;
+    const bool work = base.find("instructions") != std::string::npos ||
+                      base.find("cycles") != std::string::npos || base == "branches" ||
+                      base.ends_with("::branches");
+    if (work && base.find("miss") == std::string::npos)
+        return o.min_work_delta;
+    return o.min_miss_delta;
 }
 
 std::size_t event_index(const RunResult& r, const std::string& event) {
@@ -37,15 +53,17 @@ bool comparable(const RunResult& a, std::size_t i, const RunResult& b, std::size
 
 BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResult& b,
                                        const RunResult& rc, const BenchmarkResult& c,
-                                       std::string name, const CompareOptions& options) {
+                                       std::string name, const CompareOptions& options,
+                                       Method method) {
     BenchmarkComparison out{std::move(name), b.name, c.name, {}};
-    out.metrics.push_back(compare_samples("time", true, b.ns_per_item, c.ns_per_item, options));
+    out.metrics.push_back(
+        compare_samples("time", true, b.ns_per_item, c.ns_per_item, options, method));
     for (std::size_t i = 0; i < rb.events.size(); ++i) {
         const std::size_t j = event_index(rc, rb.events[i].name);
         if (!comparable(rb, i, rc, j))
             continue;
         out.metrics.push_back(compare_samples(rb.events[i].name, false, b.counters_per_item[i],
-                                              c.counters_per_item[j], options));
+                                              c.counters_per_item[j], options, method));
         out.metrics.back().source = rb.events[i].source;
     }
     return out;
@@ -104,7 +122,7 @@ std::string name_without(const std::string& name, const std::string& variant) {
 MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,
-                                 const CompareOptions& options) {
+                                 const CompareOptions& options, Method method) {
     MetricComparison m;
     m.metric = std::move(metric);
     m.is_time = is_time;
@@ -120,22 +138,58 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         m.ratio = m.contender_median / m.baseline_median;
         m.change_pct = 100 * (m.ratio - 1);
     }
-    m.shift = hodges_lehmann_shift(baseline, contender);
-    m.p_value = mann_whitney_u(baseline, contender).p_value;
-    if (baseline.size() < options.min_samples || contender.size() < options.min_samples) {
-        m.verdict = Verdict::too_few_samples;
-        return m;
+    const auto constant = [](const std::vector<double>& x) {
+        return std::all_of(x.begin(), x.end(), [&](double v) { return v == x.front(); });
+    };
+    const double floor = is_time ? 0.0 : per_item_floor(m.metric, options);
+    m.threshold = std::max(options.min_change * std::fabs(m.baseline_median), floor);
+
+    if (constant(baseline) && constant(contender)) {
+        // Simulated counts (one value copied into every sample): the difference is exact and a
+        // test of it would be meaningless.
+        m.method = Method::deterministic;
+        m.shift = m.ci_low = m.ci_high = m.contender_median - m.baseline_median;
+        m.confidence = 1;
+    } else {
+        m.p_value = mann_whitney_u(baseline, contender).p_value;
+        if (baseline.size() < options.min_samples || contender.size() < options.min_samples) {
+            m.verdict = Verdict::too_few_samples;
+            return m;
+        }
+        const double confidence = 1 - options.alpha;
+        Interval ci;
+        if (method == Method::paired && baseline.size() == contender.size()) {
+            // Same interleaved round, same conditions: the per-round differences cancel drift.
+            std::vector<double> differences(baseline.size());
+            for (std::size_t k = 0; k < baseline.size(); ++k)
+                differences[k] = contender[k] - baseline[k];
+            m.method = Method::paired;
+            m.shift = median(differences);
+            ci = median_interval(differences, confidence);
+        } else {
+            // Two runs: their samples are independent, and each run's own spread is the least
+            // run-to-run noise to expect, so it raises the threshold.
+            m.method = Method::independent;
+            m.shift = hodges_lehmann_shift(baseline, contender);
+            ci = shift_interval(baseline, contender, confidence);
+            for (const auto* side : {&baseline, &contender}) {
+                const Summary s = summarize(*side);
+                if (std::isfinite(s.iqr))
+                    m.threshold = std::max(m.threshold, s.iqr);
+            }
+        }
+        m.ci_low = ci.low;
+        m.ci_high = ci.high;
+        m.confidence = ci.confidence;
     }
-    const double delta = m.contender_median - m.baseline_median;
-    const double relative =
-        m.baseline_median != 0 ? std::fabs(delta / m.baseline_median) : (delta != 0 ? 1.0 : 0.0);
-    const bool above_floor =
-        relative >= options.min_change &&
-        (is_time || !counts_work(m.metric) || std::fabs(delta) >= options.min_work_delta);
-    if (m.p_value < options.alpha && above_floor && delta != 0)
-        m.verdict = delta < 0 ? Verdict::lower : Verdict::higher;
+    if (m.ci_low > m.threshold)
+        m.verdict = Verdict::higher;
+    else if (m.ci_high < -m.threshold)
+        m.verdict = Verdict::lower;
+    else if (m.ci_low >= -m.threshold && m.ci_high <= m.threshold)
+        m.verdict = Verdict::equivalent;
     else
-        m.verdict = Verdict::no_difference;
+        m.verdict = Verdict::inconclusive;
     return m;
 }
 
@@ -154,8 +208,8 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
             continue;
         }
         matched.insert(b.name);
-        c.benchmarks.push_back(
-            compare_benchmarks(baseline, b, contender, *it->second, b.name, options));
+        c.benchmarks.push_back(compare_benchmarks(baseline, b, contender, *it->second, b.name,
+                                                  options, Method::independent));
     }
     for (const auto& b : contender.benchmarks) {
         if (!matched.count(b.name))
@@ -186,7 +240,8 @@ Comparison compare_within(const RunResult& result, const std::string& param_key,
             continue;
         }
         c.benchmarks.push_back(compare_benchmarks(result, b, result, *it->second,
-                                                  name_without(b.name, baseline_value), options));
+                                                  name_without(b.name, baseline_value), options,
+                                                  Method::paired));
     }
     note_event_differences(result, result, c);
     return c;

@@ -2,6 +2,9 @@
 // the verdicts used; and the regression lines compare --fail-on-regression prints.
 #include "perfgauge/harness/compare.hpp"
 
+#include <cmath>
+#include <optional>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -12,12 +15,37 @@ namespace perfgauge::harness {
 namespace {
 
 // "hw", "sw", "sim"; "" for time.
+const char* method_name(Method method) {
+    switch (method) {
+        case Method::paired:
+            return "paired";
+        case Method::independent:
+            return "independent";
+        case Method::deterministic:
+            return "deterministic";
+    }
+    return "?";
+}
+
 std::string source_text(const MetricComparison& m) {
     return m.source ? std::string(source_name(*m.source)) : std::string();
 }
 
-std::string format_p(double p) {
-    return p < 0.001 ? fmt::format("{:.1e}", p) : fmt::format("{:.3f}", p);
+std::string format_p(const std::optional<double>& p) {
+    if (!p)
+        return "-";  // deterministic: no test
+    return *p < 0.001 ? fmt::format("{:.1e}", *p) : fmt::format("{:.3f}", *p);
+}
+
+// The interval of the change relative to the baseline median: "[-3.1%, +0.4%]"; "exact" for
+// deterministic counts.
+std::string interval_text(const MetricComparison& m) {
+    if (m.method == Method::deterministic)
+        return "exact";
+    if (m.verdict == Verdict::too_few_samples || m.baseline_median == 0)
+        return "-";
+    return fmt::format("[{:+.1f}%, {:+.1f}%]", 100 * m.ci_low / std::fabs(m.baseline_median),
+                       100 * m.ci_high / std::fabs(m.baseline_median));
 }
 
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
@@ -27,16 +55,23 @@ std::vector<std::string> cells(const BenchmarkComparison& b, const MetricCompari
             m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
             m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
             m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
+            interval_text(m),
             format_p(m.p_value),
             verdict_text(m)};
 }
 
-// The thresholds actually used, so a reader never assumes the defaults.
+// The rules the verdicts followed, with the thresholds actually used, so a reader never assumes
+// the defaults.
 std::string thresholds_text(const CompareOptions& o) {
     return fmt::format(
-        "a verdict needs P < {:g} and a change of at least {:g}% (and at least {:g} per item for "
-        "instructions, cycles and branches), with at least {} samples a side",
-        o.alpha, o.min_change * 100, o.min_work_delta, o.min_samples);
+        "CI = {:g}% interval of the change (paired per round within one result; Hodges-Lehmann "
+        "across results); faster/slower (fewer/more) when it lies beyond the threshold, "
+        "equivalent when within, inconclusive otherwise; threshold = the largest of {:g}% of the "
+        "baseline, the counter's floor per item ({:g} for instructions/cycles/branches, {:g} for "
+        "misses and accesses, {:g} for switches/faults) and, across results, each side's IQR; "
+        "simulated counts compared exactly (no P); at least {} samples a side",
+        100 * (1 - o.alpha), o.min_change * 100, o.min_work_delta, o.min_miss_delta,
+        o.min_rare_delta, o.min_samples);
 }
 
 // Benchmark and metric names left, numbers right, the verdict left.
@@ -48,7 +83,7 @@ TextTable comparison_table(const std::vector<std::string>& headers) {
 
 std::string render_table(const Comparison& c) {
     auto table = comparison_table(
-        {"BENCHMARK", "METRIC", "BASELINE", "CONTENDER", "RATIO", "CHANGE", "P", "VERDICT"});
+        {"BENCHMARK", "METRIC", "BASELINE", "CONTENDER", "RATIO", "CHANGE", "CI", "P", "VERDICT"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics)
             table.add_row(cells(b, m));
@@ -56,7 +91,7 @@ std::string render_table(const Comparison& c) {
     std::string out =
         fmt::format("baseline: {}\ncontender: {}\n", c.baseline_label, c.contender_label);
     out += table.render();
-    out += "RATIO = contender / baseline medians; P = two-sided Mann-Whitney U; " +
+    out += "RATIO = contender / baseline medians; P = two-sided Mann-Whitney U (for reference); " +
            thresholds_text(c.options) + "\n";
     for (const auto& n : c.notes)
         out += fmt::format("note: {}\n", n);
@@ -66,15 +101,18 @@ std::string render_table(const Comparison& c) {
 std::string render_csv(const Comparison& c) {
     TextTable table({"benchmark", "metric", "baseline_median", "contender_median", "ratio",
                      "change_pct", "hodges_lehmann_shift", "p_value", "baseline_samples",
-                     "contender_samples", "verdict", "source"});
+                     "contender_samples", "verdict", "source", "ci_low", "ci_high", "threshold",
+                     "method"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            table.add_row({b.name, m.is_time ? "ns_per_item" : m.metric,
-                           fmt::format("{}", m.baseline_median),
-                           fmt::format("{}", m.contender_median), fmt::format("{}", m.ratio),
-                           fmt::format("{}", m.change_pct), fmt::format("{}", m.shift),
-                           fmt::format("{}", m.p_value), std::to_string(m.baseline_samples),
-                           std::to_string(m.contender_samples), verdict_text(m), source_text(m)});
+            table.add_row(
+                {b.name, m.is_time ? "ns_per_item" : m.metric, fmt::format("{}", m.baseline_median),
+                 fmt::format("{}", m.contender_median), fmt::format("{}", m.ratio),
+                 fmt::format("{}", m.change_pct), fmt::format("{}", m.shift),
+                 m.p_value ? fmt::format("{}", *m.p_value) : "", std::to_string(m.baseline_samples),
+                 std::to_string(m.contender_samples), verdict_text(m), source_text(m),
+                 fmt::format("{}", m.ci_low), fmt::format("{}", m.ci_high),
+                 fmt::format("{}", m.threshold), method_name(m.method)});
         }
     }
     return table.render_csv();
@@ -84,7 +122,7 @@ std::string render_markdown(const Comparison& c) {
     std::string out =
         fmt::format("Baseline: `{}` · contender: `{}`\n\n", c.baseline_label, c.contender_label);
     auto table = comparison_table(
-        {"benchmark", "metric", "baseline", "contender", "ratio", "change", "p", "verdict"});
+        {"benchmark", "metric", "baseline", "contender", "ratio", "change", "ci", "p", "verdict"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
             auto row = cells(b, m);
@@ -110,23 +148,31 @@ std::string render_json(const Comparison& c) {
     j["thresholds"] = {{"alpha", c.options.alpha},
                        {"min_change", c.options.min_change},
                        {"min_work_delta_per_item", c.options.min_work_delta},
+                       {"min_miss_delta_per_item", c.options.min_miss_delta},
+                       {"min_rare_delta_per_item", c.options.min_rare_delta},
                        {"min_samples", c.options.min_samples}};
     j["benchmarks"] = nlohmann::json::array();
     for (const auto& b : c.benchmarks) {
         nlohmann::json e{{"name", b.name}, {"baseline", b.baseline}, {"contender", b.contender}};
         e["metrics"] = nlohmann::json::array();
         for (const auto& m : b.metrics) {
-            e["metrics"].push_back({{"metric", m.is_time ? "ns_per_item" : m.metric},
-                                    {"source", source_text(m)},
-                                    {"baseline_median", m.baseline_median},
-                                    {"contender_median", m.contender_median},
-                                    {"ratio", m.ratio},
-                                    {"change_pct", m.change_pct},
-                                    {"hodges_lehmann_shift", m.shift},
-                                    {"p_value", m.p_value},
-                                    {"baseline_samples", m.baseline_samples},
-                                    {"contender_samples", m.contender_samples},
-                                    {"verdict", verdict_text(m)}});
+            e["metrics"].push_back(
+                {{"metric", m.is_time ? "ns_per_item" : m.metric},
+                 {"source", source_text(m)},
+                 {"baseline_median", m.baseline_median},
+                 {"contender_median", m.contender_median},
+                 {"ratio", m.ratio},
+                 {"change_pct", m.change_pct},
+                 {"hodges_lehmann_shift", m.shift},
+                 {"p_value", m.p_value ? nlohmann::json(*m.p_value) : nlohmann::json(nullptr)},
+                 {"method", method_name(m.method)},
+                 {"ci_low", m.ci_low},
+                 {"ci_high", m.ci_high},
+                 {"confidence", m.confidence},
+                 {"threshold", m.threshold},
+                 {"baseline_samples", m.baseline_samples},
+                 {"contender_samples", m.contender_samples},
+                 {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);
     }
@@ -141,8 +187,15 @@ std::string verdict_text(const MetricComparison& m) {
             return m.is_time ? "faster" : "fewer";
         case Verdict::higher:
             return m.is_time ? "slower" : "more";
-        case Verdict::no_difference:
-            return "no difference";
+        case Verdict::equivalent:
+            // Relative when that reads naturally; a floor far above a tiny median reads better
+            // as the absolute floor per item.
+            if (m.baseline_median != 0 && m.threshold <= std::fabs(m.baseline_median))
+                return fmt::format("equivalent (±{:.1f}%)",
+                                   100 * m.threshold / std::fabs(m.baseline_median));
+            return fmt::format("equivalent (±{:g}/item)", m.threshold);
+        case Verdict::inconclusive:
+            return "inconclusive";
         case Verdict::too_few_samples:
             return "too few samples";
     }

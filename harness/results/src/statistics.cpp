@@ -164,4 +164,84 @@ double hodges_lehmann_shift(std::span<const double> a, std::span<const double> b
     return median(differences);
 }
 
+double normal_quantile(double p) {
+    // Bisection on the CDF 0.5 * erfc(-x / sqrt 2): 60 halvings of [-40, 40] are exact to
+    // double precision, and this runs a handful of times per comparison.
+    double lo = -40, hi = 40;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = (lo + hi) / 2;
+        (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p ? lo : hi) = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+namespace {
+
+// P(Binomial(n, 1/2) <= k).
+double binomial_half_cdf(std::size_t n, std::size_t k) {
+    double total = 0;
+    const double dn = static_cast<double>(n);
+    for (std::size_t i = 0; i <= k && i <= n; ++i) {
+        const double di = static_cast<double>(i);
+        total += std::exp(std::lgamma(dn + 1) - std::lgamma(di + 1) - std::lgamma(dn - di + 1) -
+                          dn * std::log(2.0));
+    }
+    return std::min(1.0, total);
+}
+
+// The interval between the k-th smallest and the k-th largest of `sorted` (k >= 1, 1-based),
+// with coverage 1 - 2 * tail.
+Interval order_interval(const std::vector<double>& sorted, std::size_t k, double tail) {
+    return {sorted[k - 1], sorted[sorted.size() - k], std::max(0.0, 1 - 2 * tail)};
+}
+
+}  // namespace
+
+Interval median_interval(std::span<const double> samples, double confidence) {
+    const auto sorted = sorted_copy(samples);
+    const std::size_t n = sorted.size();
+    if (n == 0)
+        return {kNaN, kNaN, 0};
+    const double allowed = (1 - confidence) / 2;
+    // The largest k whose lower tail P(B <= k - 1) stays within `allowed`.
+    std::size_t k = 1;
+    while (k + 1 <= (n + 1) / 2 && binomial_half_cdf(n, k) <= allowed)
+        ++k;
+    return order_interval(sorted, k, binomial_half_cdf(n, k - 1));
+}
+
+Interval shift_interval(std::span<const double> a, std::span<const double> b,
+                        double confidence) {
+    const std::size_t m = a.size(), n = b.size(), total = m * n;
+    if (total == 0)
+        return {kNaN, kNaN, 0};
+    std::vector<double> differences;
+    differences.reserve(total);
+    for (double x : a) {
+        for (double y : b)
+            differences.push_back(y - x);
+    }
+    std::sort(differences.begin(), differences.end());
+    const double allowed = (1 - confidence) / 2;
+    if (total <= 400) {
+        const auto dist = u_distribution(m, n);
+        const double count = std::accumulate(dist.begin(), dist.end(), 0.0);
+        // The k-th difference bounds the interval when P(U <= k - 1) <= allowed.
+        std::size_t k = 1;
+        double tail = dist[0] / count;
+        while (k < (total + 1) / 2 && tail + dist[k] / count <= allowed) {
+            tail += dist[k] / count;
+            ++k;
+        }
+        return order_interval(differences, k, tail);
+    }
+    const double dm = static_cast<double>(m), dn = static_cast<double>(n);
+    const double z = normal_quantile(1 - allowed);
+    const double k_real = dm * dn / 2 - z * std::sqrt(dm * dn * (dm + dn + 1) / 12);
+    const std::size_t k =
+        std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1.0, std::floor(k_real))), 1,
+                                (total + 1) / 2);
+    return {differences[k - 1], differences[total - k], confidence};
+}
+
 }  // namespace perfgauge::harness

@@ -56,7 +56,10 @@ TEST(Compare, KnownMediansGiveKnownRatioAndVerdict) {
     EXPECT_TRUE(time.is_time);
     EXPECT_NEAR(time.ratio, 0.5, 1e-12);
     EXPECT_NEAR(time.change_pct, -50, 1e-9);
-    EXPECT_NEAR(time.p_value, 2.0 / 184756, 1e-9);
+    ASSERT_TRUE(time.p_value);
+    EXPECT_NEAR(*time.p_value, 2.0 / 184756, 1e-9);
+    EXPECT_EQ(time.method, Method::independent);
+    EXPECT_LT(time.ci_high, -time.threshold) << "the whole interval is beyond the threshold";
     EXPECT_EQ(verdict_text(time), "faster");
     ASSERT_EQ(c.benchmarks[0].metrics.size(), 2u) << "cycles is not counted: not compared";
     const auto& instructions = c.benchmarks[0].metrics[1];
@@ -97,13 +100,14 @@ TEST(Compare, HardwareAndSimulatedCountsAreNeverCompared) {
               std::string::npos);
 }
 
-TEST(Compare, IdenticalInputsShowNoDifference) {
+TEST(Compare, IdenticalInputsAreEquivalent) {
     const auto r = result({bench("a", "x", 5, 20), bench("b", "x", 7, 9)});
     const auto c = compare_results(r, r, CompareOptions{});
     ASSERT_EQ(c.benchmarks.size(), 2u);
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            EXPECT_EQ(m.verdict, Verdict::no_difference) << b.name << " " << m.metric;
+            EXPECT_EQ(m.verdict, Verdict::equivalent) << b.name << " " << m.metric;
+            EXPECT_NE(verdict_text(m).find("equivalent (±"), std::string::npos);
             EXPECT_DOUBLE_EQ(m.ratio, 1.0);
         }
     }
@@ -116,20 +120,60 @@ TEST(Compare, TinySamplesAreTooFew) {
     EXPECT_NEAR(c.benchmarks[0].metrics[0].ratio, 0.5, 1e-12) << "medians are still shown";
 }
 
-TEST(Compare, DifferencesBelowTheFloorsAreNoDifference) {
-    // Half an instruction per item less: significant, but below one instruction per item.
+TEST(Compare, DeterministicCountsAreComparedExactlyAgainstTheirFloor) {
+    // Half an instruction per item less, in constant (simulated-like) samples: exact, no test,
+    // and below one instruction per item.
     auto c = compare_results(result({bench("a", "x", 8, 10.5)}), result({bench("a", "x", 8, 10)}),
                              CompareOptions{});
-    EXPECT_LT(c.benchmarks[0].metrics[1].p_value, 0.001);
-    EXPECT_EQ(c.benchmarks[0].metrics[1].verdict, Verdict::no_difference);
-    // 0.5% faster with perfect separation: below the 1% floor.
-    c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
+    const auto& instructions = c.benchmarks[0].metrics[1];
+    EXPECT_EQ(instructions.method, Method::deterministic);
+    EXPECT_FALSE(instructions.p_value);
+    EXPECT_DOUBLE_EQ(instructions.ci_low, -0.5);
+    EXPECT_DOUBLE_EQ(instructions.ci_high, -0.5);
+    EXPECT_EQ(instructions.verdict, Verdict::equivalent);
+    EXPECT_NE(render_comparison(c, OutputFormat::table).find("exact"), std::string::npos);
+    // Two instructions fewer: called, still without a p-value.
+    c = compare_results(result({bench("a", "x", 8, 12)}), result({bench("a", "x", 8, 10)}),
                         CompareOptions{});
-    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::no_difference);
+    EXPECT_EQ(c.benchmarks[0].metrics[1].verdict, Verdict::lower);
+    const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
+    EXPECT_TRUE(j["benchmarks"][0]["metrics"][1]["p_value"].is_null());
+}
+
+TEST(Compare, CounterFloorsFollowWhatTheCounterCounts) {
+    // 0.005 branch-misses per item fewer (constant samples): below the 0.01 miss floor.
+    auto base = result({bench("a", "x", 8, 10)});
+    auto contender = base;
+    base.events[0] = native_column("branch-misses", pmu::EventKind::hardware, true);
+    contender.events[0] = base.events[0];
+    base.benchmarks[0].counters_per_item[0].assign(10, 0.020);
+    contender.benchmarks[0].counters_per_item[0].assign(10, 0.015);
+    EXPECT_EQ(compare_results(base, contender, CompareOptions{}).benchmarks[0].metrics[1].verdict,
+              Verdict::equivalent);
+    contender.benchmarks[0].counters_per_item[0].assign(10, 0.005);
+    EXPECT_EQ(compare_results(base, contender, CompareOptions{}).benchmarks[0].metrics[1].verdict,
+              Verdict::lower);
+}
+
+TEST(Compare, SmallChangesAreEquivalentInconclusiveOrCalledByTheInterval) {
+    // 0.5% faster, samples spread over 1%: within the 1% threshold, so equivalent.
+    auto c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
+                             CompareOptions{});
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::equivalent);
+    // Asking for 0.1%: across two results each side's IQR (~0.5%) is the threshold, and the
+    // interval straddles it: inconclusive, not "faster".
     CompareOptions strict;
     strict.min_change = 0.001;
     c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
                         strict);
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
+    EXPECT_EQ(verdict_text(c.benchmarks[0].metrics[0]), "inconclusive");
+    // The same two variants measured in the same rounds of one result: paired, the round-to-round
+    // spread cancels and -0.5% is clearly faster.
+    const auto one = result({bench("v/a/1K", "a", 8, 10), bench("v/b/1K", "b", 7.96, 10)});
+    c = compare_within(one, "variant", "a", "b", strict);
+    ASSERT_EQ(c.benchmarks.size(), 1u);
+    EXPECT_EQ(c.benchmarks[0].metrics[0].method, Method::paired);
     EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
 }
 
@@ -154,7 +198,8 @@ TEST(Compare, RendersEveryFormat) {
     const auto csv = render_comparison(c, OutputFormat::csv);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "benchmark,metric,baseline_median,contender_median,ratio,change_pct,"
-              "hodges_lehmann_shift,p_value,baseline_samples,contender_samples,verdict,source");
+              "hodges_lehmann_shift,p_value,baseline_samples,contender_samples,verdict,source,"
+              "ci_low,ci_high,threshold,method");
     std::stringstream row(csv.substr(csv.find('\n') + 1));
     std::vector<std::string> fields;
     for (std::string field; std::getline(row, field, ',') && fields.size() < 6;)
@@ -168,7 +213,7 @@ TEST(Compare, RendersEveryFormat) {
     EXPECT_NEAR(std::stod(fields[5]), -50, 1e-6);
     EXPECT_NE(render_comparison(c, OutputFormat::markdown).find("| **faster** |"),
               std::string::npos);
-    EXPECT_NE(render_comparison(c, OutputFormat::table).find("faster"), std::string::npos);
+    EXPECT_NE(render_comparison(c, OutputFormat::table).find("faster\n"), std::string::npos);
     const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
     EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["verdict"], "faster");
 }
@@ -181,7 +226,8 @@ TEST(Compare, EveryFormatStatesTheThresholdsUsed) {
                                    result({bench("a", "x", 4, 15)}), strict);
     for (const auto format : {OutputFormat::table, OutputFormat::markdown}) {
         const auto text = render_comparison(c, format);
-        EXPECT_NE(text.find("P < 0.01 and a change of at least 5%"), std::string::npos) << text;
+        EXPECT_NE(text.find("CI = 99% interval"), std::string::npos) << text;
+        EXPECT_NE(text.find("the largest of 5% of the baseline"), std::string::npos) << text;
         EXPECT_EQ(text.find("0.05"), std::string::npos) << text;
     }
     const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));

@@ -94,3 +94,57 @@ TEST(HodgesLehmann, MedianOfPairwiseDifferences) {
 
 }  // namespace
 }  // namespace perfgauge::harness
+
+namespace perfgauge::harness {
+namespace {
+
+TEST(Intervals, MedianIntervalUsesBinomialOrderStatistics) {
+    // n = 10 at 95%: the 2nd and 9th order statistics, coverage 1 - 2 * P(B(10, .5) <= 1).
+    const std::vector<double> x = {10, 1, 9, 2, 8, 3, 7, 4, 6, 5};
+    const auto ci = median_interval(x, 0.95);
+    EXPECT_DOUBLE_EQ(ci.low, 2);
+    EXPECT_DOUBLE_EQ(ci.high, 9);
+    EXPECT_NEAR(ci.confidence, 1 - 2 * 11.0 / 1024, 1e-12);
+    // Too few samples for 95%: [min, max] and the lower coverage it has.
+    const auto small = median_interval(std::vector<double>{3, 1, 2}, 0.95);
+    EXPECT_DOUBLE_EQ(small.low, 1);
+    EXPECT_DOUBLE_EQ(small.high, 3);
+    EXPECT_NEAR(small.confidence, 0.75, 1e-12);
+}
+
+TEST(Intervals, ShiftIntervalMatchesTheMannWhitneyCriticalValue) {
+    // 10 vs 10 at 95%: P(U <= 23) = 0.0216 <= 0.025 < P(U <= 24), so the 24th smallest and
+    // 24th largest of the 100 differences.
+    std::vector<double> a, b;
+    for (int i = 0; i < 10; ++i) {
+        a.push_back(i);
+        b.push_back(100 + 10 * i);
+    }
+    std::vector<double> d;
+    for (double x : a)
+        for (double y : b)
+            d.push_back(y - x);
+    std::sort(d.begin(), d.end());
+    const auto ci = shift_interval(a, b, 0.95);
+    EXPECT_DOUBLE_EQ(ci.low, d[23]);
+    EXPECT_DOUBLE_EQ(ci.high, d[76]);
+    EXPECT_GT(ci.confidence, 0.95);
+    EXPECT_LT(ci.confidence, 0.96);
+    // Large samples take the normal approximation; the interval still holds the HL estimate.
+    std::vector<double> big_a, big_b;
+    for (int i = 0; i < 40; ++i) {
+        big_a.push_back(i % 7);
+        big_b.push_back(2 + i % 5);
+    }
+    const auto big = shift_interval(big_a, big_b, 0.95);
+    EXPECT_LE(big.low, hodges_lehmann_shift(big_a, big_b));
+    EXPECT_GE(big.high, hodges_lehmann_shift(big_a, big_b));
+}
+
+TEST(Intervals, NormalQuantile) {
+    EXPECT_NEAR(normal_quantile(0.975), 1.959964, 1e-5);
+    EXPECT_NEAR(normal_quantile(0.5), 0, 1e-9);
+}
+
+}  // namespace
+}  // namespace perfgauge::harness

@@ -1,6 +1,7 @@
 // Comparing two sets of samples benchmark by benchmark, for time per item and every counter per
-// item: medians, ratio, change, Mann-Whitney p-value, Hodges-Lehmann shift and a verdict that
-// refuses to call tiny or under-sampled differences. Pure functions over RunResults.
+// item: medians, ratio, a confidence interval of the change, and a verdict that says only what
+// the interval supports: faster/slower (fewer/more), equivalent within the threshold, or
+// inconclusive. Pure functions over RunResults.
 #pragma once
 
 #include <cstddef>
@@ -14,30 +15,51 @@
 
 namespace perfgauge::harness {
 
-/// lower/higher: the contender's value is significantly lower/higher than the baseline's (for
-/// time: faster/slower). no_difference: not significant, or below the floors.
-enum class Verdict { lower, higher, no_difference, too_few_samples };
+/// lower/higher: the interval of the change lies entirely beyond the threshold (for time:
+/// faster/slower). equivalent: it lies entirely within ±threshold. inconclusive: it straddles
+/// the threshold (more samples, or a quieter machine, would decide).
+enum class Verdict { lower, higher, equivalent, inconclusive, too_few_samples };
 
 struct CompareOptions {
-    double alpha = 0.05;          ///< significance level of the two-sided Mann-Whitney test
+    /// 1 - confidence of the interval (and the level of the displayed Mann-Whitney p-value).
+    double alpha = 0.05;
     std::size_t min_samples = 5;  ///< fewer on either side: too_few_samples
-    double min_change = 0.01;     ///< relative change below this is no difference (1%)
-    /// Absolute floor per item for counts of executed work (instructions, cycles, branches):
-    /// less than one instruction per item is not worth a verdict.
+    double min_change = 0.01;     ///< the smallest relative change worth a verdict (1%)
+    /// Absolute floors per item, by what the counter counts: executed work (instructions,
+    /// cycles, branches), misses and cache accesses, and rare kernel events (context switches,
+    /// migrations, page faults). A change below its floor is never called.
     double min_work_delta = 1.0;
+    double min_miss_delta = 0.01;
+    double min_rare_delta = 0.001;
+};
+
+/// How one metric's two sample sets were compared.
+enum class Method {
+    paired,         ///< one result: per-round differences (same interleaved round), sign-test CI
+    independent,    ///< two results: Hodges-Lehmann shift and its Mann-Whitney (Moses) CI
+    deterministic,  ///< simulated or otherwise constant counts: the exact difference, no test
 };
 
 struct MetricComparison {
     std::string metric;                 ///< "time" or an event name
     std::optional<EventSource> source;  ///< the counter's source on both sides (none for time)
     bool is_time = false;
+    Method method = Method::independent;
     double baseline_median = 0, contender_median = 0;
     double ratio = 0;       ///< contender / baseline (0 when the baseline is 0)
     double change_pct = 0;  ///< 100 * (contender - baseline) / baseline
-    double shift = 0;       ///< Hodges-Lehmann estimate of contender - baseline
-    double p_value = 1;
+    double shift = 0;       ///< estimate of contender - baseline (per item)
+    /// Interval of contender - baseline (per item), at `confidence`; equal to `shift` at both
+    /// ends when deterministic.
+    double ci_low = 0, ci_high = 0;
+    double confidence = 0;
+    /// The effect a verdict must exceed, per item: the largest of min_change times the baseline,
+    /// the counter's floor and (across results) each side's own spread (relative IQR), since one
+    /// run cannot show its run-to-run noise.
+    double threshold = 0;
+    std::optional<double> p_value;  ///< Mann-Whitney, for reference; none when deterministic
     std::size_t baseline_samples = 0, contender_samples = 0;
-    Verdict verdict = Verdict::no_difference;
+    Verdict verdict = Verdict::inconclusive;
 };
 
 struct BenchmarkComparison {
@@ -53,15 +75,18 @@ struct Comparison {
     CompareOptions options;          ///< the thresholds the verdicts used; every format states them
 };
 
-/// "faster"/"slower" for time, "fewer"/"more" for counters, "no difference",
-/// "too few samples".
+/// "faster"/"slower" for time, "fewer"/"more" for counters, "equivalent (±x%)",
+/// "inconclusive", "too few samples".
 std::string verdict_text(const MetricComparison& m);
 
-/// Compares one metric's samples.
+/// Compares one metric's samples. `method` paired needs equal sample counts, in round order
+/// (it falls back to independent otherwise); samples that are all equal on both sides are
+/// compared as deterministic whatever `method` says.
 MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,
-                                 const CompareOptions& options);
+                                 const CompareOptions& options,
+                                 Method method = Method::independent);
 
 /// Two results, benchmarks matched by name; counters matched by event name (counted on both).
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,

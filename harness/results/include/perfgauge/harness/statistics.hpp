@@ -50,4 +50,24 @@ MannWhitneyResult mann_whitney_u(std::span<const double> a, std::span<const doub
 /// Hodges-Lehmann estimate of the shift from `a` to `b`: the median of all b[j] - a[i].
 double hodges_lehmann_shift(std::span<const double> a, std::span<const double> b);
 
+/// A confidence interval from order statistics. Their coverage comes in discrete steps, so the
+/// achieved level is reported; with too few samples for the level asked, it is lower.
+struct Interval {
+    double low = 0, high = 0;
+    double confidence = 0;  ///< achieved coverage (0 when there are no samples)
+};
+
+/// Distribution-free interval for the median: the order statistics whose Binomial(n, 1/2)
+/// tails leave at most (1 - confidence) / 2 on each side; [min, max] when n is too small.
+Interval median_interval(std::span<const double> samples, double confidence = 0.95);
+
+/// Distribution-free interval for the shift b - a (Hodges-Lehmann / Moses): order statistics of
+/// the n*m pairwise differences at the Mann-Whitney critical values (exact null distribution
+/// for n*m <= 400, the normal approximation above).
+Interval shift_interval(std::span<const double> a, std::span<const double> b,
+                        double confidence = 0.95);
+
+/// The standard normal quantile (inverse CDF) of p, 0 < p < 1.
+double normal_quantile(double p);
+
 }  // namespace perfgauge::harness
