@@ -80,14 +80,19 @@ Runner::Runner(const RunnerOptions& options)
     // Calibrate what a batch costs around nothing, and what one pause/resume pair leaves in
     // the measured interval, through exactly the path real batches take.
     const std::size_t events = counters_.events().size();
+    std::vector<double> wall_minus_cpu;
     auto empty_batches_of = [&](const Benchmark& b) {
-        return calibrate_overhead(kCalibrationBatches, events,
-                                  [&](double& ns, std::vector<double>& counts) {
-                                      ns = run_batch(b, 0).ns;
-                                      counts = batch_counts_;
-                                  });
+        return calibrate_overhead(
+            kCalibrationBatches, events, [&](double& ns, std::vector<double>& counts) {
+                const Batch batch = run_batch(b, 0);
+                ns = batch.ns;
+                counts = batch_counts_;
+                if (batch.health.involuntary_switches == 0)
+                    wall_minus_cpu.push_back(batch.health.wall_ns - batch.health.cpu_ns);
+            });
     };
     batch_overhead_ = empty_batches_of(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}});
+    cpu_clock_slack_ns_ = cpu_clock_slack_ns(wall_minus_cpu);
     const Benchmark pauses{"(pauses)",
                            1,
                            0,
@@ -104,15 +109,48 @@ Runner::Runner(const RunnerOptions& options)
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     state_.reset(iterations);
+    // CPU time and switches around everything the clock sees, so that wall > CPU means the
+    // thread lost the CPU while being timed.
+    const ThreadCpu cpu_before = read_thread_cpu();
     counters_.read(before_);
     const std::uint64_t t0 = clock_.start();
     b.run(state_);
     const std::uint64_t t1 = clock_.stop();
     counters_.read(after_);
+    const ThreadCpu cpu_after = read_thread_cpu();
     counters_.delta(before_, after_, delta_);
     for (std::size_t i = 0; i < delta_.size(); ++i)
         batch_counts_[i] = delta_[i].value - state_.paused_counts()[i];
-    return {clock_.to_ns(static_cast<double>(t1 - t0 - state_.paused_ticks())), state_.pauses()};
+    Batch batch;
+    batch.ns = clock_.to_ns(static_cast<double>(t1 - t0 - state_.paused_ticks()));
+    batch.pauses = state_.pauses();
+    batch.health = {clock_.to_ns(static_cast<double>(t1 - t0)),
+                    cpu_after.cpu_ns - cpu_before.cpu_ns,
+                    cpu_after.involuntary_switches - cpu_before.involuntary_switches};
+    return batch;
+}
+
+void Runner::record(BenchmarkResult& r, const Batch& batch, std::size_t round) {
+    const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
+    const double pauses = static_cast<double>(batch.pauses);
+    const double ns_per_item =
+        corrected(batch.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
+    if (is_disturbed(batch.health, cpu_clock_slack_ns_)) {
+        r.disturbed.push_back({round, ns_per_item, batch.health.wall_ns, batch.health.cpu_ns,
+                               batch.health.involuntary_switches});
+        return;
+    }
+    r.rounds.push_back(round);
+    r.ns_per_item.push_back(ns_per_item);
+    r.raw_ns_per_item.push_back(batch.ns / items);
+    r.cpu_ns_per_item.push_back(batch.health.cpu_ns / items);
+    for (std::size_t i = 0; i < batch_counts_.size(); ++i) {
+        r.raw_counters_per_item[i].push_back(batch_counts_[i] / items);
+        r.counters_per_item[i].push_back(corrected(batch_counts_[i], batch_overhead_.counts[i],
+                                                   pause_overhead_.counts[i], pauses) /
+                                         items);
+        r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
+    }
 }
 
 std::uint64_t Runner::size_batch(const Benchmark& b) {
@@ -192,39 +230,57 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         r.items_per_iteration = benchmarks[b].items_per_iteration;
         r.bytes_per_iteration = benchmarks[b].bytes_per_iteration;
         r.iterations = size_batch(benchmarks[b]);
-        r.ns_per_item.assign(options_.repetitions, 0.0);
-        r.raw_ns_per_item.assign(options_.repetitions, 0.0);
-        r.counters_per_item.assign(events, std::vector<double>(options_.repetitions, 0.0));
-        r.raw_counters_per_item.assign(events, std::vector<double>(options_.repetitions, 0.0));
+        const std::size_t room = 2 * options_.repetitions;  // clean samples, and retakes
+        r.ns_per_item.reserve(room);
+        r.raw_ns_per_item.reserve(room);
+        r.cpu_ns_per_item.reserve(room);
+        r.rounds.reserve(room);
+        r.disturbed.reserve(room);
+        r.counters_per_item.assign(events, {});
+        r.raw_counters_per_item.assign(events, {});
+        for (std::size_t i = 0; i < events; ++i) {
+            r.counters_per_item[i].reserve(room);
+            r.raw_counters_per_item[i].reserve(room);
+        }
         r.running_fraction.assign(events, 1.0);
     }
 
+    // Interleaved rounds: every benchmark once per round, in a fresh shuffled order. After the
+    // planned rounds, benchmarks short of clean samples (some were disturbed) get more rounds,
+    // within the retake budget.
     std::vector<double> pause_share(benchmarks.size(), 0.0);
     std::mt19937_64 rng(result.seed);
-    std::vector<std::size_t> order(benchmarks.size());
-    std::iota(order.begin(), order.end(), 0);
-    for (std::size_t rep = 0; rep < options_.repetitions; ++rep) {
+    const std::size_t max_rounds =
+        options_.repetitions + options_.retake_rounds.value_or(options_.repetitions);
+    for (std::size_t round = 0; round < max_rounds; ++round) {
+        std::vector<std::size_t> order;
+        for (std::size_t b = 0; b < benchmarks.size(); ++b) {
+            if (result.benchmarks[b].ns_per_item.size() < options_.repetitions)
+                order.push_back(b);
+        }
+        if (order.empty())
+            break;
         if (options_.progress)
-            options_.progress("repetition", rep, options_.repetitions);
+            options_.progress(round < options_.repetitions ? "repetition" : "retake", round,
+                              round < options_.repetitions ? options_.repetitions : max_rounds);
         if (options_.interleave)
             std::shuffle(order.begin(), order.end(), rng);
         for (const std::size_t b : order) {
             auto& r = result.benchmarks[b];
             const Batch batch = run_batch(benchmarks[b], r.iterations);
-            const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
-            const double pauses = static_cast<double>(batch.pauses);
-            if (batch.ns > 0)
-                pause_share[b] = std::max(pause_share[b], pauses * pause_overhead_.ns / batch.ns);
-            r.raw_ns_per_item[rep] = batch.ns / items;
-            r.ns_per_item[rep] =
-                corrected(batch.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
-            for (std::size_t i = 0; i < events; ++i) {
-                r.raw_counters_per_item[i][rep] = batch_counts_[i] / items;
-                r.counters_per_item[i][rep] = corrected(batch_counts_[i], batch_overhead_.counts[i],
-                                                        pause_overhead_.counts[i], pauses) /
-                                              items;
-                r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
+            if (batch.ns > 0) {
+                pause_share[b] = std::max(pause_share[b], static_cast<double>(batch.pauses) *
+                                                              pause_overhead_.ns / batch.ns);
             }
+            record(r, batch, round);
+        }
+    }
+    for (const auto& r : result.benchmarks) {
+        if (r.ns_per_item.size() < options_.repetitions) {
+            result.warnings.push_back(fmt::format(
+                "{}: only {} of {} samples undisturbed ({} disturbed: the thread lost the CPU "
+                "while being timed); its statistics rest on fewer samples",
+                r.name, r.ns_per_item.size(), options_.repetitions, r.disturbed.size()));
         }
     }
     for (std::size_t b = 0; b < benchmarks.size(); ++b) {

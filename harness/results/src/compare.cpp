@@ -51,19 +51,54 @@ bool comparable(const RunResult& a, std::size_t i, const RunResult& b, std::size
            a.events[i].source == b.events[j].source;
 }
 
+std::size_t round_of(const BenchmarkResult& b, std::size_t sample) {
+    return sample < b.rounds.size() ? b.rounds[sample] : sample;
+}
+
+// Sample indices of `b` and `c` taken in the same interleaved round, in round order (a round
+// where either side's sample was disturbed has no pair).
+std::vector<std::pair<std::size_t, std::size_t>> same_rounds(const BenchmarkResult& b,
+                                                             const BenchmarkResult& c) {
+    std::map<std::size_t, std::size_t> in_c;
+    for (std::size_t k = 0; k < c.ns_per_item.size(); ++k)
+        in_c.emplace(round_of(c, k), k);
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t k = 0; k < b.ns_per_item.size(); ++k) {
+        if (const auto it = in_c.find(round_of(b, k)); it != in_c.end())
+            pairs.emplace_back(k, it->second);
+    }
+    return pairs;
+}
+
 BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResult& b,
                                        const RunResult& rc, const BenchmarkResult& c,
                                        std::string name, const CompareOptions& options,
                                        Method method) {
     BenchmarkComparison out{std::move(name), b.name, c.name, {}};
-    out.metrics.push_back(
-        compare_samples("time", true, b.ns_per_item, c.ns_per_item, options, method));
+    const auto pairs = method == Method::paired
+                           ? same_rounds(b, c)
+                           : std::vector<std::pair<std::size_t, std::size_t>>{};
+    if (pairs.size() < options.min_samples)
+        method = Method::independent;  // too few shared rounds: compare as two sample sets
+    // Paired: the samples of shared rounds, aligned; otherwise every sample.
+    auto compare = [&](std::string metric, bool is_time, const std::vector<double>& x,
+                       const std::vector<double>& y) {
+        if (method != Method::paired)
+            return compare_samples(std::move(metric), is_time, x, y, options, method);
+        std::vector<double> xs, ys;
+        for (const auto& [i, j] : pairs) {
+            xs.push_back(x[i]);
+            ys.push_back(y[j]);
+        }
+        return compare_samples(std::move(metric), is_time, xs, ys, options, method);
+    };
+    out.metrics.push_back(compare("time", true, b.ns_per_item, c.ns_per_item));
     for (std::size_t i = 0; i < rb.events.size(); ++i) {
         const std::size_t j = event_index(rc, rb.events[i].name);
         if (!comparable(rb, i, rc, j))
             continue;
-        out.metrics.push_back(compare_samples(rb.events[i].name, false, b.counters_per_item[i],
-                                              c.counters_per_item[j], options, method));
+        out.metrics.push_back(
+            compare(rb.events[i].name, false, b.counters_per_item[i], c.counters_per_item[j]));
         out.metrics.back().source = rb.events[i].source;
     }
     return out;

@@ -122,7 +122,9 @@ void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
         b.running_fraction.assign(r.events.size(), 1.0);
     }
     const double ns = e.at("perfgauge_ns_per_item").get<double>();
+    b.rounds.push_back(get_or<std::size_t>(e, "repetition_index", b.ns_per_item.size()));
     b.ns_per_item.push_back(ns);
+    b.cpu_ns_per_item.push_back(get_or<double>(e, "perfgauge_cpu_ns_per_item", ns));
     b.raw_ns_per_item.push_back(get_or<double>(e, "perfgauge_raw_ns_per_item", ns));
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         const double value =
@@ -173,9 +175,16 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
             const auto it = index.find(get_or<std::string>(e, "run_name", ""));
             if (get_or<std::string>(e, "run_type", "") != "aggregate" || it == index.end())
                 continue;
+            auto& b = r.benchmarks[it->second];
             for (std::size_t i = 0; i < r.events.size(); ++i) {
-                r.benchmarks[it->second].running_fraction[i] = get_or<double>(
+                b.running_fraction[i] = get_or<double>(
                     e, ("perfgauge_running_fraction_" + r.events[i].name).c_str(), 1.0);
+            }
+            for (const auto& d : get_or<json>(e, "perfgauge_disturbed", json::array())) {
+                b.disturbed.push_back(
+                    {get_or<std::size_t>(d, "round", 0), get_or<double>(d, "ns_per_item", 0),
+                     get_or<double>(d, "wall_ns", 0), get_or<double>(d, "cpu_ns", 0),
+                     get_or<std::uint64_t>(d, "involuntary_switches", 0)});
             }
         }
     } catch (const json::exception& e) {

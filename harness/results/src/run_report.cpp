@@ -108,6 +108,8 @@ nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std
         for (const auto& [key, value] : b.params)
             e["perfgauge_params"][key] = value;
     }
+    // How many samples were left out because the thread lost the CPU (listed in the aggregate).
+    e["perfgauge_disturbed_samples"] = b.disturbed.size();
     // Every counter value names where it came from: hw, sw or sim.
     e["perfgauge_sources"] = nlohmann::json::object();
     for (const auto& event : r.events) {
@@ -126,10 +128,14 @@ std::string render_json(const RunResult& r) {
         for (std::size_t s = 0; s < bench.ns_per_item.size(); ++s) {
             auto e = benchmark_entry(r, bench, b);
             e["run_type"] = "iteration";
-            e["repetition_index"] = s;
+            e["repetition_index"] = s < bench.rounds.size() ? bench.rounds[s] : s;
             const double per_iteration = bench.ns_per_item[s] * bench.items_per_iteration;
             e["real_time"] = per_iteration;
-            e["cpu_time"] = per_iteration;
+            e["cpu_time"] = s < bench.cpu_ns_per_item.size()
+                                ? bench.cpu_ns_per_item[s] * bench.items_per_iteration
+                                : per_iteration;
+            if (s < bench.cpu_ns_per_item.size())
+                e["perfgauge_cpu_ns_per_item"] = bench.cpu_ns_per_item[s];
             e["items_per_second"] = items_per_second(bench.ns_per_item[s]);
             if (bench.bytes_per_iteration > 0)
                 e["bytes_per_second"] = bytes_per_second(bench, bench.ns_per_item[s]);
@@ -172,6 +178,15 @@ std::string render_json(const RunResult& r) {
                                         {"cv", t.cv},   {"samples", t.count}};
         agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
         agg["perfgauge_unstable"] = t.unstable;
+        agg["perfgauge_disturbed"] = nlohmann::json::array();
+        for (const auto& d : bench.disturbed) {
+            agg["perfgauge_disturbed"].push_back(
+                {{"round", d.round},
+                 {"ns_per_item", d.ns_per_item},
+                 {"wall_ns", d.wall_ns},
+                 {"cpu_ns", d.cpu_ns},
+                 {"involuntary_switches", d.involuntary_switches}});
+        }
         j["benchmarks"].push_back(agg);
     }
     return j.dump(2) + "\n";
@@ -199,7 +214,8 @@ std::string render_csv(const RunResult& r) {
                                         fmt::format("{:.6f}", t.relative_spread),
                                         t.unstable ? "true" : "false",
                                         fmt::format("{}", items_per_second(t.median)),
-                                        fmt::format("{}", bytes_per_second(b, t.median))};
+                                        fmt::format("{}", bytes_per_second(b, t.median)),
+                                        std::to_string(b.disturbed.size())};
         for (std::size_t i = 0; i < r.events.size(); ++i)
             row.push_back(r.events[i].counted ? fmt::format("{}", median(b.counters_per_item[i]))
                                               : "");
@@ -220,7 +236,12 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
         if (r.events[i].counted)  // refused events are listed under the table instead
             cells.push_back(format_si(median(b.counters_per_item[i])));
     }
-    cells.push_back(t.unstable ? "unstable" : "");
+    std::vector<std::string> flags;
+    if (t.unstable)
+        flags.push_back("unstable");
+    if (!b.disturbed.empty())
+        flags.push_back(fmt::format("{} disturbed", b.disturbed.size()));
+    cells.push_back(fmt::format("{}", fmt::join(flags, ", ")));
     return cells;
 }
 

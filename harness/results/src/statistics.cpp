@@ -210,8 +210,7 @@ Interval median_interval(std::span<const double> samples, double confidence) {
     return order_interval(sorted, k, binomial_half_cdf(n, k - 1));
 }
 
-Interval shift_interval(std::span<const double> a, std::span<const double> b,
-                        double confidence) {
+Interval shift_interval(std::span<const double> a, std::span<const double> b, double confidence) {
     const std::size_t m = a.size(), n = b.size(), total = m * n;
     if (total == 0)
         return {kNaN, kNaN, 0};
@@ -238,9 +237,8 @@ Interval shift_interval(std::span<const double> a, std::span<const double> b,
     const double dm = static_cast<double>(m), dn = static_cast<double>(n);
     const double z = normal_quantile(1 - allowed);
     const double k_real = dm * dn / 2 - z * std::sqrt(dm * dn * (dm + dn + 1) / 12);
-    const std::size_t k =
-        std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1.0, std::floor(k_real))), 1,
-                                (total + 1) / 2);
+    const std::size_t k = std::clamp<std::size_t>(
+        static_cast<std::size_t>(std::max(1.0, std::floor(k_real))), 1, (total + 1) / 2);
     return {differences[k - 1], differences[total - k], confidence};
 }
 

@@ -15,6 +15,7 @@
 #include "perfgauge/harness/clock.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/harness/result.hpp"
+#include "perfgauge/harness/sample_health.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 
@@ -24,7 +25,10 @@ struct RunnerOptions {
     std::string events = "task-clock,page-faults";
     /// Events resolved already (an event plan's): when set, `events` is not parsed at all.
     std::optional<std::vector<pmu::GroupSpec>> resolved_events;
-    std::size_t repetitions = 10;       ///< samples per benchmark
+    std::size_t repetitions = 10;  ///< clean samples per benchmark
+    /// Extra interleaved rounds allowed for re-taking disturbed samples (default: as many as
+    /// `repetitions`); a benchmark still short of clean samples after them keeps what it has.
+    std::optional<std::size_t> retake_rounds;
     double min_sample_time_s = 0.002;   ///< a batch lasts at least this, and >= 1000x the overhead
     double warmup_time_s = 0.02;        ///< per benchmark, also used to size the batch
     std::optional<std::uint64_t> seed;  ///< interleaving seed; drawn (and recorded) when unset
@@ -68,9 +72,11 @@ class Runner {
 
   private:
     struct Batch {
-        double ns = 0;
+        double ns = 0;  ///< timed, paused intervals removed
         std::size_t pauses = 0;
+        SampleHealth health;  ///< wall (pauses included) and CPU time, involuntary switches
     };
+    void record(BenchmarkResult& r, const Batch& batch, std::size_t round);
     Batch run_batch(const Benchmark& b, std::uint64_t iterations);
     std::uint64_t size_batch(const Benchmark& b);
     void apply_noise_controls(std::vector<std::string>& warnings);
@@ -84,6 +90,7 @@ class Runner {
     std::vector<double> batch_counts_;  // last batch, paused intervals removed
     Overhead batch_overhead_;           ///< one empty batch's own measurement
     Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
+    double cpu_clock_slack_ns_ = 0;     ///< calibrated; see sample_health.hpp
 };
 
 }  // namespace perfgauge::harness

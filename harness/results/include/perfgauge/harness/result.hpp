@@ -14,6 +14,16 @@
 
 namespace perfgauge::harness {
 
+/// A sample left out of the statistics because the thread did not have the CPU for the whole
+/// batch: it was switched out involuntarily, or its wall time exceeded its CPU time beyond the
+/// tolerance. Kept so that a reader can see what was excluded.
+struct DisturbedSample {
+    std::size_t round = 0;
+    double ns_per_item = 0;          ///< corrected, as it would have counted
+    double wall_ns = 0, cpu_ns = 0;  ///< the whole batch, pauses included
+    std::uint64_t involuntary_switches = 0;
+};
+
 struct BenchmarkResult {
     std::string name;
     std::vector<std::pair<std::string, std::string>> params;
@@ -25,6 +35,12 @@ struct BenchmarkResult {
     std::vector<std::vector<double>> counters_per_item;      ///< [event][sample], corrected
     std::vector<std::vector<double>> raw_counters_per_item;  ///< [event][sample]
     std::vector<double> running_fraction;                    ///< [event]: lowest over the samples
+    /// Per sample: the interleaved round it was taken in (samples of one round of one result
+    /// are paired when variants are compared). Empty: rounds 0, 1, 2, ...
+    std::vector<std::size_t> rounds;
+    /// Per sample: the thread's CPU time per item over the whole batch. Empty: not recorded.
+    std::vector<double> cpu_ns_per_item;
+    std::vector<DisturbedSample> disturbed;  ///< excluded from every statistic
 };
 
 struct RunResult {

@@ -15,7 +15,7 @@ namespace perfgauge::harness {
 inline constexpr const char* kRunCsvFixedColumns =
     "name,samples,iterations_per_sample,items_per_iteration,ns_per_item_median,ns_per_item_p25,"
     "ns_per_item_p75,ns_per_item_min,ns_per_item_max,ns_per_item_raw_median,relative_iqr,unstable,"
-    "items_per_second,bytes_per_second";
+    "items_per_second,bytes_per_second,disturbed_samples";
 
 /// JSON layout: {"context": {...Google Benchmark context..., "perfgauge": {...}},
 ///               "benchmarks": [one "iteration" entry per sample, then a "median" aggregate]}.
