@@ -111,6 +111,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     state_.reset(iterations);
     // CPU time and switches around everything the clock sees, so that wall > CPU means the
     // thread lost the CPU while being timed.
+    const double probe_before = time_machine_probe();
     const ThreadCpu cpu_before = read_thread_cpu();
     counters_.read(before_);
     const std::uint64_t t0 = clock_.start();
@@ -118,6 +119,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     const std::uint64_t t1 = clock_.stop();
     counters_.read(after_);
     const ThreadCpu cpu_after = read_thread_cpu();
+    const double probe_after = time_machine_probe();
     counters_.delta(before_, after_, delta_);
     for (std::size_t i = 0; i < delta_.size(); ++i)
         batch_counts_[i] = delta_[i].value - state_.paused_counts()[i];
@@ -126,8 +128,26 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     batch.pauses = state_.pauses();
     batch.health = {clock_.to_ns(static_cast<double>(t1 - t0)),
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
-                    cpu_after.involuntary_switches - cpu_before.involuntary_switches};
+                    cpu_after.involuntary_switches - cpu_before.involuntary_switches,
+                    std::max(probe_before, probe_after) / probe_reference_ns_};
     return batch;
+}
+
+double Runner::time_machine_probe() {
+    // A fixed chain of dependent multiply-adds: the same instructions in every run of every
+    // perfgauge, a few microseconds, so only the machine can change its time.
+    constexpr std::uint64_t kSteps = 4096;
+    const std::uint64_t t0 = clock_.start();
+    std::uint64_t x = 1;
+    for (std::uint64_t i = 0; i < kSteps; ++i) {
+        x = x * 6364136223846793005ULL + i;
+        benchmark_sink(x);
+    }
+    const std::uint64_t t1 = clock_.stop();
+    const double ns = clock_.to_ns(static_cast<double>(t1 - t0));
+    if (ns > 0)
+        probe_reference_ns_ = probe_reference_ns_ > 0 ? std::min(probe_reference_ns_, ns) : ns;
+    return ns;
 }
 
 void Runner::record(BenchmarkResult& r, const Batch& batch, std::size_t round) {
@@ -137,7 +157,7 @@ void Runner::record(BenchmarkResult& r, const Batch& batch, std::size_t round) {
         corrected(batch.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
     if (is_disturbed(batch.health, cpu_clock_slack_ns_)) {
         r.disturbed.push_back({round, ns_per_item, batch.health.wall_ns, batch.health.cpu_ns,
-                               batch.health.involuntary_switches});
+                               batch.health.involuntary_switches, batch.health.probe_slowdown});
         return;
     }
     r.rounds.push_back(round);
@@ -248,6 +268,9 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // Interleaved rounds: every benchmark once per round, in a fresh shuffled order. After the
     // planned rounds, benchmarks short of clean samples (some were disturbed) get more rounds,
     // within the retake budget.
+    // The warm-up has probed the machine hundreds of times: its fastest probe is the reference
+    // every sample's probes are held against.
+    result.machine_probe_ns = probe_reference_ns_;
     std::vector<double> pause_share(benchmarks.size(), 0.0);
     std::mt19937_64 rng(result.seed);
     const std::size_t max_rounds =

@@ -27,7 +27,7 @@ double disturbance_tolerance_ns(double wall_ns, double cpu_clock_slack_ns) {
 }
 
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns) {
-    return h.involuntary_switches > 0 ||
+    return h.involuntary_switches > 0 || h.probe_slowdown > 1 + kProbeSlowdown ||
            h.wall_ns - h.cpu_ns > disturbance_tolerance_ns(h.wall_ns, cpu_clock_slack_ns);
 }
 

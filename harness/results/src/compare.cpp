@@ -15,6 +15,23 @@ namespace perfgauge::harness {
 
 namespace {
 
+// The verdict the interval supports against the threshold.
+void decide(MetricComparison& m) {
+    if (m.ci_low > m.threshold)
+        m.verdict = Verdict::higher;
+    else if (m.ci_high < -m.threshold)
+        m.verdict = Verdict::lower;
+    else if (m.ci_low >= -m.threshold && m.ci_high <= m.threshold)
+        m.verdict = Verdict::equivalent;
+    else
+        m.verdict = Verdict::inconclusive;
+}
+
+bool is_clock_event(const std::string& event) {
+    const std::string base(pmu::without_modifiers(event));
+    return base == "task-clock" || base == "cpu-clock";
+}
+
 // The absolute floor per item for a counter: what it counts decides what change is noise.
 double per_item_floor(const std::string& event, const CompareOptions& o) {
     std::string base(pmu::without_modifiers(event));
@@ -73,7 +90,7 @@ std::vector<std::pair<std::size_t, std::size_t>> same_rounds(const BenchmarkResu
 BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResult& b,
                                        const RunResult& rc, const BenchmarkResult& c,
                                        std::string name, const CompareOptions& options,
-                                       Method method) {
+                                       Method method, double time_drift = 0) {
     BenchmarkComparison out{std::move(name), b.name, c.name, {}};
     const auto pairs = method == Method::paired
                            ? same_rounds(b, c)
@@ -100,6 +117,14 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         out.metrics.push_back(
             compare(rb.events[i].name, false, b.counters_per_item[i], c.counters_per_item[j]));
         out.metrics.back().source = rb.events[i].source;
+    }
+    // Times (and CPU clocks) also move when the machine does: a change must exceed that drift.
+    for (auto& m : out.metrics) {
+        if (time_drift > 0 && m.verdict != Verdict::too_few_samples &&
+            (m.is_time || is_clock_event(m.metric))) {
+            m.threshold = std::max(m.threshold, time_drift * std::fabs(m.baseline_median));
+            decide(m);
+        }
     }
     return out;
 }
@@ -217,21 +242,41 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         m.ci_high = ci.high;
         m.confidence = ci.confidence;
     }
-    if (m.ci_low > m.threshold)
-        m.verdict = Verdict::higher;
-    else if (m.ci_high < -m.threshold)
-        m.verdict = Verdict::lower;
-    else if (m.ci_low >= -m.threshold && m.ci_high <= m.threshold)
-        m.verdict = Verdict::equivalent;
-    else
-        m.verdict = Verdict::inconclusive;
+    decide(m);
     return m;
 }
+
+namespace {
+
+// How much faster or slower the machine itself was in the contender's run: perfgauge's fixed
+// probe (the same work in both runs), its fastest time in each. Times must change by more than
+// this to earn a verdict. Notes what it found in `c`.
+double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c) {
+    const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
+    if (!(a > 0) || !(b > 0)) {
+        c.notes.push_back(
+            "no machine probe on both sides (results from an older perfgauge): a change of the "
+            "machine's speed between the runs cannot be told from a change of the code");
+        return 0;
+    }
+    const double drift = b / a - 1;
+    c.machine_drift = drift;
+    if (std::fabs(drift) > c.options.min_change) {
+        c.notes.push_back(fmt::format(
+            "the machine itself was {:+.1f}% in the contender's run (perfgauge's fixed probe, "
+            "the same work in both): times need a change beyond ±{:.1f}% to be called",
+            100 * drift, 100 * std::fabs(drift)));
+    }
+    return std::fabs(drift);
+}
+
+}  // namespace
 
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,
                            const CompareOptions& options) {
     Comparison c;
     c.options = options;
+    const double drift = machine_drift(baseline, contender, c);
     std::map<std::string, const BenchmarkResult*> by_name;
     for (const auto& b : contender.benchmarks)
         by_name[b.name] = &b;
@@ -244,7 +289,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         }
         matched.insert(b.name);
         c.benchmarks.push_back(compare_benchmarks(baseline, b, contender, *it->second, b.name,
-                                                  options, Method::independent));
+                                                  options, Method::independent, drift));
     }
     for (const auto& b : contender.benchmarks) {
         if (!matched.count(b.name))

@@ -151,6 +151,8 @@ std::string render_json(const Comparison& c) {
                        {"min_miss_delta_per_item", c.options.min_miss_delta},
                        {"min_rare_delta_per_item", c.options.min_rare_delta},
                        {"min_samples", c.options.min_samples}};
+    j["machine_drift"] =
+        c.machine_drift ? nlohmann::json(*c.machine_drift) : nlohmann::json(nullptr);
     j["benchmarks"] = nlohmann::json::array();
     for (const auto& b : c.benchmarks) {
         nlohmann::json e{{"name", b.name}, {"baseline", b.baseline}, {"contender", b.contender}};

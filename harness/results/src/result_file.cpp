@@ -72,6 +72,7 @@ void read_context(const json& context, RunResult& r) {
     r.clock = get_or<std::string>(p, "clock", "");
     r.batch_overhead_ns = get_or<double>(p, "batch_overhead_ns", 0);
     r.pause_overhead_ns = get_or<double>(p, "pause_overhead_ns", 0);
+    r.machine_probe_ns = get_or<double>(p, "machine_probe_ns", 0);
     r.seed = get_or<std::uint64_t>(p, "seed", 0);
     r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
     const auto unsupported = get_or<std::vector<std::string>>(p, "unsupported", {});
@@ -172,9 +173,24 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
         }
         // Running fractions are per benchmark, in the median aggregate.
         for (const auto& e : j["benchmarks"]) {
-            const auto it = index.find(get_or<std::string>(e, "run_name", ""));
-            if (get_or<std::string>(e, "run_type", "") != "aggregate" || it == index.end())
+            if (get_or<std::string>(e, "run_type", "") != "aggregate")
                 continue;
+            auto it = index.find(get_or<std::string>(e, "run_name", ""));
+            if (it == index.end()) {
+                // Every sample disturbed: no iteration entry, but the benchmark was measured.
+                it = index.emplace(e.at("run_name").get<std::string>(), r.benchmarks.size()).first;
+                BenchmarkResult b;
+                b.name = it->first;
+                b.iterations = get_or<std::uint64_t>(e, "iterations", 0);
+                if (const auto params = e.find("perfgauge_params"); params != e.end()) {
+                    for (const auto& [key, value] : params->items())
+                        b.params.emplace_back(key, value.get<std::string>());
+                }
+                b.counters_per_item.resize(r.events.size());
+                b.raw_counters_per_item.resize(r.events.size());
+                b.running_fraction.assign(r.events.size(), 1.0);
+                r.benchmarks.push_back(std::move(b));
+            }
             auto& b = r.benchmarks[it->second];
             for (std::size_t i = 0; i < r.events.size(); ++i) {
                 b.running_fraction[i] = get_or<double>(

@@ -47,6 +47,7 @@ nlohmann::json context_json(const RunResult& r) {
     p["clock"] = r.clock;
     p["batch_overhead_ns"] = r.batch_overhead_ns;
     p["pause_overhead_ns"] = r.pause_overhead_ns;
+    p["machine_probe_ns"] = r.machine_probe_ns;
     p["seed"] = r.seed;
     p["repetitions"] = r.repetitions;
     p["events"] = nlohmann::json::array();
@@ -180,12 +181,12 @@ std::string render_json(const RunResult& r) {
         agg["perfgauge_unstable"] = t.unstable;
         agg["perfgauge_disturbed"] = nlohmann::json::array();
         for (const auto& d : bench.disturbed) {
-            agg["perfgauge_disturbed"].push_back(
-                {{"round", d.round},
-                 {"ns_per_item", d.ns_per_item},
-                 {"wall_ns", d.wall_ns},
-                 {"cpu_ns", d.cpu_ns},
-                 {"involuntary_switches", d.involuntary_switches}});
+            agg["perfgauge_disturbed"].push_back({{"round", d.round},
+                                                  {"ns_per_item", d.ns_per_item},
+                                                  {"wall_ns", d.wall_ns},
+                                                  {"cpu_ns", d.cpu_ns},
+                                                  {"involuntary_switches", d.involuntary_switches},
+                                                  {"probe_slowdown", d.probe_slowdown}});
         }
         j["benchmarks"].push_back(agg);
     }
@@ -227,6 +228,17 @@ std::string render_csv(const RunResult& r) {
 }
 
 std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b) {
+    if (b.ns_per_item.empty()) {
+        // Every sample was disturbed: nothing to summarise, and no number pretends otherwise.
+        std::vector<std::string> cells(5, "-");
+        cells[0] = b.name;
+        for (const auto& e : r.events) {
+            if (e.counted)
+                cells.push_back("-");
+        }
+        cells.push_back(fmt::format("no undisturbed sample ({} disturbed)", b.disturbed.size()));
+        return cells;
+    }
     const auto t = summarize(b.ns_per_item);
     std::vector<std::string> cells = {
         b.name, format_duration_ns(t.median), fmt::format("{:.1f}%", 100 * t.relative_spread),

@@ -24,6 +24,8 @@ RunnerOptions quick(std::size_t repetitions = 5) {
     o.repetitions = repetitions;
     o.min_sample_time_s = 0.0002;
     o.warmup_time_s = 0.0;
+    // A shared CI machine disturbs samples; these tests count clean ones, so allow many retakes.
+    o.retake_rounds = 20 * repetitions;
     return o;
 }
 
@@ -92,13 +94,14 @@ TEST(Runner, SamplesThatLoseTheCpuAreSetAsideAndRetaken) {
     const auto result = observed.run(benchmarks);
     const auto& b = result.benchmarks.at(0);
     EXPECT_EQ(b.ns_per_item.size(), 6u) << "disturbed samples are re-taken within the budget";
-    ASSERT_GE(b.disturbed.size(), 2u);
-    for (const auto& d : b.disturbed)
-        EXPECT_GT(d.wall_ns - d.cpu_ns, 1e6) << "the sleep shows as wall time without CPU time";
-    // The clean samples do not carry the sleep: far below 2 ms spread over the batch's items.
+    // The sleeping batches are among the disturbed (others may be too, on a busy machine)...
+    const auto slept = std::count_if(b.disturbed.begin(), b.disturbed.end(),
+                                     [](const auto& d) { return d.wall_ns - d.cpu_ns > 1e6; });
+    EXPECT_GE(slept, 2) << "the sleep shows as wall time without CPU time";
+    // ...and no clean sample carries a sleep (2 ms spread over the batch's items).
     const double clean = median(b.ns_per_item);
-    for (const auto& d : b.disturbed)
-        EXPECT_GT(d.ns_per_item, clean + 1e6 / static_cast<double>(b.iterations));
+    for (const double ns : b.ns_per_item)
+        EXPECT_LT(ns, clean + 1e6 / static_cast<double>(b.iterations));
     ASSERT_EQ(b.rounds.size(), b.ns_per_item.size());
     EXPECT_TRUE(std::is_sorted(b.rounds.begin(), b.rounds.end()));
     // Written and read back: the clean samples, and the disturbed ones marked in the aggregate.

@@ -15,6 +15,8 @@ TEST(SampleHealth, DisturbedWhenSwitchedOutOrWallExceedsCpu) {
     EXPECT_TRUE(is_disturbed({2e6, 2e6, 1}, slack)) << "any involuntary switch";
     EXPECT_FALSE(is_disturbed({2e6, 2e6 + 30000, 0}, slack)) << "CPU above wall: clock jitter";
     EXPECT_DOUBLE_EQ(disturbance_tolerance_ns(1e6, 5000), 25000);
+    EXPECT_FALSE(is_disturbed({2e6, 2e6, 0, 1.04}, slack)) << "probe within 5% of the fastest";
+    EXPECT_TRUE(is_disturbed({2e6, 2e6, 0, 1.2}, slack)) << "the machine ran slow around it";
 }
 
 TEST(SampleHealth, CpuClockSlackIsTheStrayOfTheGapWithAFloor) {

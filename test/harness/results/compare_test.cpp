@@ -177,6 +177,55 @@ TEST(Compare, SmallChangesAreEquivalentInconclusiveOrCalledByTheInterval) {
     EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
 }
 
+TEST(Compare, MachineDriftBetweenRunsRaisesTheTimeThreshold) {
+    // 8% faster with tight samples: called when both runs' machine probes agree...
+    auto base = result({bench("a", "x", 8, 10)});
+    auto contender = result({bench("a", "x", 7.36, 10)});
+    base.machine_probe_ns = contender.machine_probe_ns = 4400;
+    auto c = compare_results(base, contender, CompareOptions{});
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
+    ASSERT_TRUE(c.machine_drift);
+    EXPECT_DOUBLE_EQ(*c.machine_drift, 0);
+    // ...but not when the machine itself ran 10% faster in the contender's run.
+    contender.machine_probe_ns = 3960;
+    c = compare_results(base, contender, CompareOptions{});
+    EXPECT_NE(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
+    EXPECT_NEAR(c.benchmarks[0].metrics[0].threshold,
+                0.1 * c.benchmarks[0].metrics[0].baseline_median, 1e-9);
+    EXPECT_EQ(c.benchmarks[0].metrics[1].verdict, Verdict::equivalent) << "counts do not drift";
+    const auto note = std::find_if(c.notes.begin(), c.notes.end(), [](const auto& n) {
+        return n.find("the machine itself was -10.0%") != std::string::npos;
+    });
+    EXPECT_NE(note, c.notes.end());
+    // Files without a probe say that drift cannot be told apart.
+    base.machine_probe_ns = 0;
+    c = compare_results(base, contender, CompareOptions{});
+    EXPECT_FALSE(c.machine_drift);
+    EXPECT_NE(c.notes.front().find("no machine probe"), std::string::npos);
+}
+
+TEST(ResultFile, ABenchmarkWhoseEverySampleWasDisturbedIsKept) {
+    auto r = result({bench("a", "x", 8, 10)});
+    auto& b = r.benchmarks[0];
+    for (std::size_t k = 0; k < b.ns_per_item.size(); ++k)
+        b.disturbed.push_back({k, b.ns_per_item[k], 2e6, 1e6, 1, 1.0});
+    b.ns_per_item.clear();
+    b.raw_ns_per_item.clear();
+    for (auto& c : b.counters_per_item)
+        c.clear();
+    for (auto& c : b.raw_counters_per_item)
+        c.clear();
+    const auto back = parse_run_json(render_run(r, OutputFormat::json), "test");
+    ASSERT_EQ(back.benchmarks.size(), 1u);
+    EXPECT_TRUE(back.benchmarks[0].ns_per_item.empty());
+    EXPECT_EQ(back.benchmarks[0].disturbed.size(), 10u);
+    EXPECT_EQ(back.benchmarks[0].disturbed[3].involuntary_switches, 1u);
+    EXPECT_NE(render_run(back, OutputFormat::table).find("no undisturbed sample"),
+              std::string::npos);
+    EXPECT_EQ(verdict_text(compare_results(back, back, CompareOptions{}).benchmarks[0].metrics[0]),
+              "too few samples");
+}
+
 TEST(Compare, VariantsMatchOnEverythingButTheVariant) {
     auto other_size = bench("varint/bmi2/2K", "bmi2", 3, 15);
     other_size.params[2].second = "2048";

@@ -77,6 +77,7 @@ class Runner {
         SampleHealth health;  ///< wall (pauses included) and CPU time, involuntary switches
     };
     void record(BenchmarkResult& r, const Batch& batch, std::size_t round);
+    double time_machine_probe();
     Batch run_batch(const Benchmark& b, std::uint64_t iterations);
     std::uint64_t size_batch(const Benchmark& b);
     void apply_noise_controls(std::vector<std::string>& warnings);
@@ -91,6 +92,7 @@ class Runner {
     Overhead batch_overhead_;           ///< one empty batch's own measurement
     Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
     double cpu_clock_slack_ns_ = 0;     ///< calibrated; see sample_health.hpp
+    double probe_reference_ns_ = 0;     ///< the fastest machine probe so far
 };
 
 }  // namespace perfgauge::harness

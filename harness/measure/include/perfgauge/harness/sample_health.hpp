@@ -23,14 +23,21 @@ struct SampleHealth {
     double wall_ns = 0;
     double cpu_ns = 0;
     std::uint64_t involuntary_switches = 0;
+    /// The slower of the two probes bracketing the batch, over the run's fastest probe: above
+    /// 1 + kProbeSlowdown the machine ran slow around this sample (a busy host or sibling
+    /// thread, a lower frequency), which wall and CPU time cannot show.
+    double probe_slowdown = 1;
 };
+
+inline constexpr double kProbeSlowdown = 0.05;
 
 /// How far wall time may exceed CPU time before a sample counts as disturbed: 2% of the wall
 /// time, plus the slack of the CPU clock itself (`cpu_clock_slack_ns`, calibrated).
 inline constexpr double kDisturbedWallShare = 0.02;
 double disturbance_tolerance_ns(double wall_ns, double cpu_clock_slack_ns);
 
-/// Switched out involuntarily, or wall time beyond CPU time by more than the tolerance (pure).
+/// Switched out involuntarily, wall time beyond CPU time by more than the tolerance, or the
+/// bracketing probe slowed by more than kProbeSlowdown (pure).
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns);
 
 /// The CPU clock's slack from undisturbed back-to-back readings: the 99th percentile of how far

@@ -12,6 +12,7 @@
 
 #include "perfgauge/harness/output_format.hpp"
 #include "perfgauge/harness/result.hpp"
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 
@@ -73,6 +74,9 @@ struct Comparison {
     std::vector<BenchmarkComparison> benchmarks;
     std::vector<std::string> notes;  ///< unmatched benchmarks, events on one side only
     CompareOptions options;          ///< the thresholds the verdicts used; every format states them
+    /// Across two results: the change of perfgauge's machine probe between the runs, as a share
+    /// of the baseline's; times must change by more than it.
+    std::optional<double> machine_drift;
 };
 
 /// "faster"/"slower" for time, "fewer"/"more" for counters, "equivalent (±x%)",

@@ -22,6 +22,7 @@ struct DisturbedSample {
     double ns_per_item = 0;          ///< corrected, as it would have counted
     double wall_ns = 0, cpu_ns = 0;  ///< the whole batch, pauses included
     std::uint64_t involuntary_switches = 0;
+    double probe_slowdown = 1;  ///< the slower bracketing probe / the run's reference
 };
 
 struct BenchmarkResult {
@@ -49,6 +50,12 @@ struct RunResult {
     std::string clock;
     double batch_overhead_ns = 0;  ///< subtracted once per sample
     double pause_overhead_ns = 0;  ///< subtracted once per pause()/resume() pair
+    /// perfgauge's own fixed probe (a short chain of dependent multiply-adds, the same in every
+    /// run): its fastest time over the warm-up, in ns. Every sample is bracketed by the probe;
+    /// a sample whose probe ran slower than this by more than kProbeSlowdown was slowed by the
+    /// machine (host contention, frequency) and is disturbed. Two runs whose references differ
+    /// ran on a machine in different states. 0: not recorded.
+    double machine_probe_ns = 0;
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
     /// Counted per item, in counters_per_item order; refused ones say why (values are 0).

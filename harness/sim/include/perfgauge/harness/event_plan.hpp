@@ -26,8 +26,8 @@ const char* backend_name(Backend backend);
 struct NativeProbe {
     bool known = true;  ///< false: libpfm4/tracefs do not know it (a sim-only name)
     pmu::EventKind kind = pmu::EventKind::software;
-    bool opened = true;  ///< perf_event_open accepted it (asked only of PMU events)
-    std::string reason;  ///< why it did not open
+    bool opened = true;   ///< perf_event_open accepted it (asked only of PMU events)
+    std::string reason;   ///< why it did not open
     pmu::EventSpec spec;  ///< the resolved event, when known: the plan hands it on, unresolved
 };
 
