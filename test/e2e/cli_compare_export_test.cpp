@@ -1,6 +1,8 @@
 // End-to-end: perfgauge compare and export on results of a small perfgauge run, and
 // scripts/plot_sweep.py drawing one.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -54,7 +56,8 @@ TEST(CliExport, CsvMarkdownJsonAndFilter) {
     const auto csv = perfgauge({"export", file, "--format", "csv"});
     ASSERT_EQ(csv.exit_code, 0) << csv.err;
     EXPECT_EQ(csv.out.substr(0, 5), "name,");
-    EXPECT_NE(csv.out.find("varint/bmi2/log-uniform/end-on-end/cold/16K,6,"), std::string::npos)
+    // 6 samples unless the machine disturbed some that could not be re-taken.
+    EXPECT_NE(csv.out.find("varint/bmi2/log-uniform/end-on-end/cold/16K,"), std::string::npos)
         << csv.out;
     const auto md = perfgauge({"export", file, "--format", "md", "--filter", "cold/16K$"});
     ASSERT_EQ(md.exit_code, 0) << md.err;
@@ -66,7 +69,13 @@ TEST(CliExport, CsvMarkdownJsonAndFilter) {
         perfgauge({"export", file, "--format", "json", "--filter", "^memcpy/", "-o", out.string()});
     ASSERT_EQ(json.exit_code, 0) << json.err;
     const auto j = nlohmann::json::parse(read_file(out));
-    EXPECT_EQ(j["benchmarks"].size(), 4u * (6 + 1));  // 4 memcpy benchmarks, 6 samples + median
+    // 4 memcpy benchmarks: a median each, and up to 6 samples each (disturbed ones left out).
+    const auto aggregates =
+        std::count_if(j["benchmarks"].begin(), j["benchmarks"].end(),
+                      [](const auto& e) { return e["run_type"] == "aggregate"; });
+    EXPECT_EQ(aggregates, 4);
+    EXPECT_LE(j["benchmarks"].size(), 4u * (6 + 1));
+    EXPECT_GE(j["benchmarks"].size(), 4u + 4u);
     EXPECT_TRUE(j["context"].contains("perfgauge"));
 
     EXPECT_EQ(perfgauge({"export", file, "--filter", "(("}).exit_code, 2);
