@@ -12,6 +12,7 @@ namespace perfgauge::harness {
 namespace {
 
 constexpr const char* kCalibrationRegion = "(calibration)";
+constexpr const char* kCalibrationInner = "(calibration, nested)";
 
 }  // namespace
 
@@ -33,6 +34,7 @@ Session::Session(const std::string& events, SessionOptions options)
         event_names_.push_back(slot.spec.name);
     unsupported_ = pmu::describe_unopened(counters_);
     overhead_.counts.assign(event_names_.size(), 0.0);
+    nested_overhead_.counts.assign(event_names_.size(), 0.0);
     start_snapshots_.assign(std::max<std::size_t>(1, options.max_depth), counters_.make_snapshot());
     end_snapshot_ = counters_.make_snapshot();
     deltas_.resize(event_names_.size());
@@ -77,16 +79,19 @@ void Session::leave() {
     stack_.pop_back();
     counters_.delta(start_snapshots_[stack_.size()], end_snapshot_, deltas_);
 
-    // This region's own measurement and every region nested in it cost overhead inside it.
-    const double regions_inside = 1.0 + static_cast<double>(open.nested_regions);
+    // Inside this region's interval: its own measurement's share (an empty region's inside
+    // cost), and the whole enter+leave of every region nested in it, at any depth (their
+    // snapshots and bookkeeping, which the parent's clock sees in full).
+    const double nested = static_cast<double>(open.nested_regions);
     const double time_ns = clock_.to_ns(static_cast<double>(stop - open.start_ticks));
     RegionResult& r = results_[open.slot];
     ++r.count;
     r.time_ns += time_ns;
-    r.corrected_time_ns += time_ns - regions_inside * overhead_.ns;
+    r.corrected_time_ns += corrected(time_ns, overhead_.ns, nested_overhead_.ns, nested);
     for (std::size_t i = 0; i < deltas_.size(); ++i) {
         r.counters[i] += deltas_[i].value;
-        r.corrected_counters[i] += deltas_[i].value - regions_inside * overhead_.counts[i];
+        r.corrected_counters[i] +=
+            corrected(deltas_[i].value, overhead_.counts[i], nested_overhead_.counts[i], nested);
     }
     if (!stack_.empty())
         stack_.back().nested_regions += 1 + open.nested_regions;
@@ -95,17 +100,31 @@ void Session::leave() {
 void Session::calibrate(std::size_t samples) {
     // Empty regions through exactly the path real regions take; medians resist preemption.
     const std::size_t slot = slot_for(kCalibrationRegion);
-    overhead_ = calibrate_overhead(
-        samples, event_names_.size(), [&](double& ns, std::vector<double>& counts) {
-            const RegionResult before = results_[slot];
-            enter(slot);
-            leave();
-            ns = results_[slot].time_ns - before.time_ns;
-            for (std::size_t i = 0; i < counts.size(); ++i)
-                counts[i] = results_[slot].counters[i] - before.counters[i];
-        });
-    results_.pop_back();
+    const std::size_t inner = slot_for(kCalibrationInner);
+    // An empty region, and an empty region holding one empty region: the first is the inside
+    // cost of a region's own measurement, their difference what a nested region costs its parent.
+    auto empty_regions = [&](int children) {
+        return calibrate_overhead(
+            samples, event_names_.size(), [&](double& ns, std::vector<double>& counts) {
+                const RegionResult before = results_[slot];
+                enter(slot);
+                for (int c = 0; c < children; ++c) {
+                    enter(inner);
+                    leave();
+                }
+                leave();
+                ns = results_[slot].time_ns - before.time_ns;
+                for (std::size_t i = 0; i < counts.size(); ++i)
+                    counts[i] = results_[slot].counters[i] - before.counters[i];
+            });
+    };
+    overhead_ = empty_regions(0);
+    constexpr int kCalibrationChildren = 4;
+    nested_overhead_ =
+        per_pause(empty_regions(kCalibrationChildren), overhead_, kCalibrationChildren);
+    results_.resize(slot);  // both calibration slots were the last ones made
     slots_by_name_.erase(kCalibrationRegion);
+    slots_by_name_.erase(kCalibrationInner);
 }
 
 std::string Session::report() const {

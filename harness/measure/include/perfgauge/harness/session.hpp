@@ -87,6 +87,9 @@ class Session {
     /// Calibrated cost of one empty region: time, and each counter.
     double overhead_ns() const { return overhead_.ns; }
     const std::vector<double>& counter_overhead() const { return overhead_.counts; }
+    /// What one nested region's enter+leave costs the region around it (subtracted from the
+    /// parent once per region nested in it, at any depth).
+    double nested_overhead_ns() const { return nested_overhead_.ns; }
     const Clock& clock() const { return clock_; }
 
     /// Every region name seen, in order of first entry.
@@ -117,8 +120,8 @@ class Session {
     std::vector<Open> stack_;
     std::unordered_map<std::string, std::size_t> slots_by_name_;
     std::vector<RegionResult> results_;
-    std::vector<std::size_t> nested_total_;  // per slot: regions nested in all its entries
-    Overhead overhead_;                      ///< of one empty region
+    Overhead overhead_;         ///< inside one empty region
+    Overhead nested_overhead_;  ///< of one empty region, seen from its parent
 };
 
 }  // namespace perfgauge::harness
