@@ -1,6 +1,7 @@
 #include "perfgauge/harness/run_report.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -179,6 +180,7 @@ std::string render_json(const RunResult& r) {
                                         {"cv", t.cv},   {"samples", t.count}};
         agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
         agg["perfgauge_unstable"] = t.unstable;
+        agg["perfgauge_precision"] = median_precision(bench.ns_per_item);
         agg["perfgauge_disturbed"] = nlohmann::json::array();
         for (const auto& d : bench.disturbed) {
             agg["perfgauge_disturbed"].push_back({{"round", d.round},
@@ -216,7 +218,8 @@ std::string render_csv(const RunResult& r) {
                                         t.unstable ? "true" : "false",
                                         fmt::format("{}", items_per_second(t.median)),
                                         fmt::format("{}", bytes_per_second(b, t.median)),
-                                        std::to_string(b.disturbed.size())};
+                                        std::to_string(b.disturbed.size()),
+                                        fmt::format("{:.6f}", median_precision(b.ns_per_item))};
         for (std::size_t i = 0; i < r.events.size(); ++i)
             row.push_back(r.events[i].counted ? fmt::format("{}", median(b.counters_per_item[i]))
                                               : "");
@@ -249,8 +252,8 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
             cells.push_back(format_si(median(b.counters_per_item[i])));
     }
     std::vector<std::string> flags;
-    if (t.unstable)
-        flags.push_back("unstable");
+    if (const double p = median_precision(b.ns_per_item); !(p <= kPrecisionTarget))
+        flags.push_back(fmt::format("imprecise ±{:.1f}%", 100 * p));
     if (!b.disturbed.empty())
         flags.push_back(fmt::format("{} disturbed", b.disturbed.size()));
     cells.push_back(fmt::format("{}", fmt::join(flags, ", ")));
@@ -293,9 +296,10 @@ std::string render_table(const RunResult& r) {
         table.add_row(row_cells(r, b));
     std::string out = table.render();
     out += fmt::format(
-        "medians of {} samples per benchmark (interleaved, seed {}); clock {}; overhead "
-        "{:.1f} ns per sample subtracted\n",
-        r.repetitions, r.seed, r.clock, r.batch_overhead_ns);
+        "medians of {} undisturbed samples per benchmark (interleaved, seed {}); clock {}; "
+        "overhead {:.1f} ns per sample subtracted; imprecise: the 95% interval of the median is "
+        "wider than ±{:g}%\n",
+        r.repetitions, r.seed, r.clock, r.batch_overhead_ns, 100 * kPrecisionTarget);
     out += simulation_footer(r, "");
     for (const auto& u : refusal_lines(r))
         out += fmt::format("not counted: {}\n", u);
@@ -324,6 +328,14 @@ std::string render_markdown(const RunResult& r) {
 }
 
 }  // namespace
+
+double median_precision(const std::vector<double>& ns_per_item) {
+    if (ns_per_item.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    const Interval ci = median_interval(ns_per_item, 0.95);
+    const double m = median(ns_per_item);
+    return m != 0 ? (ci.high - ci.low) / 2 / std::fabs(m) : std::numeric_limits<double>::infinity();
+}
 
 std::string render_run(const RunResult& result, OutputFormat format) {
     switch (format) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "perfgauge/harness/output_format.hpp"
 #include "perfgauge/harness/result.hpp"
@@ -15,7 +16,14 @@ namespace perfgauge::harness {
 inline constexpr const char* kRunCsvFixedColumns =
     "name,samples,iterations_per_sample,items_per_iteration,ns_per_item_median,ns_per_item_p25,"
     "ns_per_item_p75,ns_per_item_min,ns_per_item_max,ns_per_item_raw_median,relative_iqr,unstable,"
-    "items_per_second,bytes_per_second,disturbed_samples";
+    "items_per_second,bytes_per_second,disturbed_samples,precision";
+
+/// The precision an entry should reach: the half-width of the distribution-free 95% interval of
+/// its median time, as a share of the median. Entries that miss it are flagged "imprecise".
+inline constexpr double kPrecisionTarget = 0.01;
+
+/// That half-width for `ns_per_item` (NaN without samples).
+double median_precision(const std::vector<double>& ns_per_item);
 
 /// JSON layout: {"context": {...Google Benchmark context..., "perfgauge": {...}},
 ///               "benchmarks": [one "iteration" entry per sample, then a "median" aggregate]}.
