@@ -253,7 +253,7 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
     }
     std::vector<std::string> flags;
     if (const double p = median_precision(b.ns_per_item); !(p <= kPrecisionTarget))
-        flags.push_back(fmt::format("imprecise ±{:.1f}%", 100 * p));
+        flags.push_back(fmt::format("imprecise ±{:.2f}%", 100 * p));
     if (!b.disturbed.empty())
         flags.push_back(fmt::format("{} disturbed", b.disturbed.size()));
     cells.push_back(fmt::format("{}", fmt::join(flags, ", ")));
