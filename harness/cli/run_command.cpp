@@ -39,6 +39,11 @@ Sizes are working sets in bytes of encoded varints (memcpy copies the same bytes
 result has items/s and bytes/s, so a decoder's throughput reads as a fraction of memcpy's.
 Before anything is timed, each variant is checked against the reference decoder on the data.
 
+Samples are taken in interleaved rounds. A sample during which the thread lost the CPU (an
+involuntary switch, or wall time beyond CPU time) or the machine ran slow (perfgauge's probe
+around it) is disturbed: set aside, shown in the table and JSON, and re-taken. An entry whose
+median is not known within +-1% (95% interval) is flagged imprecise: use more -r.
+
 Counters come from the backend --backend names. auto (the default): hardware counters where
 the PMU opens them; where it cannot (virtual machines, most CI runners), hardware events that
 callgrind simulates (instructions, branches, branch-misses, L1-dcache-*, LLC-*; also the sums

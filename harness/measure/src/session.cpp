@@ -100,7 +100,7 @@ void Session::leave() {
 void Session::calibrate(std::size_t samples) {
     // Empty regions through exactly the path real regions take; medians resist preemption.
     const std::size_t slot = slot_for(kCalibrationRegion);
-    const std::size_t inner = slot_for(kCalibrationInner);
+    slot_for(kCalibrationInner);  // made now, so that the calibration slots are the last two
     // An empty region, and an empty region holding one empty region: the first is the inside
     // cost of a region's own measurement, their difference what a nested region costs its parent.
     auto empty_regions = [&](int children) {
@@ -108,10 +108,10 @@ void Session::calibrate(std::size_t samples) {
             samples, event_names_.size(), [&](double& ns, std::vector<double>& counts) {
                 const RegionResult before = results_[slot];
                 enter(slot);
-                for (int c = 0; c < children; ++c) {
-                    enter(inner);
-                    leave();
-                }
+                // Children through the path users take, name lookup included: a parent pays
+                // for finding its child's slot too.
+                for (int c = 0; c < children; ++c)
+                    Region child(*this, kCalibrationInner);
                 leave();
                 ns = results_[slot].time_ns - before.time_ns;
                 for (std::size_t i = 0; i < counts.size(); ++i)
