@@ -129,8 +129,18 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     batch.health = {clock_.to_ns(static_cast<double>(t1 - t0)),
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
-                    std::max(probe_before, probe_after) / probe_reference_ns_};
+                    std::max(probe_before, probe_after) / typical_probe_ns()};
     return batch;
+}
+
+double Runner::typical_probe_ns() const {
+    // The median of the recent probes: a sample is disturbed by a transient slowdown, measured
+    // against how the machine has been running lately. A lasting change of the machine's speed
+    // is not a disturbance of one sample; compare sees it in the runs' fastest probes.
+    const std::size_t n = std::min(probes_seen_, recent_probes_.size());
+    if (n == 0)
+        return 1;
+    return median(std::span<const double>(recent_probes_.data(), n));
 }
 
 double Runner::time_machine_probe() {
@@ -145,8 +155,10 @@ double Runner::time_machine_probe() {
     }
     const std::uint64_t t1 = clock_.stop();
     const double ns = clock_.to_ns(static_cast<double>(t1 - t0));
-    if (ns > 0)
-        probe_reference_ns_ = probe_reference_ns_ > 0 ? std::min(probe_reference_ns_, ns) : ns;
+    if (ns > 0) {
+        probe_fastest_ns_ = probe_fastest_ns_ > 0 ? std::min(probe_fastest_ns_, ns) : ns;
+        recent_probes_[probes_seen_++ % recent_probes_.size()] = ns;
+    }
     return ns;
 }
 
@@ -270,7 +282,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // within the retake budget.
     // The warm-up has probed the machine hundreds of times: its fastest probe is the reference
     // every sample's probes are held against.
-    result.machine_probe_ns = probe_reference_ns_;
+    result.machine_probe_ns = probe_fastest_ns_;
     std::vector<double> pause_share(benchmarks.size(), 0.0);
     std::mt19937_64 rng(result.seed);
     const std::size_t max_rounds =

@@ -3,6 +3,7 @@
 // overhead correction (the batch's own measurement and every pause/resume inside it).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -78,6 +79,7 @@ class Runner {
     };
     void record(BenchmarkResult& r, const Batch& batch, std::size_t round);
     double time_machine_probe();
+    double typical_probe_ns() const;
     Batch run_batch(const Benchmark& b, std::uint64_t iterations);
     std::uint64_t size_batch(const Benchmark& b);
     void apply_noise_controls(std::vector<std::string>& warnings);
@@ -88,11 +90,13 @@ class Runner {
     NativeBatchState state_;
     pmu::CounterSet::Snapshot before_, after_;
     std::vector<pmu::ScaledCount> delta_;
-    std::vector<double> batch_counts_;  // last batch, paused intervals removed
-    Overhead batch_overhead_;           ///< one empty batch's own measurement
-    Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
-    double cpu_clock_slack_ns_ = 0;     ///< calibrated; see sample_health.hpp
-    double probe_reference_ns_ = 0;     ///< the fastest machine probe so far
+    std::vector<double> batch_counts_;        // last batch, paused intervals removed
+    Overhead batch_overhead_;                 ///< one empty batch's own measurement
+    Overhead pause_overhead_;                 ///< one pause/resume pair inside a batch
+    double cpu_clock_slack_ns_ = 0;           ///< calibrated; see sample_health.hpp
+    double probe_fastest_ns_ = 0;             ///< the fastest machine probe so far (recorded)
+    std::array<double, 32> recent_probes_{};  ///< ring of the latest probes
+    std::size_t probes_seen_ = 0;
 };
 
 }  // namespace perfgauge::harness

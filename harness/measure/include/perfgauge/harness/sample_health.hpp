@@ -23,8 +23,8 @@ struct SampleHealth {
     double wall_ns = 0;
     double cpu_ns = 0;
     std::uint64_t involuntary_switches = 0;
-    /// The slower of the two probes bracketing the batch, over the run's fastest probe: above
-    /// 1 + kProbeSlowdown the machine ran slow around this sample (a busy host or sibling
+    /// The slower of the two probes bracketing the batch, over the median of the latest probes:
+    /// above 1 + kProbeSlowdown the machine ran slow around this sample (a busy host or sibling
     /// thread, a lower frequency), which wall and CPU time cannot show.
     double probe_slowdown = 1;
 };

@@ -51,9 +51,8 @@ struct RunResult {
     double batch_overhead_ns = 0;  ///< subtracted once per sample
     double pause_overhead_ns = 0;  ///< subtracted once per pause()/resume() pair
     /// perfgauge's own fixed probe (a short chain of dependent multiply-adds, the same in every
-    /// run): its fastest time over the warm-up, in ns. Every sample is bracketed by the probe;
-    /// a sample whose probe ran slower than this by more than kProbeSlowdown was slowed by the
-    /// machine (host contention, frequency) and is disturbed. Two runs whose references differ
+    /// run): its fastest time in this run, in ns. Every sample is bracketed by the probe (a
+    /// transiently slow probe makes the sample disturbed); two runs whose fastest probes differ
     /// ran on a machine in different states. 0: not recorded.
     double machine_probe_ns = 0;
     std::uint64_t seed = 0;
