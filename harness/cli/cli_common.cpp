@@ -1,6 +1,9 @@
 #include "cli_common.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -75,6 +78,14 @@ std::optional<std::string> simulation_valgrind(harness::Backend backend) {
             "valgrind; or point PERFGAUGE_VALGRIND at it)");
     }
     return valgrind;
+}
+
+std::string own_executable() {
+    std::error_code ec;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
+    return path.string();
 }
 
 }  // namespace perfgauge::cli

@@ -49,6 +49,9 @@ harness::Backend backend_option(const po::variables_map& vm);
 /// it.
 std::optional<std::string> simulation_valgrind(harness::Backend backend);
 
+/// The path perfgauge runs from (/proc/self/exe), for re-running itself.
+std::string own_executable();
+
 int doctor_command(const std::vector<std::string>& args);
 int events_command(const std::vector<std::string>& args);
 int stat_command(const std::vector<std::string>& args);

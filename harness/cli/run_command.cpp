@@ -7,6 +7,7 @@
 #include <ctime>
 #include <iostream>
 #include <optional>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/workloads/suite.hpp"
 #include "run_options.hpp"
+#include "run_processes.hpp"
 #include "run_simulation.hpp"
 
 namespace perfgauge::cli {
@@ -42,7 +44,11 @@ Before anything is timed, each variant is checked against the reference decoder 
 Samples are taken in interleaved rounds. A sample during which the thread lost the CPU (an
 involuntary switch, or wall time beyond CPU time) or the machine ran slow (perfgauge's probe
 around it) is disturbed: set aside, shown in the table and JSON, and re-taken. An entry whose
-median is not known within +-1% (95% interval) is flagged imprecise: use more -r.
+median is not known within +-1% (95% interval) is flagged imprecise: use more -r. The rounds
+are shared between --processes fresh perfgauge processes run one after another (default 2):
+what lasts a whole process - where code and data landed, the host's state meanwhile - then
+shows as a difference between processes, and perfgauge compare requires a change between two
+results to exceed it (one process cannot show it).
 
 Counters come from the backend --backend names. auto (the default): hardware counters where
 the PMU opens them; where it cannot (virtual machines, most CI runners), hardware events that
@@ -72,6 +78,26 @@ void show_progress(std::string_view phase, std::size_t done, std::size_t total) 
     std::fflush(stderr);
 }
 
+// --internal-measure-child INDEX:COUNT:PATH: this perfgauge is one of a run's measuring
+// processes and writes its result to PATH.
+struct MeasuringChild {
+    std::size_t index = 0, count = 1;
+    std::string result_path;
+};
+
+std::optional<MeasuringChild> measuring_child_option(const po::variables_map& vm) {
+    if (!vm.count("internal-measure-child"))
+        return std::nullopt;
+    const std::string text = vm["internal-measure-child"].as<std::string>();
+    MeasuringChild child;
+    char path[4096] = {};
+    if (std::sscanf(text.c_str(), "%zu:%zu:%4095[^\n]", &child.index, &child.count, path) != 3 ||
+        child.index >= child.count)
+        throw UsageError("--internal-measure-child is perfgauge's own; use --processes");
+    child.result_path = path;
+    return child;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
@@ -92,6 +118,8 @@ int run_command(const std::vector<std::string>& args) {
         "events,e", po::value<std::string>()->default_value(harness::kDefaultStatEvents),
         "counted per item (perfgauge events)")("repetitions,r", po::value<int>()->default_value(10),
                                                "samples per benchmark")(
+        "processes", po::value<int>()->default_value(2),
+        "measuring processes the repetitions are shared between (see above)")(
         "min-time", po::value<double>()->default_value(0.002), "seconds per sample, at least")(
         "warmup", po::value<double>()->default_value(0.02), "seconds of warm-up per benchmark")(
         "seed", po::value<std::uint64_t>(), "interleaving seed (default: random, recorded)")(
@@ -110,7 +138,9 @@ int run_command(const std::vector<std::string>& args) {
         "items counted per benchmark under simulation, at least (whole iterations)");
     po::options_description hidden;
     hidden.add_options()("internal-sim-child", po::value<std::string>(),
-                         "perfgauge's own: the simulation child writes its manifest here");
+                         "perfgauge's own: the simulation child writes its manifest here")(
+        "internal-measure-child", po::value<std::string>(),
+        "perfgauge's own: INDEX:COUNT:PATH, a measuring process writes its result to PATH");
     po::options_description all;
     all.add(options).add(hidden);
     const auto vm = parse_options(args, all, {});
@@ -154,36 +184,62 @@ int run_command(const std::vector<std::string>& args) {
     if (vm.count("quiet") == 0 && ::isatty(STDERR_FILENO))
         runner_options.progress = show_progress;
 
-    // Every output path is checked before minutes of measuring.
-    const std::string output = output_option(vm);
-    // The JSON result is saved beside the chosen output, unless that output is the JSON.
-    std::string json_path;
-    if (vm.count("json"))
-        json_path = vm["json"].as<std::string>() == "none" ? "" : vm["json"].as<std::string>();
-    else if (format != harness::OutputFormat::json)
-        json_path = default_result_path();
-    if (!json_path.empty())
-        check_output_path(json_path);
+    const auto child = measuring_child_option(vm);
+    const int processes = vm["processes"].as<int>();
+    if (processes < 1 || processes > 64)
+        throw UsageError(fmt::format("--processes must be 1 to 64, not {}", processes));
+    if (processes > 1 && !child)  // every process must get rounds to measure
+        repetitions_per_process(runner_options.repetitions, static_cast<std::size_t>(processes));
 
-    harness::Runner runner(runner_options);  // plan_events above already refused bad names
-    // Data generation and the check against the reference decoder happen here.
-    const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
-    for (const auto& note : suite.notes)
-        fmt::print(stderr, "perfgauge run: {}\n", note);
-    if (!plan.notice.empty())
-        fmt::print(stderr, "perfgauge run: {}\n", plan.notice);
+    // Every output path is checked before minutes of measuring.
+    std::string output, json_path;
+    if (!child) {
+        output = output_option(vm);
+        // The JSON result is saved beside the chosen output, unless that output is the JSON.
+        if (vm.count("json"))
+            json_path = vm["json"].as<std::string>() == "none" ? "" : vm["json"].as<std::string>();
+        else if (format != harness::OutputFormat::json)
+            json_path = default_result_path();
+        if (!json_path.empty())
+            check_output_path(json_path);
+    }
+
+    harness::RunResult result;
     const auto native_start = std::chrono::steady_clock::now();
-    auto result = runner.run(suite.benchmarks);
+    if (processes > 1 && !child) {
+        if (!plan.notice.empty())
+            fmt::print(stderr, "perfgauge run: {}\n", plan.notice);
+        const std::uint64_t seed =
+            runner_options.seed ? *runner_options.seed : std::random_device{}();
+        result = measure_in_processes(vm, processes, seed);
+        result.system = system;  // a process's result file carries only part of it
+    } else {
+        harness::Runner runner(runner_options);  // plan_events above already refused bad names
+        // Data generation and the check against the reference decoder happen here.
+        const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
+        if (!child || child->index == 0) {  // once per run, not once per measuring process
+            for (const auto& note : suite.notes)
+                fmt::print(stderr, "perfgauge run: {}\n", note);
+        }
+        if (!plan.notice.empty() && !child)
+            fmt::print(stderr, "perfgauge run: {}\n", plan.notice);
+        result = runner.run(suite.benchmarks);
+        if (runner_options.progress)
+            fmt::print(stderr, "\r\033[K");
+        result.context = suite.context;
+        for (const auto& note : suite.notes)
+            result.warnings.push_back(note);
+        if (child) {
+            harness::write_file_atomically(
+                child->result_path, harness::render_run(result, harness::OutputFormat::json));
+            return kExitOk;
+        }
+    }
     const std::chrono::duration<double> native_wall =
         std::chrono::steady_clock::now() - native_start;
-    if (runner_options.progress)
-        fmt::print(stderr, "\r\033[K");
-    result.context = suite.context;
-    for (const auto& note : suite.notes)
-        result.warnings.push_back(note);
     if (plan.any_simulated()) {
         const auto caches = simulated_caches_for(spec, vm, system);
-        const auto sim = run_simulation(vm, plan, caches, *valgrind, suite.benchmarks.size());
+        const auto sim = run_simulation(vm, plan, caches, *valgrind, result.benchmarks.size());
         harness::merge_simulated(result, plan, sim);
         result.simulation = {{"notice", plan.notice},
                              {"simulator", sim.creator},

@@ -113,4 +113,15 @@ workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
     return spec;
 }
 
+std::vector<std::string> suite_arguments(const po::variables_map& vm) {
+    std::vector<std::string> out;
+    for (const char* name :
+         {"workload", "variant", "dist", "shape", "cache", "sizes", "l1d", "l2", "l3"}) {
+        if (vm.count(name))
+            out.push_back(fmt::format("--{}={}", name, vm[name].as<std::string>()));
+    }
+    out.push_back(fmt::format("--data-seed={}", vm["data-seed"].as<std::uint64_t>()));
+    return out;
+}
+
 }  // namespace perfgauge::cli

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cli_common.hpp"
 #include "perfgauge/workloads/suite.hpp"
@@ -14,6 +15,10 @@ namespace perfgauge::cli {
 std::uint64_t size_option(const std::string& text, const char* option);
 
 /// The suite the options select; throws UsageError for unknown names and bad sizes.
+/// The options that decide which benchmarks exist and on what data, as arguments: a child
+/// perfgauge (a measuring process, the simulation) rebuilds exactly the same suite from them.
+std::vector<std::string> suite_arguments(const po::variables_map& vm);
+
 workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
                                      const workloads::CacheSizes& detected);
 

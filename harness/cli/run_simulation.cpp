@@ -1,41 +1,15 @@
 #include "run_simulation.hpp"
 
-#include <filesystem>
 #include <optional>
-#include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
+#include "run_options.hpp"
 
 namespace perfgauge::cli {
-
-namespace {
-
-// The options that decide which benchmarks exist and on what data: the simulation child
-// rebuilds exactly the same suite from them.
-std::vector<std::string> suite_arguments(const po::variables_map& vm) {
-    std::vector<std::string> out;
-    for (const char* name :
-         {"workload", "variant", "dist", "shape", "cache", "sizes", "l1d", "l2", "l3"}) {
-        if (vm.count(name))
-            out.push_back(fmt::format("--{}={}", name, vm[name].as<std::string>()));
-    }
-    out.push_back(fmt::format("--data-seed={}", vm["data-seed"].as<std::uint64_t>()));
-    return out;
-}
-
-std::string own_executable() {
-    std::error_code ec;
-    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
-    return path.string();
-}
-
-}  // namespace
 
 std::string describe_caches(const harness::SimulatedCaches& caches) {
     std::vector<std::string> parts;

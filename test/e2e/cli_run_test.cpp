@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -82,6 +84,35 @@ TEST(CliRun, PrintsATableAndSavesTheJsonResult) {
     EXPECT_FALSE(saved["benchmarks"].empty());
 }
 
+TEST(CliRun, ProcessesShareTheRoundsAndLeaveNothingBehind) {
+    TempDir dir;
+    auto args = quick(
+        {"--variant", "branchy", "--workload", "varint", "--processes", "2", "--format", "json"});
+    args.insert(args.begin(),
+                {"/usr/bin/env", "TMPDIR=" + dir.path().string(), PERFGAUGE_CLI_PATH});
+    const auto r = run_process(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["context"]["perfgauge"]["processes"], 2);
+    EXPECT_EQ(j["context"]["perfgauge"]["repetitions"], 3);
+    std::map<std::string, std::map<int, int>> per_process;  // benchmark -> process -> samples
+    std::map<std::string, std::set<int>> rounds;
+    for (const auto& b : j["benchmarks"]) {
+        if (b["run_type"] != "iteration")
+            continue;
+        ++per_process[b["run_name"]][b["perfgauge_process"].get<int>()];
+        EXPECT_TRUE(rounds[b["run_name"]].insert(b["repetition_index"].get<int>()).second)
+            << "two samples of one benchmark share a round";
+    }
+    ASSERT_FALSE(per_process.empty());
+    for (const auto& [name, counts] : per_process) {
+        // Two rounds for the first process, one for the second (disturbed ones re-taken).
+        EXPECT_EQ(counts.size(), 2u) << name;
+    }
+    // The measuring processes' results were in a private directory, removed afterwards.
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
 TEST(CliRun, BadInputFailsBeforeMeasuring) {
     const auto expect_usage = [](std::vector<std::string> args, const std::string& message) {
         args.insert(args.begin(), "run");  // all of these fail before anything is measured
@@ -99,6 +130,9 @@ TEST(CliRun, BadInputFailsBeforeMeasuring) {
     expect_usage({"--variant", "branchy,,bmi2"}, "empty name");
     expect_usage({"-e", "cyclez"}, "did you mean");
     expect_usage({"-r", "0"}, "--repetitions");
+    expect_usage({"-r", "2", "--processes", "3"}, "must be at least --processes (3)");
+    expect_usage({"--processes", "0"}, "--processes must be 1 to 64");
+    expect_usage({"--internal-measure-child", "0:2"}, "perfgauge's own");
     expect_usage({"--format", "xml"}, "xml");
     expect_usage({"-o", "/nonexistent-dir/out.txt"}, "/nonexistent-dir");
     expect_usage({"--json", "/nonexistent-dir/r.json"}, "/nonexistent-dir");

@@ -100,8 +100,19 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     // Paired: the samples of shared rounds, aligned; otherwise every sample.
     auto compare = [&](std::string metric, bool is_time, const std::vector<double>& x,
                        const std::vector<double>& y) {
-        if (method != Method::paired)
-            return compare_samples(std::move(metric), is_time, x, y, options, method);
+        if (method != Method::paired) {
+            auto m = compare_samples(std::move(metric), is_time, x, y, options, method);
+            // Independent samples from several processes: what differs between processes of
+            // one side (placement, the host's state) is noise a change must exceed.
+            const double spread =
+                std::max(process_spread(x, b.processes), process_spread(y, c.processes));
+            if (m.method == Method::independent && m.verdict != Verdict::too_few_samples &&
+                spread > m.threshold) {
+                m.threshold = spread;
+                decide(m);
+            }
+            return m;
+        }
         std::vector<double> xs, ys;
         for (const auto& [i, j] : pairs) {
             xs.push_back(x[i]);
@@ -277,6 +288,21 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
     Comparison c;
     c.options = options;
     const double drift = machine_drift(baseline, contender, c);
+    const auto single = [](const RunResult& r) { return r.processes < 2; };
+    if (single(baseline) || single(contender)) {
+        c.notes.push_back(fmt::format(
+            "the {} was measured in one process: effects that last a whole process (code and data "
+            "placement, the host's state) look like a change of the code there; results of "
+            "perfgauge "
+            "run --processes 2 or more show them, and compare then requires a change beyond them",
+            single(baseline) && single(contender) ? "baseline and the contender each"
+            : single(baseline)                    ? "baseline"
+                                                  : "contender"));
+    } else {
+        c.notes.push_back(
+            "a change must also exceed the spread between the medians of each side's measuring "
+            "processes");
+    }
     std::map<std::string, const BenchmarkResult*> by_name;
     for (const auto& b : contender.benchmarks)
         by_name[b.name] = &b;

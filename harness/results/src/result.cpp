@@ -1,6 +1,125 @@
 #include "perfgauge/harness/result.hpp"
 
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "perfgauge/harness/statistics.hpp"
+
 namespace perfgauge::harness {
+
+namespace {
+
+// One past the highest round any sample or disturbed sample of `r` was taken in.
+std::size_t rounds_used(const RunResult& r) {
+    std::size_t end = 0;
+    for (const auto& b : r.benchmarks) {
+        for (std::size_t k = 0; k < b.ns_per_item.size(); ++k)
+            end = std::max(end, (k < b.rounds.size() ? b.rounds[k] : k) + 1);
+        for (const auto& d : b.disturbed)
+            end = std::max(end, d.round + 1);
+    }
+    return end;
+}
+
+void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::size_t process,
+                    std::size_t round_offset) {
+    for (std::size_t k = 0; k < from.ns_per_item.size(); ++k) {
+        into.ns_per_item.push_back(from.ns_per_item[k]);
+        into.raw_ns_per_item.push_back(from.raw_ns_per_item[k]);
+        into.rounds.push_back((k < from.rounds.size() ? from.rounds[k] : k) + round_offset);
+        into.processes.push_back(process);
+        if (k < from.cpu_ns_per_item.size())
+            into.cpu_ns_per_item.push_back(from.cpu_ns_per_item[k]);
+    }
+    for (std::size_t e = 0; e < from.counters_per_item.size(); ++e) {
+        auto& counters = into.counters_per_item[e];
+        counters.insert(counters.end(), from.counters_per_item[e].begin(),
+                        from.counters_per_item[e].end());
+        auto& raw = into.raw_counters_per_item[e];
+        raw.insert(raw.end(), from.raw_counters_per_item[e].begin(),
+                   from.raw_counters_per_item[e].end());
+        into.running_fraction[e] = std::min(into.running_fraction[e], from.running_fraction[e]);
+    }
+    for (auto d : from.disturbed) {
+        d.round += round_offset;
+        into.disturbed.push_back(d);
+    }
+}
+
+}  // namespace
+
+RunResult merge_processes(std::vector<RunResult> parts) {
+    if (parts.empty())
+        throw std::invalid_argument("no measuring process produced a result");
+    RunResult merged = parts.front();
+    for (auto& b : merged.benchmarks) {
+        b.ns_per_item.clear();
+        b.raw_ns_per_item.clear();
+        b.rounds.clear();
+        b.processes.clear();
+        b.cpu_ns_per_item.clear();
+        b.disturbed.clear();
+        for (auto& c : b.counters_per_item)
+            c.clear();
+        for (auto& c : b.raw_counters_per_item)
+            c.clear();
+    }
+    merged.repetitions = 0;
+    merged.processes = parts.size();
+    std::size_t round_offset = 0;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        const RunResult& part = parts[p];
+        const bool same_events = std::equal(
+            part.events.begin(), part.events.end(), merged.events.begin(), merged.events.end(),
+            [](const EventColumn& a, const EventColumn& b) { return a.name == b.name; });
+        if (!same_events || part.benchmarks.size() != merged.benchmarks.size()) {
+            throw std::invalid_argument(fmt::format(
+                "measuring process {} of {} did not measure the same benchmarks and events as "
+                "the first",
+                p + 1, parts.size()));
+        }
+        for (std::size_t i = 0; i < part.benchmarks.size(); ++i) {
+            if (part.benchmarks[i].name != merged.benchmarks[i].name) {
+                throw std::invalid_argument(fmt::format(
+                    "measuring process {} of {} measured '{}' where the first "
+                    "measured '{}'",
+                    p + 1, parts.size(), part.benchmarks[i].name, merged.benchmarks[i].name));
+            }
+            append_samples(merged.benchmarks[i], part.benchmarks[i], p, round_offset);
+        }
+        round_offset += rounds_used(part);
+        merged.repetitions += part.repetitions;
+        if (part.machine_probe_ns > 0 &&
+            (merged.machine_probe_ns <= 0 || part.machine_probe_ns < merged.machine_probe_ns))
+            merged.machine_probe_ns = part.machine_probe_ns;
+        for (const auto& w : part.warnings) {
+            if (std::find(merged.warnings.begin(), merged.warnings.end(), w) ==
+                merged.warnings.end())
+                merged.warnings.push_back(w);
+        }
+    }
+    return merged;
+}
+
+double process_spread(const std::vector<double>& values, const std::vector<std::size_t>& process) {
+    std::map<std::size_t, std::vector<double>> by_process;
+    for (std::size_t k = 0; k < values.size() && k < process.size(); ++k)
+        by_process[process[k]].push_back(values[k]);
+    if (by_process.size() < 2)
+        return 0;
+    double low = 0, high = 0;
+    bool first = true;
+    for (const auto& [p, v] : by_process) {
+        const double m = median(v);
+        low = first ? m : std::min(low, m);
+        high = first ? m : std::max(high, m);
+        first = false;
+    }
+    return high - low;
+}
 
 std::vector<std::string> refusal_lines(const RunResult& result) {
     std::vector<std::string> out;

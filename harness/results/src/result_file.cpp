@@ -75,6 +75,7 @@ void read_context(const json& context, RunResult& r) {
     r.machine_probe_ns = get_or<double>(p, "machine_probe_ns", 0);
     r.seed = get_or<std::uint64_t>(p, "seed", 0);
     r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
+    r.processes = get_or<std::size_t>(p, "processes", 1);
     const auto unsupported = get_or<std::vector<std::string>>(p, "unsupported", {});
     for (const auto& e : p.at("events"))
         r.events.push_back(read_event(e, unsupported));
@@ -124,6 +125,8 @@ void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
     }
     const double ns = e.at("perfgauge_ns_per_item").get<double>();
     b.rounds.push_back(get_or<std::size_t>(e, "repetition_index", b.ns_per_item.size()));
+    if (const auto it = e.find("perfgauge_process"); it != e.end())
+        b.processes.push_back(it->get<std::size_t>());
     b.ns_per_item.push_back(ns);
     b.cpu_ns_per_item.push_back(get_or<double>(e, "perfgauge_cpu_ns_per_item", ns));
     b.raw_ns_per_item.push_back(get_or<double>(e, "perfgauge_raw_ns_per_item", ns));
@@ -200,13 +203,20 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
                 b.disturbed.push_back(
                     {get_or<std::size_t>(d, "round", 0), get_or<double>(d, "ns_per_item", 0),
                      get_or<double>(d, "wall_ns", 0), get_or<double>(d, "cpu_ns", 0),
-                     get_or<std::uint64_t>(d, "involuntary_switches", 0)});
+                     get_or<std::uint64_t>(d, "involuntary_switches", 0),
+                     get_or<double>(d, "probe_slowdown", 1)});
             }
         }
     } catch (const json::exception& e) {
         throw ResultFileError(fmt::format("{}: malformed perfgauge result: {}", origin, e.what()));
     } catch (const std::invalid_argument& e) {
         throw ResultFileError(fmt::format("{}: malformed perfgauge result: {}", origin, e.what()));
+    }
+    for (const auto& b : r.benchmarks) {
+        if (!b.processes.empty() && b.processes.size() != b.ns_per_item.size())
+            throw ResultFileError(fmt::format(
+                "{}: malformed perfgauge result: '{}' tags only some samples with their process",
+                origin, b.name));
     }
     if (r.repetitions == 0 && !r.benchmarks.empty())
         r.repetitions = r.benchmarks.front().ns_per_item.size();

@@ -51,6 +51,7 @@ nlohmann::json context_json(const RunResult& r) {
     p["machine_probe_ns"] = r.machine_probe_ns;
     p["seed"] = r.seed;
     p["repetitions"] = r.repetitions;
+    p["processes"] = r.processes;
     p["events"] = nlohmann::json::array();
     for (const auto& e : r.events) {
         nlohmann::json event = {{"name", e.name},
@@ -131,6 +132,8 @@ std::string render_json(const RunResult& r) {
             auto e = benchmark_entry(r, bench, b);
             e["run_type"] = "iteration";
             e["repetition_index"] = s < bench.rounds.size() ? bench.rounds[s] : s;
+            if (s < bench.processes.size())
+                e["perfgauge_process"] = bench.processes[s];
             const double per_iteration = bench.ns_per_item[s] * bench.items_per_iteration;
             e["real_time"] = per_iteration;
             e["cpu_time"] = s < bench.cpu_ns_per_item.size()
@@ -296,10 +299,12 @@ std::string render_table(const RunResult& r) {
         table.add_row(row_cells(r, b));
     std::string out = table.render();
     out += fmt::format(
-        "medians of {} undisturbed samples per benchmark (interleaved, seed {}); clock {}; "
+        "medians of {} undisturbed samples per benchmark (interleaved, seed {}{}); clock {}; "
         "overhead {:.1f} ns per sample subtracted; imprecise: the 95% interval of the median is "
         "wider than ±{:g}%\n",
-        r.repetitions, r.seed, r.clock, r.batch_overhead_ns, 100 * kPrecisionTarget);
+        r.repetitions, r.seed,
+        r.processes > 1 ? fmt::format(", in {} processes", r.processes) : std::string(), r.clock,
+        r.batch_overhead_ns, 100 * kPrecisionTarget);
     out += simulation_footer(r, "");
     for (const auto& u : refusal_lines(r))
         out += fmt::format("not counted: {}\n", u);

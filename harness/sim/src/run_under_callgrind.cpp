@@ -2,11 +2,6 @@
 // child (perfgauge run), each in a private temporary directory, and reading what it wrote.
 #include "perfgauge/harness/simulation.hpp"
 
-#include <stdlib.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,36 +9,12 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
 #include "simulated_event.hpp"
 
 namespace perfgauge::harness {
 
 namespace {
-
-// A private directory for callgrind's files, removed with everything in it.
-class ScratchDir {
-  public:
-    ScratchDir() {
-        const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/perfgauge-sim-XXXXXX";
-        if (::mkdtemp(pattern.data()) == nullptr) {
-            throw pmu::SimulationError(
-                fmt::format("cannot create a directory for callgrind's output ({}): {}", pattern,
-                            std::strerror(errno)));
-        }
-        path_ = pattern;
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    ~ScratchDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    const std::filesystem::path& path() const { return path_; }
-
-  private:
-    std::filesystem::path path_;
-};
 
 std::string read_text(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -76,7 +47,7 @@ std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
 CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,
                                    const std::vector<std::string>& events) {
-    const ScratchDir dir;
+    const ScratchDir dir("perfgauge-sim", "callgrind's output");
     setup.out_file = (dir.path() / "callgrind.out.%p").string();
     setup.log_file = (dir.path() / "valgrind.log").string();
     setup.instrument_from_start = true;
@@ -110,7 +81,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
 }
 
 SimulationResult simulate(const SimulationRequest& request) {
-    const ScratchDir dir;
+    const ScratchDir dir("perfgauge-sim", "callgrind's output");
     const auto manifest_path = dir.path() / "manifest.json";
     pmu::CallgrindSetup setup = request.setup;
     setup.out_file = (dir.path() / "callgrind.out.%p").string();

@@ -311,6 +311,68 @@ TEST(ResultFile, JsonRoundTrip) {
     EXPECT_EQ(render_run(back, OutputFormat::csv), render_run(original, OutputFormat::csv));
 }
 
+TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
+    auto first = result({bench("a", "x", 8, 10, 5), bench("b", "y", 4, 10, 5)});
+    first.machine_probe_ns = 4400;
+    first.benchmarks[0].disturbed.push_back({5, 9, 1, 1, 1, 1.2});  // a retake round: 0..5
+    auto second = result({bench("a", "x", 9, 10, 4), bench("b", "y", 4, 10, 4)});
+    second.machine_probe_ns = 4300;
+    second.warnings = {"only in the second"};
+    const auto merged = merge_processes({first, second});
+    EXPECT_EQ(merged.processes, 2u);
+    EXPECT_EQ(merged.repetitions, 9u);
+    EXPECT_EQ(merged.machine_probe_ns, 4300);
+    EXPECT_EQ(merged.warnings, (std::vector<std::string>{"only in the second"}));
+    const auto& a = merged.benchmarks[0];
+    ASSERT_EQ(a.ns_per_item.size(), 9u);
+    EXPECT_EQ(a.processes, (std::vector<std::size_t>{0, 0, 0, 0, 0, 1, 1, 1, 1}));
+    EXPECT_EQ(a.rounds, (std::vector<std::size_t>{0, 1, 2, 3, 4, 6, 7, 8, 9}));
+    EXPECT_EQ(a.ns_per_item[5], second.benchmarks[0].ns_per_item[0]);
+    EXPECT_EQ(a.counters_per_item[0].size(), 9u);
+    ASSERT_EQ(a.disturbed.size(), 1u);
+    EXPECT_EQ(a.disturbed[0].round, 5u);
+    // The tags survive the result file.
+    const auto back = parse_run_json(render_run(merged, OutputFormat::json), "test");
+    EXPECT_EQ(back.processes, 2u);
+    EXPECT_EQ(back.benchmarks[0].processes, a.processes);
+    EXPECT_EQ(back.benchmarks[0].disturbed[0].probe_slowdown, 1.2);
+    // Parts that measured different things are refused.
+    auto other = result({bench("c", "x", 8, 10, 5), bench("b", "y", 4, 10, 5)});
+    EXPECT_THROW(merge_processes({first, other}), std::invalid_argument);
+    EXPECT_THROW(merge_processes({}), std::invalid_argument);
+}
+
+TEST(Compare, AChangeAcrossResultsMustExceedTheSpreadBetweenProcesses) {
+    // The baseline's two processes disagree by 12% (one ran in a slow state); the contender is
+    // 6% faster than the baseline's median: not a verdict the processes support.
+    auto base = result({bench("a", "x", 8, 10)});
+    auto& b = base.benchmarks[0];
+    b.ns_per_item = samples(8, 5);
+    const auto slow = samples(8.96, 5);
+    b.ns_per_item.insert(b.ns_per_item.end(), slow.begin(), slow.end());
+    b.processes = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    base.processes = 2;
+    auto contender = result({bench("a", "x", 8.0, 10)});
+    contender.benchmarks[0].processes = b.processes;
+    contender.processes = 2;
+    // Each process's median sits 0.1% below its centre (samples() over five values).
+    EXPECT_NEAR(process_spread(b.ns_per_item, b.processes), 0.96 * 0.999, 1e-9);
+    EXPECT_EQ(process_spread(b.ns_per_item, {}), 0) << "one process: no spread to see";
+    auto c = compare_results(base, contender, CompareOptions{});
+    const auto& time = c.benchmarks[0].metrics[0];
+    EXPECT_NEAR(time.threshold, 0.96 * 0.999, 1e-9);
+    EXPECT_NE(time.verdict, Verdict::lower);
+    EXPECT_NE(time.verdict, Verdict::higher);
+    // Without the tags compare cannot see what lasts a process, and says so.
+    base.benchmarks[0].processes.clear();
+    base.processes = 1;
+    c = compare_results(base, contender, CompareOptions{});
+    const auto note = std::find_if(c.notes.begin(), c.notes.end(), [](const auto& n) {
+        return n.find("baseline was measured in one process") != std::string::npos;
+    });
+    EXPECT_NE(note, c.notes.end());
+}
+
 TEST(ResultFile, RejectsWhatIsNotAPerfgaugeResult) {
     EXPECT_THROW(parse_run_json("not json", "x"), ResultFileError);
     EXPECT_THROW(parse_run_json("[1,2]", "x"), ResultFileError);

@@ -39,6 +39,10 @@ struct BenchmarkResult {
     /// Per sample: the interleaved round it was taken in (samples of one round of one result
     /// are paired when variants are compared). Empty: rounds 0, 1, 2, ...
     std::vector<std::size_t> rounds;
+    /// Per sample: which of the run's measuring processes took it (perfgauge run --processes).
+    /// Effects that last a whole process - code and data placement, the host's state while it
+    /// ran - show only as differences between processes. Empty: one process.
+    std::vector<std::size_t> processes;
     /// Per sample: the thread's CPU time per item over the whole batch. Empty: not recorded.
     std::vector<double> cpu_ns_per_item;
     std::vector<DisturbedSample> disturbed;  ///< excluded from every statistic
@@ -57,6 +61,7 @@ struct RunResult {
     double machine_probe_ns = 0;
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
+    std::size_t processes = 1;  ///< measuring processes the samples came from
     /// Counted per item, in counters_per_item order; refused ones say why (values are 0).
     std::vector<EventColumn> events;
     std::vector<std::string> warnings;  ///< conditions that make numbers less reliable
@@ -66,6 +71,18 @@ struct RunResult {
     std::vector<std::pair<std::string, std::string>> simulation;
     std::vector<BenchmarkResult> benchmarks;
 };
+
+/// One result from the results of several measuring processes of the same benchmarks (perfgauge
+/// run --processes): samples appended in process order, each tagged with its process, rounds
+/// renumbered so that no two processes share one (pairs stay within a process), the fastest
+/// machine probe, the calibrated overheads of the first process. Throws std::invalid_argument
+/// when the parts did not measure the same benchmarks with the same events.
+RunResult merge_processes(std::vector<RunResult> parts);
+
+/// The spread of a metric between processes: the largest minus the smallest of the medians
+/// of each process's samples (`process[i]` tags `values[i]`; empty: one process). 0 when the
+/// values come from fewer than two processes.
+double process_spread(const std::vector<double>& values, const std::vector<std::size_t>& process);
 
 /// "cycles: not supported: ..." for every event that was not counted, in event order.
 std::vector<std::string> refusal_lines(const RunResult& result);

@@ -1,0 +1,25 @@
+// A private temporary directory for files perfgauge's own child processes write (callgrind's
+// dumps, the results of measuring processes): created under $TMPDIR (default /tmp), removed with
+// everything in it when the owner goes out of scope, on error paths too.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace perfgauge::harness {
+
+class ScratchDir {
+  public:
+    /// `purpose` names what the directory is for in the error message when it cannot be made;
+    /// `prefix` starts its name (prefix-XXXXXX). Throws std::runtime_error.
+    ScratchDir(const std::string& prefix, const std::string& purpose);
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    ~ScratchDir();
+    const std::filesystem::path& path() const { return path_; }
+
+  private:
+    std::filesystem::path path_;
+};
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,29 @@
+#include "perfgauge/harness/scratch_dir.hpp"
+
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace perfgauge::harness {
+
+ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+        throw std::runtime_error(fmt::format("cannot create a directory for {} ({}): {}", purpose,
+                                             pattern, std::strerror(errno)));
+    }
+    path_ = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace perfgauge::harness
