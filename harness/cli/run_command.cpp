@@ -41,10 +41,13 @@ Sizes are working sets in bytes of encoded varints (memcpy copies the same bytes
 result has items/s and bytes/s, so a decoder's throughput reads as a fraction of memcpy's.
 Before anything is timed, each variant is checked against the reference decoder on the data.
 
-Samples are taken in interleaved rounds. A sample during which the thread lost the CPU (an
+Samples are taken in interleaved rounds: -r rounds, then more rounds for the benchmarks whose
+median is not yet known within --precision % (the distribution-free 95% interval of the median),
+each until its samples have taken --max-time seconds. A sample during which the thread lost the CPU (an
 involuntary switch, or wall time beyond CPU time) or the machine ran slow (perfgauge's probe
 around it) is disturbed: set aside, shown in the table and JSON, and re-taken. An entry whose
-median is not known within +-1% (95% interval) is flagged imprecise: use more -r. The rounds
+median is still not known within --precision (or +-1% with --precision 0) is flagged
+imprecise: give it more --max-time. The rounds
 are shared between --processes fresh perfgauge processes run one after another (default 2):
 what lasts a whole process - where code and data landed, the host's state meanwhile - then
 shows as a difference between processes, and perfgauge compare requires a change between two
@@ -117,7 +120,11 @@ int run_command(const std::vector<std::string>& args) {
         "l3", po::value<std::string>(), "last-level cache size (default: from sysfs)")(
         "events,e", po::value<std::string>()->default_value(harness::kDefaultStatEvents),
         "counted per item (perfgauge events)")("repetitions,r", po::value<int>()->default_value(10),
-                                               "samples per benchmark")(
+                                               "samples per benchmark, at least")(
+        "precision", po::value<double>()->default_value(1),
+        "more samples until each median is known within this % (95% interval); 0: exactly -r")(
+        "max-time", po::value<double>()->default_value(0.5),
+        "seconds of samples per benchmark at most, for --precision")(
         "processes", po::value<int>()->default_value(2),
         "measuring processes the repetitions are shared between (see above)")(
         "min-time", po::value<double>()->default_value(0.002), "seconds per sample, at least")(
@@ -172,8 +179,20 @@ int run_command(const std::vector<std::string>& args) {
     runner_options.repetitions = static_cast<std::size_t>(repetitions);
     runner_options.min_sample_time_s = vm["min-time"].as<double>();
     runner_options.warmup_time_s = vm["warmup"].as<double>();
-    if (!(runner_options.min_sample_time_s > 0) || !(runner_options.warmup_time_s >= 0))
-        throw UsageError("--min-time must be above 0 and --warmup 0 or more");
+    if (!(runner_options.min_sample_time_s > 0) || !(runner_options.warmup_time_s >= 0) ||
+        !(runner_options.min_sample_time_s <= 60) || !(runner_options.warmup_time_s <= 60))
+        throw UsageError("--min-time must be above 0 and --warmup 0 or more, both at most 60 s");
+    const double precision = vm["precision"].as<double>();
+    const double max_time = vm["max-time"].as<double>();
+    if (!(precision >= 0 && precision < 100))
+        throw UsageError(
+            fmt::format("--precision must be a percentage from 0 (exactly -r "
+                        "samples) to below 100, not {}",
+                        precision));
+    if (!(max_time >= 0 && max_time <= 3600))
+        throw UsageError(fmt::format("--max-time must be 0 to 3600 seconds, not {}", max_time));
+    runner_options.precision = precision / 100;
+    runner_options.max_time_s = max_time;
     if (vm.count("seed"))
         runner_options.seed = vm["seed"].as<std::uint64_t>();
     runner_options.interleave = vm.count("no-interleave") == 0;

@@ -23,6 +23,7 @@ std::vector<std::string> measuring_arguments(const po::variables_map& vm) {
     out.push_back("--backend=" + vm["backend"].as<std::string>());
     out.push_back(fmt::format("--min-time={}", vm["min-time"].as<double>()));
     out.push_back(fmt::format("--warmup={}", vm["warmup"].as<double>()));
+    out.push_back(fmt::format("--precision={}", vm["precision"].as<double>()));
     for (const char* flag : {"no-interleave", "fifo", "mlock", "quiet"}) {
         if (vm.count(flag))
             out.push_back(fmt::format("--{}", flag));
@@ -69,6 +70,9 @@ harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t
         argv.insert(argv.end(), common.begin(), common.end());
         argv.push_back(fmt::format("--repetitions={}", shares[i]));
         argv.push_back(fmt::format("--seed={}", seed + i));
+        // The per-benchmark budget is the run's, shared like the rounds.
+        argv.push_back(fmt::format("--max-time={}",
+                                   vm["max-time"].as<double>() / static_cast<double>(processes)));
         argv.push_back(
             fmt::format("--internal-measure-child={}:{}:{}", i, processes, path.string()));
         harness::PendingChild child(argv);

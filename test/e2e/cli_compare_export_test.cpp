@@ -37,6 +37,8 @@ const std::string& small_result() {
                                   "branchy,bmi2",
                                   "--format",
                                   "json",
+                                  "--precision",
+                                  "0",
                                   "-q"});
         EXPECT_EQ(r.exit_code, 0) << r.err;
         return r.out;

@@ -1,10 +1,13 @@
 #include "perfgauge/harness/runner.hpp"
 
+#include "perfgauge/harness/run_report.hpp"
+
 #include <sched.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <numeric>
@@ -14,6 +17,7 @@
 
 #include "perfgauge/harness/native_columns.hpp"
 #include "perfgauge/harness/reliability.hpp"
+#include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
@@ -185,6 +189,15 @@ void Runner::record(BenchmarkResult& r, const Batch& batch, std::size_t round) {
     }
 }
 
+std::size_t Runner::sample_room() const {
+    const std::size_t planned =
+        options_.repetitions + options_.retake_rounds.value_or(options_.repetitions);
+    if (!(options_.precision > 0))
+        return planned;
+    const double by_budget = std::ceil(options_.max_time_s / options_.min_sample_time_s);
+    return planned + static_cast<std::size_t>(std::min(by_budget, 100000.0));
+}
+
 std::uint64_t Runner::size_batch(const Benchmark& b) {
     // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
     const double target_ns = std::max(options_.min_sample_time_s * 1e9,
@@ -262,7 +275,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         r.items_per_iteration = benchmarks[b].items_per_iteration;
         r.bytes_per_iteration = benchmarks[b].bytes_per_iteration;
         r.iterations = size_batch(benchmarks[b]);
-        const std::size_t room = 2 * options_.repetitions;  // clean samples, and retakes
+        const std::size_t room = sample_room();  // clean samples, retakes, precision rounds
         r.ns_per_item.reserve(room);
         r.raw_ns_per_item.reserve(room);
         r.cpu_ns_per_item.reserve(room);
@@ -284,25 +297,44 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // every sample's probes are held against.
     result.machine_probe_ns = probe_fastest_ns_;
     std::vector<double> pause_share(benchmarks.size(), 0.0);
+    std::vector<double> spent_ns(benchmarks.size(), 0.0);  // wall time of its sampled batches
     std::mt19937_64 rng(result.seed);
-    const std::size_t max_rounds =
+    result.precision_target = options_.precision;
+    const std::size_t retake_rounds =
         options_.repetitions + options_.retake_rounds.value_or(options_.repetitions);
-    for (std::size_t round = 0; round < max_rounds; ++round) {
+    // Whether benchmark b gets a sample in this round: short of clean samples (within the
+    // retake rounds), or short of the precision target (within its time budget; a benchmark
+    // still short of clean samples is short of it too).
+    const auto wanted = [&](std::size_t b, std::size_t round) {
+        const auto& r = result.benchmarks[b];
+        const std::size_t taken = r.ns_per_item.size() + r.disturbed.size();
+        if (taken >= sample_room())
+            return false;
+        if (r.ns_per_item.size() < options_.repetitions && round < retake_rounds)
+            return true;
+        return options_.precision > 0 && spent_ns[b] < options_.max_time_s * 1e9 &&
+               !(median_precision(r.ns_per_item) <= options_.precision);
+    };
+    for (std::size_t round = 0;; ++round) {
         std::vector<std::size_t> order;
         for (std::size_t b = 0; b < benchmarks.size(); ++b) {
-            if (result.benchmarks[b].ns_per_item.size() < options_.repetitions)
+            if (wanted(b, round))
                 order.push_back(b);
         }
         if (order.empty())
             break;
-        if (options_.progress)
-            options_.progress(round < options_.repetitions ? "repetition" : "retake", round,
-                              round < options_.repetitions ? options_.repetitions : max_rounds);
+        if (options_.progress) {
+            if (round < options_.repetitions)
+                options_.progress("repetition", round, options_.repetitions);
+            else
+                options_.progress("more samples for precision or retakes: round", round, round);
+        }
         if (options_.interleave)
             std::shuffle(order.begin(), order.end(), rng);
         for (const std::size_t b : order) {
             auto& r = result.benchmarks[b];
             const Batch batch = run_batch(benchmarks[b], r.iterations);
+            spent_ns[b] += batch.health.wall_ns;
             if (batch.ns > 0) {
                 pause_share[b] = std::max(pause_share[b], static_cast<double>(batch.pauses) *
                                                               pause_overhead_.ns / batch.ns);

@@ -76,6 +76,7 @@ void read_context(const json& context, RunResult& r) {
     r.seed = get_or<std::uint64_t>(p, "seed", 0);
     r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
     r.processes = get_or<std::size_t>(p, "processes", 1);
+    r.precision_target = get_or<double>(p, "precision_target", 0.01);
     const auto unsupported = get_or<std::vector<std::string>>(p, "unsupported", {});
     for (const auto& e : p.at("events"))
         r.events.push_back(read_event(e, unsupported));

@@ -13,6 +13,11 @@ namespace perfgauge::harness {
 
 namespace {
 
+// Entries are flagged "imprecise" beyond the run's target (1% when it sampled a fixed count).
+double imprecise_beyond(const RunResult& r) {
+    return r.precision_target > 0 ? r.precision_target : 0.01;
+}
+
 double items_per_second(double ns_per_item) {
     return ns_per_item > 0 ? 1e9 / ns_per_item : 0.0;
 }
@@ -52,6 +57,7 @@ nlohmann::json context_json(const RunResult& r) {
     p["seed"] = r.seed;
     p["repetitions"] = r.repetitions;
     p["processes"] = r.processes;
+    p["precision_target"] = r.precision_target;
     p["events"] = nlohmann::json::array();
     for (const auto& e : r.events) {
         nlohmann::json event = {{"name", e.name},
@@ -255,7 +261,7 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
             cells.push_back(format_si(median(b.counters_per_item[i])));
     }
     std::vector<std::string> flags;
-    if (const double p = median_precision(b.ns_per_item); !(p <= kPrecisionTarget))
+    if (const double p = median_precision(b.ns_per_item); !(p <= imprecise_beyond(r)))
         flags.push_back(fmt::format("imprecise ±{:.2f}%", 100 * p));
     if (!b.disturbed.empty())
         flags.push_back(fmt::format("{} disturbed", b.disturbed.size()));
@@ -304,7 +310,7 @@ std::string render_table(const RunResult& r) {
         "wider than ±{:g}%\n",
         r.repetitions, r.seed,
         r.processes > 1 ? fmt::format(", in {} processes", r.processes) : std::string(), r.clock,
-        r.batch_overhead_ns, 100 * kPrecisionTarget);
+        r.batch_overhead_ns, 100 * imprecise_beyond(r));
     out += simulation_footer(r, "");
     for (const auto& u : refusal_lines(r))
         out += fmt::format("not counted: {}\n", u);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 
 #include "../../support/run_process.hpp"
@@ -112,6 +113,43 @@ TEST(Runner, SamplesThatLoseTheCpuAreSetAsideAndRetaken) {
     EXPECT_EQ((*aggregate)["perfgauge_disturbed_samples"], b.disturbed.size());
     EXPECT_EQ((*aggregate)["perfgauge_disturbed"].size(), b.disturbed.size());
     EXPECT_NE(render_run(result, OutputFormat::table).find("disturbed"), std::string::npos);
+}
+
+TEST(Runner, MoreSamplesUntilThePrecisionTargetOrTheBudget) {
+    // Every iteration keeps the CPU busy for 1 ms or 3 ms, alternately by batch: a median within
+    // 0.1% needs far more samples than a 50 ms budget allows, so sampling stops at the budget...
+    auto options = quick(5);
+    options.precision = 0.001;
+    options.max_time_s = 0.05;
+    std::uint64_t calls = 0;
+    const std::vector<Benchmark> noisy = {
+        {"noisy",
+         1,
+         0,
+         [&calls](BatchState& s) {
+             const auto each = std::chrono::milliseconds(++calls % 2 ? 1 : 3);  // per batch
+             for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                 const auto until = std::chrono::steady_clock::now() + each;
+                 while (std::chrono::steady_clock::now() < until)
+                     benchmark_sink(calls);
+             }
+         },
+         {}}};
+    Runner runner(options);
+    const auto result = runner.run(noisy);
+    EXPECT_EQ(result.precision_target, 0.001);
+    const auto& b = result.benchmarks[0];
+    const std::size_t taken = b.ns_per_item.size() + b.disturbed.size();
+    EXPECT_GT(taken, 5u) << "the target was not reached, so more rounds were taken";
+    // ...which every batch of at least 1 ms spends within 50 batches (plus the one that crossed
+    // it), long before the 255 samples the runner has room for.
+    EXPECT_LE(taken, 51u);
+
+    // A fixed count (precision 0) takes exactly the planned samples.
+    options.precision = 0;
+    options.retake_rounds = 20 * options.repetitions;
+    Runner fixed(options);
+    EXPECT_EQ(fixed.run(noisy).benchmarks[0].ns_per_item.size(), 5u);
 }
 
 TEST(Runner, PausedSetUpIsNotMeasured) {

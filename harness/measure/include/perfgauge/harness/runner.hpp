@@ -26,7 +26,13 @@ struct RunnerOptions {
     std::string events = "task-clock,page-faults";
     /// Events resolved already (an event plan's): when set, `events` is not parsed at all.
     std::optional<std::vector<pmu::GroupSpec>> resolved_events;
-    std::size_t repetitions = 10;  ///< clean samples per benchmark
+    std::size_t repetitions = 10;  ///< clean samples per benchmark, at least
+    /// After `repetitions`, a benchmark gets more interleaved rounds until the distribution-free
+    /// 95% interval of its median is within this share of the median (0, the default here: a
+    /// fixed count; perfgauge run aims for 0.01)...
+    double precision = 0;
+    /// ...or its samples have taken this much wall time in all (the per-benchmark budget).
+    double max_time_s = 0.5;
     /// Extra interleaved rounds allowed for re-taking disturbed samples (default: as many as
     /// `repetitions`); a benchmark still short of clean samples after them keeps what it has.
     std::optional<std::size_t> retake_rounds;
@@ -82,6 +88,9 @@ class Runner {
     double typical_probe_ns() const;
     Batch run_batch(const Benchmark& b, std::uint64_t iterations);
     std::uint64_t size_batch(const Benchmark& b);
+    /// The most samples (clean and disturbed) one benchmark can take: the planned and retake
+    /// rounds, plus what the time budget allows at the shortest batch. Reserved up front.
+    std::size_t sample_room() const;
     void apply_noise_controls(std::vector<std::string>& warnings);
 
     RunnerOptions options_;

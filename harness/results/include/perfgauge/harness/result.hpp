@@ -62,6 +62,9 @@ struct RunResult {
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
     std::size_t processes = 1;  ///< measuring processes the samples came from
+    /// The precision sampling aimed for: the half-width of the 95% interval of each median, as a
+    /// share of it (0: a fixed number of samples). Entries that missed it are "imprecise".
+    double precision_target = 0.01;
     /// Counted per item, in counters_per_item order; refused ones say why (values are 0).
     std::vector<EventColumn> events;
     std::vector<std::string> warnings;  ///< conditions that make numbers less reliable

@@ -18,11 +18,9 @@ inline constexpr const char* kRunCsvFixedColumns =
     "ns_per_item_p75,ns_per_item_min,ns_per_item_max,ns_per_item_raw_median,relative_iqr,unstable,"
     "items_per_second,bytes_per_second,disturbed_samples,precision";
 
-/// The precision an entry should reach: the half-width of the distribution-free 95% interval of
-/// its median time, as a share of the median. Entries that miss it are flagged "imprecise".
-inline constexpr double kPrecisionTarget = 0.01;
-
-/// That half-width for `ns_per_item` (NaN without samples).
+/// The half-width of the distribution-free 95% interval of the median time, as a share of the
+/// median: what RunResult::precision_target is held against. That half-width for `ns_per_item` (NaN
+/// without samples).
 double median_precision(const std::vector<double>& ns_per_item);
 
 /// JSON layout: {"context": {...Google Benchmark context..., "perfgauge": {...}},
