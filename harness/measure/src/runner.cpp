@@ -327,7 +327,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             if (round < options_.repetitions)
                 options_.progress("repetition", round, options_.repetitions);
             else
-                options_.progress("more samples for precision or retakes: round", round, round);
+                options_.progress("extra round (precision, retakes)", round, round);
         }
         if (options_.interleave)
             std::shuffle(order.begin(), order.end(), rng);
