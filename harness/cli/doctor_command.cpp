@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "hints.hpp"
 #include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
@@ -48,8 +49,8 @@ int doctor_command(const std::vector<std::string>& args) {
     fmt::print("perfgauge doctor\n\n");
     for (const auto& check : checks) {
         fmt::print("{} {}: {}\n", harness::check_label(check.level), check.topic, check.finding);
-        if (!check.fix.empty())
-            fmt::print("       fix: {}\n", check.fix);
+        if (const auto fix = with_hint(check.fix, check.hint); !fix.empty())
+            fmt::print("       fix: {}\n", fix);
     }
     return probes.software_error == 0 ? kExitOk : kExitFailure;
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "hints.hpp"
 #include "perfgauge/pmu/event_list.hpp"
 
 namespace {
@@ -77,7 +78,9 @@ int main(int argc, char** argv) {
                    e.what(), command);
         return cli::kExitUsage;
     } catch (const pmu::EventError& e) {
-        fmt::print(stderr, "perfgauge {}: {}\n", command, e.what());
+        // pmu names no command; the remedy that takes one is perfgauge's to add.
+        fmt::print(stderr, "perfgauge {}: {}\n{}\n", command, e.what(),
+                   cli::hint_text(pmu::ToolHint::list_events));
         return cli::kExitUsage;
     } catch (const std::exception& e) {
         fmt::print(stderr, "perfgauge {}: error: {}\n", command, e.what());

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "hints.hpp"
 #include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/run_report.hpp"
@@ -273,6 +274,7 @@ int run_command(const std::vector<std::string>& args) {
         harness::merge_simulated(result, plan, {});  // places events neither backend counts
     }
 
+    add_cli_hints(result.events);
     const std::string rendered = harness::render_run(result, format);
     write_output(rendered, output);
     if (!json_path.empty()) {

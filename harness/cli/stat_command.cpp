@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cli_common.hpp"
+#include "hints.hpp"
 #include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/simulation.hpp"
@@ -142,6 +143,7 @@ int stat_command(const std::vector<std::string>& args) {
     } else if (backend != harness::Backend::perf) {
         harness::merge_simulated(result, plan, harness::CommandSimulation{});
     }
+    add_cli_hints(result.events);
     const std::string report = harness::render_stat(result, format);
     if (output.empty()) {
         fmt::print(stderr, "{}", report);

@@ -63,7 +63,7 @@ std::string base_event_name(const std::string& name) {
 
 std::string did_you_mean(const std::vector<std::string>& suggestions) {
     if (suggestions.empty())
-        return "; run 'perfgauge events' to list the events known here";
+        return "; no known event has a similar name";
     return fmt::format("; did you mean {}?", fmt::join(suggestions, ", "));
 }
 
@@ -111,7 +111,7 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
     if (term.name.find('/') != std::string::npos) {
         throw InvalidEventError(fmt::format(
             "'{}': perf's 'pmu/term=value/' syntax is not supported; use the libpfm4 name "
-            "(see 'perfgauge events') or a raw event rNNNN",
+            "or a raw event rNNNN",
             term.name));
     }
     // A tracepoint wins over libpfm4 when tracefs has it: "sched:sched_switch" cannot be a

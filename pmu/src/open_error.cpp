@@ -9,11 +9,6 @@ namespace perfgauge::pmu {
 
 namespace {
 
-constexpr const char* kSimulatedHint =
-    "use a machine (or VM) with a hardware PMU, or simulate instructions, branches, "
-    "branch-misses and cache misses with --backend sim (valgrind's callgrind; perfgauge run "
-    "and stat do it by default, --backend auto, when valgrind is installed)";
-
 OpenDiagnosis not_supported(EventKind kind, const PmuEnvironment& env, int error) {
     if (needs_hardware_pmu(kind) && !env.has_hardware_pmu()) {
         std::string why = "this machine exposes no hardware PMU";
@@ -23,21 +18,20 @@ OpenDiagnosis not_supported(EventKind kind, const PmuEnvironment& env, int error
                        ? fmt::format("; kernel: \"{}\")", *env.kernel_pmu_message)
                        : ")";
         }
-        return {
-            "not supported", why,
-            fmt::format(
-                "{}; to expose the PMU to a VM, enable it on the host (QEMU/KVM: -cpu host,pmu=on; "
-                "libvirt: <pmu state='on'/>; cloud: an instance type with PMU access)",
-                kSimulatedHint)};
+        return {"not supported", why,
+                "use a machine (or VM) with a hardware PMU; to expose the PMU to a VM, enable it "
+                "on the host (QEMU/KVM: -cpu host,pmu=on; libvirt: <pmu state='on'/>; cloud: an "
+                "instance type with PMU access)",
+                ToolHint::simulate};
     }
     if (error == EOPNOTSUPP) {
         return {"not supported",
                 "the PMU cannot count this event with the requested options (e.g. privilege "
                 "filtering or sampling)",
-                "drop modifiers, or run 'perfgauge events --resolve' to inspect the encoding"};
+                "drop modifiers, or inspect the encoding", ToolHint::show_encoding};
     }
     return {"not supported", "this CPU or kernel does not implement this event",
-            "run 'perfgauge events' to list the events this machine can open"};
+            "count an event this machine can open", ToolHint::list_events};
 }
 
 OpenDiagnosis permission_denied(EventKind kind, const perf_event_attr& attr,
@@ -55,13 +49,14 @@ OpenDiagnosis permission_denied(EventKind kind, const perf_event_attr& attr,
         return {
             "permission denied",
             fmt::format("tracepoints need root or CAP_PERFMON (perf_event_paranoid is {})", level),
-            "run as root, or grant CAP_PERFMON: sudo setcap cap_perfmon+ep $(which perfgauge)"};
+            "run as root, or grant this program CAP_PERFMON", ToolHint::grant_perfmon};
     }
     if (level >= 3) {
         return {"permission denied",
                 fmt::format("perf_event_paranoid is {}: {}", level, describe_paranoid(level)),
                 "sudo sysctl -w kernel.perf_event_paranoid=2 (user-space counting), or grant "
-                "CAP_PERFMON: sudo setcap cap_perfmon+ep $(which perfgauge)"};
+                "this program CAP_PERFMON",
+                ToolHint::grant_perfmon};
     }
     if (attr.exclude_kernel == 0 && level >= 2) {
         return {"permission denied",
@@ -72,7 +67,8 @@ OpenDiagnosis permission_denied(EventKind kind, const perf_event_attr& attr,
     }
     return {"permission denied",
             fmt::format("perf_event_paranoid is {}: {}", level, describe_paranoid(level)),
-            "sudo sysctl -w kernel.perf_event_paranoid=1, or grant CAP_PERFMON"};
+            "sudo sysctl -w kernel.perf_event_paranoid=1, or grant this program CAP_PERFMON",
+            ToolHint::grant_perfmon};
 }
 
 }  // namespace
@@ -89,8 +85,8 @@ OpenDiagnosis diagnose_open_error(int error, EventKind kind, const perf_event_at
             return permission_denied(kind, attr, env);
         case EINVAL:
             return {"invalid", "the kernel rejected this combination of event attributes",
-                    "run with --verbose to see the perf_event_attr; check modifiers and libpfm4 "
-                    "attributes (perfgauge events --resolve LIST)"};
+                    "check the modifiers and libpfm4 attributes against the encoding",
+                    ToolHint::show_encoding};
         case EMFILE:
         case ENFILE:
             return {"too many open files",
@@ -105,7 +101,7 @@ OpenDiagnosis diagnose_open_error(int error, EventKind kind, const perf_event_at
                     "counter: sudo sysctl -w kernel.nmi_watchdog=0"};
         case E2BIG:
             return {"invalid", "the kernel does not understand this perf_event_attr size",
-                    "perfgauge was built against newer kernel headers than the running kernel"};
+                    "this program was built against newer kernel headers than the running kernel"};
         case ESRCH:
             return {"no such process", "the process to attach to no longer exists", ""};
         default:

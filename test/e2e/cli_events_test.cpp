@@ -54,6 +54,7 @@ TEST(CliEvents, ResolveUnknownNameFailsAndSuggests) {
     const auto r = perfgauge({"events", "--resolve", "cyclez"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("did you mean cycles"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("run 'perfgauge events' to list"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 

@@ -16,7 +16,7 @@ std::vector<EventColumn> native_columns(const pmu::CounterSet& counters) {
             if (!env)
                 env = pmu::detect_pmu_environment();
             auto d = pmu::diagnose_open_error(slot.error, slot.spec.kind, slot.spec.attr, *env);
-            refusal = {std::move(d.status), std::move(d.reason), std::move(d.fix)};
+            refusal = {std::move(d.status), std::move(d.reason), std::move(d.fix), d.hint};
         }
         out.push_back(native_column(slot.spec.name, slot.spec.kind, slot.opened, refusal));
     }

@@ -58,7 +58,9 @@ EventColumn read_event(const json& e, const std::vector<std::string>& unsupporte
         if (const auto it = e.find("refusal"); it != e.end()) {
             c.refusal = {get_or<std::string>(*it, "status", ""),
                          get_or<std::string>(*it, "reason", ""),
-                         get_or<std::string>(*it, "fix", "")};
+                         get_or<std::string>(*it, "fix", ""),
+                         pmu::parse_hint(get_or<std::string>(*it, "hint", "none"))
+                             .value_or(pmu::ToolHint::none)};
         } else {
             c.refusal = refusal_from_line(c.name, unsupported);
         }

@@ -65,8 +65,10 @@ nlohmann::json context_json(const RunResult& r) {
                                 {"source", source_name(e.source)},
                                 {"counted", e.counted}};
         if (!e.counted)
-            event["refusal"] = {
-                {"status", e.refusal.status}, {"reason", e.refusal.reason}, {"fix", e.refusal.fix}};
+            event["refusal"] = {{"status", e.refusal.status},
+                                {"reason", e.refusal.reason},
+                                {"fix", e.refusal.fix},
+                                {"hint", pmu::hint_name(e.refusal.hint)}};
         p["events"].push_back(std::move(event));
     }
     p["unsupported"] = refusal_lines(r);

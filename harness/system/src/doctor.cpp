@@ -44,7 +44,7 @@ DoctorCheck hardware_pmu_check(const pmu::PmuEnvironment& env, const DoctorProbe
                 "this machine exposes no hardware PMU (/sys/bus/event_source/devices/cpu is "
                 "missing), so cycles, instructions and branch-misses cannot be counted: " +
                     why,
-                diagnosis.fix};
+                diagnosis.fix, diagnosis.hint};
     }
     const std::string pmus = fmt::format("{}", fmt::join(env.core_pmus, ", "));
     if (probes.hardware_error != 0) {
@@ -53,7 +53,7 @@ DoctorCheck hardware_pmu_check(const pmu::PmuEnvironment& env, const DoctorProbe
         return {CheckLevel::fail, "hardware PMU",
                 fmt::format("core PMU present ({}) but 'cycles' cannot be opened: {}: {}", pmus,
                             d.status, d.reason),
-                d.fix};
+                d.fix, d.hint};
     }
     std::string finding = fmt::format("exposed ({}); 'cycles' opens", pmus);
     if (env.core_pmus.size() > 1)
@@ -71,7 +71,8 @@ DoctorCheck software_check(const pmu::PmuEnvironment& env, const DoctorProbes& p
     const auto d =
         pmu::diagnose_open_error(probes.software_error, EventKind::software, user_only_attr(), env);
     return {CheckLevel::fail, "software events",
-            fmt::format("'task-clock' cannot be opened: {}: {}", d.status, d.reason), d.fix};
+            fmt::format("'task-clock' cannot be opened: {}: {}", d.status, d.reason), d.fix,
+            d.hint};
 }
 
 DoctorCheck paranoid_check(const pmu::PmuEnvironment& env) {
@@ -92,7 +93,8 @@ DoctorCheck paranoid_check(const pmu::PmuEnvironment& env) {
     if (level >= 3) {
         return {CheckLevel::fail, "perf_event_paranoid", finding,
                 "sudo sysctl -w kernel.perf_event_paranoid=2 (user-space counting), or grant "
-                "CAP_PERFMON: sudo setcap cap_perfmon+ep $(which perfgauge)"};
+                "this program CAP_PERFMON",
+                pmu::ToolHint::grant_perfmon};
     }
     return {CheckLevel::ok, "perf_event_paranoid",
             finding + "; perfgauge counts user space by default, which this allows", ""};

@@ -7,13 +7,15 @@
 
 #include "perfgauge/pmu/event_spec.hpp"
 #include "perfgauge/pmu/pmu_environment.hpp"
+#include "perfgauge/pmu/tool_hint.hpp"
 
 namespace perfgauge::pmu {
 
 struct OpenDiagnosis {
     std::string status;  ///< short, like perf stat: "not supported", "permission denied", ...
     std::string reason;  ///< why, for this event on this machine
-    std::string fix;     ///< what to do about it (may be empty)
+    std::string fix;     ///< what to do about it (may be empty); never names a command
+    ToolHint hint = ToolHint::none;  ///< a further remedy that takes the program's own tools
 };
 
 /// Pure: maps an errno from perf_event_open for an event of `kind` to a diagnosis, given what

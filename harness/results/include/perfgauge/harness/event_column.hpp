@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "perfgauge/pmu/event_kind.hpp"
+#include "perfgauge/pmu/tool_hint.hpp"
 
 namespace perfgauge::harness {
 
@@ -48,6 +49,9 @@ struct EventRefusal {
     std::string status;  ///< short, like perf stat: "not supported", "not simulated", ...
     std::string reason;  ///< why, for this event on this machine
     std::string fix;     ///< what to do about it (may be empty)
+    /// A further remedy in the program's own words: a program adds them to `fix` before it
+    /// writes the result (perfgauge's CLI names its commands); a library user reads it here.
+    pmu::ToolHint hint = pmu::ToolHint::none;
 
     bool operator==(const EventRefusal&) const = default;
 };

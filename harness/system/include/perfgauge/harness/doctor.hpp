@@ -6,6 +6,7 @@
 
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/pmu_environment.hpp"
+#include "perfgauge/pmu/tool_hint.hpp"
 
 namespace perfgauge::harness {
 
@@ -16,6 +17,7 @@ struct DoctorCheck {
     std::string topic;    ///< "hardware PMU", "perf_event_paranoid", ...
     std::string finding;  ///< what was found, and why when it is a problem
     std::string fix;      ///< one line to act on; empty when there is nothing to do
+    pmu::ToolHint hint = pmu::ToolHint::none;  ///< a remedy in the program's own words, too
 };
 
 /// Results of opening one hardware and one software event on this machine (0 or errno).
