@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -87,7 +88,10 @@ void Session::leave() {
     RegionResult& r = results_[open.slot];
     ++r.count;
     r.time_ns += time_ns;
-    r.corrected_time_ns += corrected(time_ns, overhead_.ns, nested_overhead_.ns, nested);
+    const double corrected_ns = corrected(time_ns, overhead_.ns, nested_overhead_.ns, nested);
+    r.corrected_time_ns += corrected_ns;
+    if (r.entry_ns.size() < RegionResult::kKeptEntries)
+        r.entry_ns.push_back(corrected_ns);
     for (std::size_t i = 0; i < deltas_.size(); ++i) {
         r.counters[i] += deltas_[i].value;
         r.corrected_counters[i] +=
@@ -127,31 +131,99 @@ void Session::calibrate(std::size_t samples) {
     slots_by_name_.erase(kCalibrationInner);
 }
 
-std::string Session::report() const {
-    std::vector<std::string> headers = {"REGION", "COUNT", "TIME/ENTRY", "CORRECTED"};
-    std::vector<TextTable::Align> align = {TextTable::Align::left, TextTable::Align::right,
-                                           TextTable::Align::right, TextTable::Align::right};
-    for (const auto& e : event_names_) {
-        headers.push_back(e + "/ENTRY");
-        align.push_back(TextTable::Align::right);
+namespace {
+
+// A corrected total below zero is the calibration's noise, not a negative cost: shown as 0.
+double shown(double corrected_total, const std::string& what, std::vector<std::string>& notes) {
+    if (corrected_total >= 0)
+        return corrected_total;
+    notes.push_back(
+        fmt::format("{}: corrected total {} is below zero (within the calibration's "
+                    "noise, or the region is emptier than an empty region); shown as 0",
+                    what, format_si(corrected_total)));
+    return 0;
+}
+
+}  // namespace
+
+std::string Session::report(OutputFormat format) const {
+    std::vector<std::size_t> counted;  // event columns: refused ones are listed once below
+    for (std::size_t i = 0; i < event_names_.size(); ++i) {
+        if (counters_.events()[i].opened)
+            counted.push_back(i);
     }
+    std::vector<std::string> headers = {"REGION",    "COUNT",  "TIME/ENTRY",
+                                        "CORRECTED", "MEDIAN", "SPREAD"};
+    for (const std::size_t i : counted)
+        headers.push_back(event_names_[i] + "/ENTRY");
+    std::vector<TextTable::Align> align(headers.size(), TextTable::Align::right);
+    align.front() = TextTable::Align::left;
     TextTable table(headers, align);
+    std::vector<std::string> notes;
+    nlohmann::json regions = nlohmann::json::array();
     for (const auto& r : results_) {
         if (r.count == 0)
             continue;
         const double n = static_cast<double>(r.count);
+        const Summary s = summarize(r.entry_ns);
+        const double corrected_ns = shown(r.corrected_time_ns, r.name + " time", notes);
         std::vector<std::string> row = {std::string(2 * r.depth, ' ') + r.name,
-                                        std::to_string(r.count), format_duration_ns(r.time_ns / n),
-                                        format_duration_ns(r.corrected_time_ns / n)};
-        for (double c : r.corrected_counters)
+                                        std::to_string(r.count),
+                                        format_duration_ns(r.time_ns / n),
+                                        format_duration_ns(corrected_ns / n),
+                                        format_duration_ns(s.median),
+                                        fmt::format("{:.1f}%", 100 * s.relative_spread)};
+        nlohmann::json region = {{"name", r.name},
+                                 {"depth", r.depth},
+                                 {"count", r.count},
+                                 {"time_ns_per_entry", r.time_ns / n},
+                                 {"corrected_ns_per_entry", corrected_ns / n},
+                                 {"median_corrected_ns", s.median},
+                                 {"relative_iqr", s.relative_spread},
+                                 {"entries_in_median", r.entry_ns.size()},
+                                 {"counters", nlohmann::json::object()}};
+        for (const std::size_t i : counted) {
+            const double c = shown(r.corrected_counters[i], r.name + " " + event_names_[i], notes);
             row.push_back(format_si(c / n));
+            region["counters"][event_names_[i]] = c / n;
+        }
+        if (r.entry_ns.size() < r.count) {
+            notes.push_back(fmt::format("{}: median and spread over its first {} of {} entries",
+                                        r.name, r.entry_ns.size(), r.count));
+        }
         table.add_row(std::move(row));
+        regions.push_back(std::move(region));
+    }
+    notes.insert(notes.begin(),
+                 fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED, MEDIAN "
+                             "and counters); SPREAD = IQR / median of the corrected entries",
+                             clock_.name(), format_duration_ns(overhead_.ns)));
+    for (const auto& u : unsupported_)
+        notes.push_back(fmt::format("not counted: {}", u));
+    switch (format) {
+        case OutputFormat::json: {
+            const nlohmann::json j = {{"clock", clock_.name()},
+                                      {"overhead_ns", overhead_.ns},
+                                      {"nested_overhead_ns", nested_overhead_.ns},
+                                      {"regions", regions},
+                                      {"not_counted", unsupported_},
+                                      {"notes", notes}};
+            return j.dump(2) + "\n";
+        }
+        case OutputFormat::csv:
+            return table.render_csv();
+        case OutputFormat::markdown: {
+            std::string out = table.render_markdown() + "\n";
+            for (const auto& note : notes)
+                out += "- " + note + "\n";
+            return out;
+        }
+        case OutputFormat::table:
+            break;
     }
     std::string out = table.render();
-    out += fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED and counters)\n",
-                       clock_.name(), format_duration_ns(overhead_.ns));
-    for (const auto& u : unsupported_)
-        out += fmt::format("not counted: {}\n", u);
+    for (const auto& note : notes)
+        out += note + "\n";
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -160,7 +161,57 @@ TEST(Session, UnopenableEventsAreReportedNotFatal) {
     ASSERT_EQ(session.unsupported_events().size(), 1u);
     EXPECT_NE(session.unsupported_events()[0].find("cycles: not supported"), std::string::npos);
     { auto r = session.region("x"); }
-    EXPECT_NE(session.report().find("not counted: cycles"), std::string::npos);
+    const std::string report = session.report();
+    EXPECT_NE(report.find("not counted: cycles"), std::string::npos);
+    // Listed once below, not as a column of zeros.
+    EXPECT_EQ(report.find("cycles/ENTRY"), std::string::npos) << report;
+    EXPECT_NE(report.find("task-clock/ENTRY"), std::string::npos) << report;
+    const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+    EXPECT_FALSE(j["regions"][0]["counters"].contains("cycles"));
+    EXPECT_TRUE(j["regions"][0]["counters"].contains("task-clock"));
+    EXPECT_EQ(j["not_counted"].size(), 1u);
+}
+
+TEST(Session, ReportHasMedianSpreadAndJson) {
+    Session session("page-faults", SessionOptions{100, 8});
+    for (int i = 0; i < 9; ++i) {
+        auto r = session.region("touch");
+        touch_fresh_pages(i == 8 ? 400 : 4);  // one slow entry: the median ignores it
+    }
+    const auto& touch = find(session.results(), "touch");
+    ASSERT_EQ(touch.entry_ns.size(), 9u);
+    const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+    ASSERT_EQ(j["regions"].size(), 1u);
+    const auto& region = j["regions"][0];
+    EXPECT_EQ(region["name"], "touch");
+    EXPECT_EQ(region["count"], 9);
+    EXPECT_EQ(region["entries_in_median"], 9);
+    // The mean carries the slow entry; the median does not.
+    EXPECT_LT(region["median_corrected_ns"].get<double>(),
+              region["corrected_ns_per_entry"].get<double>());
+    EXPECT_GT(region["counters"]["page-faults"].get<double>(), 4);
+    EXPECT_NE(session.report().find("MEDIAN"), std::string::npos);
+    EXPECT_EQ(session.report(OutputFormat::csv).rfind("REGION,COUNT,", 0), 0u)
+        << session.report(OutputFormat::csv);
+    EXPECT_NE(session.report(OutputFormat::markdown).find("| touch |"), std::string::npos)
+        << session.report(OutputFormat::markdown);
+}
+
+TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
+    // Empty regions correct to about zero: some come out below, which the report clamps.
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        Session session("task-clock", SessionOptions{200, 8});
+        for (int i = 0; i < 3; ++i)
+            auto r = session.region("empty");
+        const auto& empty = find(session.results(), "empty");
+        if (empty.corrected_time_ns >= 0)
+            continue;
+        const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+        EXPECT_EQ(j["regions"][0]["corrected_ns_per_entry"].get<double>(), 0);
+        EXPECT_NE(session.report().find("below zero"), std::string::npos) << session.report();
+        return;
+    }
+    GTEST_SKIP() << "no empty region corrected below zero in 20 sessions here";
 }
 
 TEST(Session, DisabledMarkersCompileToNothing) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "perfgauge/harness/clock.hpp"
+#include "perfgauge/harness/output_format.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 
@@ -44,6 +45,10 @@ struct RegionResult {
     double corrected_time_ns = 0;  ///< total minus the calibrated overhead of every region in it
     std::vector<double> counters;  ///< raw totals, in event_names() order
     std::vector<double> corrected_counters;  ///< minus the calibrated overhead
+    /// Corrected time of each entry, for the median and spread: the first kKeptEntries entries
+    /// (8 MiB of a long-running region; the report says when it rests on fewer than `count`).
+    std::vector<double> entry_ns;
+    static constexpr std::size_t kKeptEntries = std::size_t{1} << 20;
 };
 
 class Session {
@@ -94,8 +99,11 @@ class Session {
 
     /// Every region name seen, in order of first entry.
     const std::vector<RegionResult>& results() const { return results_; }
-    /// A console table of results(): per entry averages, raw and corrected.
-    std::string report() const;
+    /// results() per entry: the mean raw and corrected time, the median corrected time and its
+    /// spread (IQR / median), and each counted event's corrected mean; events the kernel refused
+    /// are listed once below, not as columns. A corrected total below zero (the calibration's
+    /// own noise) is shown as 0 and said. Table (default), CSV, Markdown or JSON.
+    std::string report(OutputFormat format = OutputFormat::table) const;
 
   private:
     struct Open {
