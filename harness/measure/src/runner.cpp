@@ -1,7 +1,5 @@
 #include "perfgauge/harness/runner.hpp"
 
-#include "perfgauge/harness/run_report.hpp"
-
 #include <sched.h>
 #include <sys/mman.h>
 
@@ -79,7 +77,8 @@ Runner::Runner(const RunnerOptions& options)
       before_(counters_.make_snapshot()),
       after_(counters_.make_snapshot()),
       delta_(counters_.events().size()),
-      batch_counts_(counters_.events().size()) {
+      batch_counts_(counters_.events().size()),
+      probe_(clock_) {
     counters_.enable();
     // Calibrate what a batch costs around nothing, and what one pause/resume pair leaves in
     // the measured interval, through exactly the path real batches take.
@@ -115,7 +114,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     state_.reset(iterations);
     // CPU time and switches around everything the clock sees, so that wall > CPU means the
     // thread lost the CPU while being timed.
-    const double probe_before = time_machine_probe();
+    const MachineProbe::Reading probe_before = probe_.take();
     const ThreadCpu cpu_before = read_thread_cpu();
     counters_.read(before_);
     const std::uint64_t t0 = clock_.start();
@@ -123,47 +122,20 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     const std::uint64_t t1 = clock_.stop();
     counters_.read(after_);
     const ThreadCpu cpu_after = read_thread_cpu();
-    const double probe_after = time_machine_probe();
+    const MachineProbe::Reading probe_after = probe_.take();
     counters_.delta(before_, after_, delta_);
     for (std::size_t i = 0; i < delta_.size(); ++i)
         batch_counts_[i] = delta_[i].value - state_.paused_counts()[i];
     Batch batch;
     batch.ns = clock_.to_ns(static_cast<double>(t1 - t0 - state_.paused_ticks()));
     batch.pauses = state_.pauses();
+    // A transient slowdown, measured against how the machine has been running lately; a lasting
+    // change of its speed is not one sample's disturbance: compare sees it in the runs' probes.
     batch.health = {clock_.to_ns(static_cast<double>(t1 - t0)),
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
-                    std::max(probe_before, probe_after) / typical_probe_ns()};
+                    std::max(probe_.slowdown(probe_before), probe_.slowdown(probe_after))};
     return batch;
-}
-
-double Runner::typical_probe_ns() const {
-    // The median of the recent probes: a sample is disturbed by a transient slowdown, measured
-    // against how the machine has been running lately. A lasting change of the machine's speed
-    // is not a disturbance of one sample; compare sees it in the runs' fastest probes.
-    const std::size_t n = std::min(probes_seen_, recent_probes_.size());
-    if (n == 0)
-        return 1;
-    return median(std::span<const double>(recent_probes_.data(), n));
-}
-
-double Runner::time_machine_probe() {
-    // A fixed chain of dependent multiply-adds: the same instructions in every run of every
-    // perfgauge, a few microseconds, so only the machine can change its time.
-    constexpr std::uint64_t kSteps = 4096;
-    const std::uint64_t t0 = clock_.start();
-    std::uint64_t x = 1;
-    for (std::uint64_t i = 0; i < kSteps; ++i) {
-        x = x * 6364136223846793005ULL + i;
-        benchmark_sink(x);
-    }
-    const std::uint64_t t1 = clock_.stop();
-    const double ns = clock_.to_ns(static_cast<double>(t1 - t0));
-    if (ns > 0) {
-        probe_fastest_ns_ = probe_fastest_ns_ > 0 ? std::min(probe_fastest_ns_, ns) : ns;
-        recent_probes_[probes_seen_++ % recent_probes_.size()] = ns;
-    }
-    return ns;
 }
 
 void Runner::record(BenchmarkResult& r, const Batch& batch, std::size_t round) {
@@ -295,7 +267,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // within the retake budget.
     // The warm-up has probed the machine hundreds of times: its fastest probe is the reference
     // every sample's probes are held against.
-    result.machine_probe_ns = probe_fastest_ns_;
+    result.machine_probe_ns = probe_.fastest_chain_ns();
     std::vector<double> pause_share(benchmarks.size(), 0.0);
     std::vector<double> spent_ns(benchmarks.size(), 0.0);  // wall time of its sampled batches
     std::mt19937_64 rng(result.seed);
@@ -359,6 +331,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                 benchmarks[b].name, 100 * pause_share[b]));
         }
     }
+    result.machine_copy_probe_ns = probe_.median_copy_ns();
     result.date = iso_date();
     result.system = collect_system_info();
     for (auto& w : reliability_warnings(result.system))

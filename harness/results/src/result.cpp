@@ -70,6 +70,7 @@ RunResult merge_processes(std::vector<RunResult> parts) {
     merged.repetitions = 0;
     merged.processes = parts.size();
     std::size_t round_offset = 0;
+    double copy_probes = 0;  // the processes' medians, averaged
     for (std::size_t p = 0; p < parts.size(); ++p) {
         const RunResult& part = parts[p];
         const bool same_events = std::equal(
@@ -92,6 +93,7 @@ RunResult merge_processes(std::vector<RunResult> parts) {
         }
         round_offset += rounds_used(part);
         merged.repetitions += part.repetitions;
+        copy_probes += part.machine_copy_probe_ns;
         if (part.machine_probe_ns > 0 &&
             (merged.machine_probe_ns <= 0 || part.machine_probe_ns < merged.machine_probe_ns))
             merged.machine_probe_ns = part.machine_probe_ns;
@@ -101,6 +103,7 @@ RunResult merge_processes(std::vector<RunResult> parts) {
                 merged.warnings.push_back(w);
         }
     }
+    merged.machine_copy_probe_ns = copy_probes / static_cast<double>(parts.size());
     return merged;
 }
 

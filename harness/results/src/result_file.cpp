@@ -75,6 +75,7 @@ void read_context(const json& context, RunResult& r) {
     r.batch_overhead_ns = get_or<double>(p, "batch_overhead_ns", 0);
     r.pause_overhead_ns = get_or<double>(p, "pause_overhead_ns", 0);
     r.machine_probe_ns = get_or<double>(p, "machine_probe_ns", 0);
+    r.machine_copy_probe_ns = get_or<double>(p, "machine_copy_probe_ns", 0);
     r.seed = get_or<std::uint64_t>(p, "seed", 0);
     r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
     r.processes = get_or<std::size_t>(p, "processes", 1);

@@ -13,6 +13,7 @@
 #include "../../support/run_process.hpp"
 #include "../../support/temp_dir.hpp"
 #include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
@@ -150,6 +151,25 @@ TEST(Runner, MoreSamplesUntilThePrecisionTargetOrTheBudget) {
     options.retake_rounds = 20 * options.repetitions;
     Runner fixed(options);
     EXPECT_EQ(fixed.run(noisy).benchmarks[0].ns_per_item.size(), 5u);
+}
+
+TEST(Runner, RecordsBothMachineProbes) {
+    Runner runner(quick(3));
+    const std::vector<Benchmark> one = {{"one-page",
+                                         1,
+                                         0,
+                                         [](BatchState& s) {
+                                             for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                                                 touch_pages(1);
+                                         },
+                                         {}}};
+    const auto result = runner.run(one);
+    // A few microseconds of chain and about a microsecond of copies on any machine; 0 would
+    // mean "not recorded" and switch compare's drift check off.
+    EXPECT_GT(result.machine_probe_ns, 100);
+    EXPECT_GT(result.machine_copy_probe_ns, 10);
+    const auto back = parse_run_json(render_run(result, OutputFormat::json), "test");
+    EXPECT_EQ(back.machine_copy_probe_ns, result.machine_copy_probe_ns);
 }
 
 TEST(Runner, PausedSetUpIsNotMeasured) {

@@ -14,6 +14,7 @@
 
 #include "perfgauge/harness/benchmark.hpp"
 #include "perfgauge/harness/clock.hpp"
+#include "perfgauge/harness/machine_probe.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/sample_health.hpp"
@@ -84,8 +85,6 @@ class Runner {
         SampleHealth health;  ///< wall (pauses included) and CPU time, involuntary switches
     };
     void record(BenchmarkResult& r, const Batch& batch, std::size_t round);
-    double time_machine_probe();
-    double typical_probe_ns() const;
     Batch run_batch(const Benchmark& b, std::uint64_t iterations);
     std::uint64_t size_batch(const Benchmark& b);
     /// The most samples (clean and disturbed) one benchmark can take: the planned and retake
@@ -99,13 +98,11 @@ class Runner {
     NativeBatchState state_;
     pmu::CounterSet::Snapshot before_, after_;
     std::vector<pmu::ScaledCount> delta_;
-    std::vector<double> batch_counts_;        // last batch, paused intervals removed
-    Overhead batch_overhead_;                 ///< one empty batch's own measurement
-    Overhead pause_overhead_;                 ///< one pause/resume pair inside a batch
-    double cpu_clock_slack_ns_ = 0;           ///< calibrated; see sample_health.hpp
-    double probe_fastest_ns_ = 0;             ///< the fastest machine probe so far (recorded)
-    std::array<double, 32> recent_probes_{};  ///< ring of the latest probes
-    std::size_t probes_seen_ = 0;
+    std::vector<double> batch_counts_;  // last batch, paused intervals removed
+    Overhead batch_overhead_;           ///< one empty batch's own measurement
+    Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
+    double cpu_clock_slack_ns_ = 0;     ///< calibrated; see sample_health.hpp
+    MachineProbe probe_;                ///< taken around every batch
 };
 
 }  // namespace perfgauge::harness

@@ -59,6 +59,10 @@ struct RunResult {
     /// transiently slow probe makes the sample disturbed); two runs whose fastest probes differ
     /// ran on a machine in different states. 0: not recorded.
     double machine_probe_ns = 0;
+    /// The median of perfgauge's throughput probe (copies of a buffer that stays in L1) over the
+    /// run, in ns: it moves when a sibling hardware thread competes for the core, which the
+    /// chain above does not feel. 0: not recorded.
+    double machine_copy_probe_ns = 0;
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
     std::size_t processes = 1;  ///< measuring processes the samples came from
@@ -78,7 +82,8 @@ struct RunResult {
 /// One result from the results of several measuring processes of the same benchmarks (perfgauge
 /// run --processes): samples appended in process order, each tagged with its process, rounds
 /// renumbered so that no two processes share one (pairs stay within a process), the fastest
-/// machine probe, the calibrated overheads of the first process. Throws std::invalid_argument
+/// chain probe and the mean of the copy probes' medians, the calibrated overheads of the first
+/// process. Throws std::invalid_argument
 /// when the parts did not measure the same benchmarks with the same events.
 RunResult merge_processes(std::vector<RunResult> parts);
 
