@@ -1,8 +1,6 @@
 #include "run_processes.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -31,15 +29,6 @@ std::vector<std::string> measuring_arguments(const po::variables_map& vm) {
     if (vm.count("pin"))
         out.push_back(fmt::format("--pin={}", vm["pin"].as<int>()));
     return out;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in)
-        throw std::runtime_error(fmt::format("cannot read {}", path.string()));
-    return text.str();
 }
 
 }  // namespace
@@ -82,7 +71,7 @@ harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t
             throw std::runtime_error(
                 fmt::format("measuring process {} of {} {}", i + 1, processes, status.describe()));
         }
-        parts.push_back(harness::parse_run_json(read_text(path), path.string()));
+        parts.push_back(harness::parse_run_json(harness::read_text_file(path), path.string()));
     }
     return harness::merge_processes(std::move(parts));
 }

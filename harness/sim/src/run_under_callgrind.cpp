@@ -3,8 +3,6 @@
 #include "perfgauge/harness/simulation.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -16,19 +14,10 @@ namespace perfgauge::harness {
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw pmu::SimulationError(fmt::format("cannot read {}", path.string()));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::string read_log_quietly(const std::filesystem::path& path) {
     try {
-        return read_text(path);
-    } catch (const pmu::SimulationError&) {
+        return read_text_file(path);
+    } catch (const std::runtime_error&) {
         return "";
     }
 }
@@ -37,7 +26,7 @@ std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
     std::vector<pmu::CallgrindDump> dumps;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         if (entry.path().filename().string().rfind("callgrind.out", 0) == 0)
-            dumps.push_back(pmu::parse_callgrind_dump(read_text(entry.path())));
+            dumps.push_back(pmu::parse_callgrind_dump(read_text_file(entry.path())));
     }
     return dumps;
 }
@@ -105,7 +94,7 @@ SimulationResult simulate(const SimulationRequest& request) {
                                                request.program.front(), status.describe(),
                                                log.empty() ? "" : "; valgrind said:\n", log));
     }
-    const auto manifest = manifest_from_json(read_text(manifest_path));
+    const auto manifest = manifest_from_json(read_text_file(manifest_path));
     const auto dumps = read_dumps(dir.path());
     if (!dumps.empty())
         result.creator = dumps.front().creator;

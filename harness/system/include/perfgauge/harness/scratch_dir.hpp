@@ -22,4 +22,8 @@ class ScratchDir {
     std::filesystem::path path_;
 };
 
+/// The whole text of a file a child left (in a ScratchDir). Throws std::runtime_error
+/// ("cannot read PATH") when it is missing or unreadable.
+std::string read_text_file(const std::filesystem::path& path);
+
 }  // namespace perfgauge::harness
