@@ -47,7 +47,7 @@ MachineProbe::Reading MachineProbe::take() {
     if (r.chain_ns > 0 && r.copy_ns > 0) {
         fastest_chain_ns_ =
             fastest_chain_ns_ > 0 ? std::min(fastest_chain_ns_, r.chain_ns) : r.chain_ns;
-        recent_[seen_++ % recent_.size()] = r;
+        recent_chains_[seen_++ % recent_chains_.size()] = r.chain_ns;
         if (copies_.size() < copies_.capacity())
             copies_.push_back(r.copy_ns);
     }
@@ -58,13 +58,10 @@ double MachineProbe::slowdown(const Reading& r) const {
     // The chain alone decides: the copy is short and spiky (measured here: 1 in 7 batches
     // beyond +5%, spikes of 10-40x), which would set aside good samples. Its median over the run
     // is what compare uses.
-    const std::size_t n = std::min(seen_, recent_.size());
+    const std::size_t n = std::min(seen_, recent_chains_.size());
     if (n == 0)
         return 1;
-    std::array<double, 32> chains{};
-    for (std::size_t i = 0; i < n; ++i)
-        chains[i] = recent_[i].chain_ns;
-    const double chain = median(std::span<const double>(chains.data(), n));
+    const double chain = median(std::span<const double>(recent_chains_.data(), n));
     return chain > 0 ? r.chain_ns / chain : 1;
 }
 

@@ -40,7 +40,7 @@ class MachineProbe {
     const Clock* clock_;
     std::vector<unsigned char> from_, to_;
     double fastest_chain_ns_ = 0;
-    std::array<Reading, 32> recent_{};  // ring of the latest readings
+    std::array<double, 32> recent_chains_{};  // ring of the latest chains
     std::size_t seen_ = 0;
     std::vector<double> copies_;  // every copy reading of the run, for its median
 };
