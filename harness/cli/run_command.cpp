@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 #include <random>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -92,12 +93,24 @@ std::optional<MeasuringChild> measuring_child_option(const po::variables_map& vm
     if (!vm.count("internal-measure-child"))
         return std::nullopt;
     const std::string text = vm["internal-measure-child"].as<std::string>();
+    const auto bad = [] {
+        return UsageError("--internal-measure-child is perfgauge's own; use --processes");
+    };
+    // INDEX:COUNT:PATH, the path taken whole (it may hold colons, and has no length limit).
+    const std::size_t first = text.find(':');
+    const std::size_t second = first == std::string::npos ? first : text.find(':', first + 1);
+    if (second == std::string::npos || second + 1 == text.size())
+        throw bad();
     MeasuringChild child;
-    char path[4096] = {};
-    if (std::sscanf(text.c_str(), "%zu:%zu:%4095[^\n]", &child.index, &child.count, path) != 3 ||
-        child.index >= child.count)
-        throw UsageError("--internal-measure-child is perfgauge's own; use --processes");
-    child.result_path = path;
+    try {
+        child.index = std::stoul(text.substr(0, first));
+        child.count = std::stoul(text.substr(first + 1, second - first - 1));
+    } catch (const std::logic_error&) {
+        throw bad();
+    }
+    if (child.index >= child.count)
+        throw bad();
+    child.result_path = text.substr(second + 1);
     return child;
 }
 
