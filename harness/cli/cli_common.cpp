@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 
 namespace perfgauge::cli {
@@ -52,7 +52,7 @@ void write_output(const std::string& text, const std::string& output) {
     if (output.empty())
         std::fwrite(text.data(), 1, text.size(), stdout);
     else
-        harness::write_file_atomically(output, text);
+        harness::write_output_file(output, text);
 }
 
 harness::Backend backend_option(const po::variables_map& vm) {

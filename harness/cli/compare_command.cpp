@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "perfgauge/harness/compare.hpp"
 #include "result_input.hpp"
 
@@ -111,7 +112,7 @@ int compare_command(const std::vector<std::string>& args) {
     if (vm.count("fail-on-regression")) {
         const auto found = harness::regressions(comparison, vm["fail-on-regression"].as<double>());
         for (const auto& line : found)
-            fmt::print(stderr, "perfgauge compare: regression: {}\n", line);
+            say("perfgauge compare: regression: {}\n", line);
         if (!found.empty())
             return kExitRegression;
     }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/pmu/event_catalog.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
@@ -78,7 +79,7 @@ int resolve_list(const std::string& list, bool verbose) {
 int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
     const auto entries = pmu::list_events(options);
     if (entries.empty()) {
-        fmt::print(stderr, "perfgauge events: no event matches '{}'\n", options.filter);
+        say("perfgauge events: no event matches '{}'\n", options.filter);
         return kExitUsage;
     }
     const auto env = pmu::detect_pmu_environment();

@@ -1,5 +1,6 @@
 // perfgauge: counters around timed regions. This file only dispatches to subcommands.
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <string>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "hints.hpp"
 #include "perfgauge/pmu/event_list.hpp"
 
@@ -42,19 +44,10 @@ Exit status: 0 success, 1 the work could not be done, 2 bad input (options, even
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int dispatch(const std::string& command, const std::vector<std::string>& args) {
     using namespace perfgauge;
-    const std::vector<std::string> all(argv + 1, argv + argc);
-    if (all.empty() || all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
-        std::fputs(kUsage, all.empty() ? stderr : stdout);
-        return all.empty() ? cli::kExitUsage : cli::kExitOk;
-    }
-    if (all[0] == "--version") {
-        fmt::print("perfgauge {}\n", PERFGAUGE_VERSION);
-        return cli::kExitOk;
-    }
-    const std::string command = all[0];
-    const std::vector<std::string> args(all.begin() + 1, all.end());
     try {
         using Handler = int (*)(const std::vector<std::string>&);
         static const std::map<std::string, Handler> commands = {
@@ -69,21 +62,53 @@ int main(int argc, char** argv) {
             {"stat", cli::stat_command}};
         const auto it = commands.find(command);
         if (it == commands.end()) {
-            fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
+            cli::say("perfgauge: unknown command '{}'\n\n{}", command, kUsage);
             return cli::kExitUsage;
         }
         return it->second(args);
     } catch (const cli::UsageError& e) {
-        fmt::print(stderr, "perfgauge {}: {}\nRun 'perfgauge {} --help' for usage.\n", command,
-                   e.what(), command);
+        cli::say("perfgauge {}: {}\nRun 'perfgauge {} --help' for usage.\n", command, e.what(),
+                 command);
         return cli::kExitUsage;
     } catch (const pmu::EventError& e) {
         // pmu names no command; the remedy that takes one is perfgauge's to add.
-        fmt::print(stderr, "perfgauge {}: {}\n{}\n", command, e.what(),
-                   cli::hint_text(pmu::ToolHint::list_events));
+        cli::say("perfgauge {}: {}\n{}\n", command, e.what(),
+                 cli::hint_text(pmu::ToolHint::list_events));
         return cli::kExitUsage;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "perfgauge {}: error: {}\n", command, e.what());
+        cli::say("perfgauge {}: error: {}\n", command, e.what());
         return cli::kExitFailure;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace perfgauge;
+    const std::vector<std::string> all(argv + 1, argv + argc);
+    std::string command = "perfgauge";
+    int status = cli::kExitOk;
+    if (all.empty()) {
+        cli::say_text(kUsage);
+        status = cli::kExitUsage;
+    } else if (all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
+        std::fputs(kUsage, stdout);
+    } else if (all[0] == "--version") {
+        fmt::print("perfgauge {}\n", PERFGAUGE_VERSION);
+    } else {
+        command = all[0];
+        status = dispatch(command, std::vector<std::string>(all.begin() + 1, all.end()));
+    }
+    // Output is buffered: a full disk or a closed pipe behind stdout shows only now. A result
+    // cut short must not look like success.
+    int error = 0;
+    if (!cli::stdout_ok(error) && status == cli::kExitOk) {
+        cli::say("perfgauge {}: error: cannot write to standard output: {}\n", command,
+                 std::strerror(error));
+        status = cli::kExitFailure;
+    }
+    // stat's status is the measured command's, kept even when its report could not be shown.
+    if (cli::stderr_failed() && status == cli::kExitOk && command != "stat")
+        status = cli::kExitFailure;
+    return status;
 }

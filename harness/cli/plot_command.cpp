@@ -12,6 +12,9 @@
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
 
 namespace perfgauge::cli {
 
@@ -116,16 +119,26 @@ int plot_command(const std::vector<std::string>& args) {
             "no Python with matplotlib found ($PERFGAUGE_PYTHON, else /usr/bin/python3 or "
             "python3 on PATH); install it with: sudo apt-get install python3-matplotlib");
     }
-    std::vector<std::string> command = {*python, script->string(), result, "-o", output};
+    // matplotlib writes into a scratch directory; perfgauge puts the picture in place by its
+    // own safe-output rules (no rename over a device, symlinks followed, never half a file).
+    const harness::ScratchDir scratch("perfgauge-plot", "the picture being drawn");
+    const fs::path drawn = scratch.path() / ("sweep" + extension.string());
+    std::vector<std::string> command = {*python, script->string(), result, "-o", drawn.string()};
     if (vm.count("counters")) {
         command.push_back("--counters");
         command.push_back(vm["counters"].as<std::string>());
     }
+    // An interrupt reaches matplotlib and ends the plot; the scratch directory goes with it.
+    const harness::InterruptHandling interrupts;
     harness::PendingChild child(command);
     child.start();
     const auto status = child.wait();
-    if (!status.exec_failed && !status.signaled && status.code == 0)
+    if (const int signal = harness::interrupt_signal())
+        return harness::interrupted_exit_status(signal);
+    if (!status.exec_failed && !status.signaled && status.code == 0) {
+        harness::write_output_file(output, harness::read_text_file(drawn));
         return kExitOk;
+    }
     // The script exits 2 for bad input (not a run result, a counter the run lacks) and has
     // said why on stderr.
     return !status.signaled && status.code == kExitUsage ? kExitUsage : kExitFailure;

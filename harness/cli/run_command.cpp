@@ -13,9 +13,11 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "hints.hpp"
-#include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/runner.hpp"
 #include "perfgauge/harness/simulation.hpp"
@@ -67,19 +69,20 @@ Exit status: 0 success, 1 the work could not be done, 2 bad options, names or ou
 
 options)";
 
-std::string default_result_path() {
+// The default result file's name without ".json"; write_new_output_file numbers it when a run
+// in the same second took it.
+std::string default_result_stem() {
     const std::time_t now = std::time(nullptr);
     std::tm local{};
     ::localtime_r(&now, &local);
     char name[64];
-    std::strftime(name, sizeof name, "perfgauge-run-%Y%m%d-%H%M%S.json", &local);
+    std::strftime(name, sizeof name, "perfgauge-run-%Y%m%d-%H%M%S", &local);
     return name;
 }
 
 // Progress on one self-overwriting stderr line, only when stderr is a terminal.
 void show_progress(std::string_view phase, std::size_t done, std::size_t total) {
-    fmt::print(stderr, "\r\033[Kperfgauge run: {} {}/{}", phase, done + 1, total);
-    std::fflush(stderr);
+    say("\r\033[Kperfgauge run: {} {}/{}", phase, done + 1, total);
 }
 
 // --internal-measure-child INDEX:COUNT:PATH: this perfgauge is one of a run's measuring
@@ -169,6 +172,17 @@ int run_command(const std::vector<std::string>& args) {
         return kExitOk;
     }
 
+    // Interrupts stop the measurement between batches, and what was measured is saved. Not
+    // under valgrind: the simulation child simply ends there (its parent saves the native
+    // result without the simulated counts).
+    std::optional<harness::InterruptHandling> interrupts;
+    if (!vm.count("internal-sim-child"))
+        interrupts.emplace();
+    const auto interruption = [] {
+        const int signal = harness::interrupt_signal();
+        return signal != 0 ? harness::signal_name(signal) : std::string();
+    };
+
     const auto system = harness::collect_system_info();
     auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
     if (vm["sim-items"].as<std::uint64_t>() < 1)
@@ -215,6 +229,7 @@ int run_command(const std::vector<std::string>& args) {
     runner_options.mlock = vm.count("mlock") > 0;
     if (vm.count("quiet") == 0 && ::isatty(STDERR_FILENO))
         runner_options.progress = show_progress;
+    runner_options.interruption = interruption;
 
     const auto child = measuring_child_option(vm);
     const int processes = vm["processes"].as<int>();
@@ -225,22 +240,39 @@ int run_command(const std::vector<std::string>& args) {
 
     // Every output path is checked before minutes of measuring.
     std::string output, json_path;
+    bool default_json = false;  // saved under a new name in the current directory
     if (!child) {
         output = output_option(vm);
         // The JSON result is saved beside the chosen output, unless that output is the JSON.
         if (vm.count("json"))
             json_path = vm["json"].as<std::string>() == "none" ? "" : vm["json"].as<std::string>();
-        else if (format != harness::OutputFormat::json)
-            json_path = default_result_path();
-        if (!json_path.empty())
+        default_json = !vm.count("json") && format != harness::OutputFormat::json;
+        if (default_json) {
+            try {
+                harness::check_new_file_directory("");
+            } catch (const std::runtime_error& e) {
+                throw UsageError(
+                    fmt::format("{} (the JSON result is saved there; --json PATH "
+                                "saves it elsewhere)",
+                                e.what()));
+            }
+        }
+        if (!json_path.empty()) {
             check_output_path(json_path);
+            if (!output.empty() && harness::same_output(output, json_path)) {
+                throw UsageError(fmt::format(
+                    "-o {} and --json {} name the same file: one output would replace the "
+                    "other; give them different names",
+                    output, json_path));
+            }
+        }
     }
 
     harness::RunResult result;
     const auto native_start = std::chrono::steady_clock::now();
     if (processes > 1 && !child) {
         if (!plan.notice.empty())
-            fmt::print(stderr, "perfgauge run: {}\n", plan.notice);
+            say("perfgauge run: {}\n", plan.notice);
         const std::uint64_t seed =
             runner_options.seed ? *runner_options.seed : std::random_device{}();
         result = measure_in_processes(vm, processes, seed);
@@ -251,51 +283,82 @@ int run_command(const std::vector<std::string>& args) {
         const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
         if (!child || child->index == 0) {  // once per run, not once per measuring process
             for (const auto& note : suite.notes)
-                fmt::print(stderr, "perfgauge run: {}\n", note);
+                say("perfgauge run: {}\n", note);
         }
         if (!plan.notice.empty() && !child)
-            fmt::print(stderr, "perfgauge run: {}\n", plan.notice);
+            say("perfgauge run: {}\n", plan.notice);
         result = runner.run(suite.benchmarks);
         if (runner_options.progress)
-            fmt::print(stderr, "\r\033[K");
+            say("\r\033[K");
         result.context = suite.context;
         for (const auto& note : suite.notes)
             result.warnings.push_back(note);
         if (child) {
-            harness::write_file_atomically(
-                child->result_path, harness::render_run(result, harness::OutputFormat::json));
-            return kExitOk;
+            // What an interrupted process measured is kept too; its parent merges it.
+            if (!result.benchmarks.empty()) {
+                harness::write_output_file(
+                    child->result_path, harness::render_run(result, harness::OutputFormat::json));
+            }
+            return result.interrupted_by.empty()
+                       ? kExitOk
+                       : harness::interrupted_exit_status(harness::interrupt_signal());
         }
+    }
+    if (result.benchmarks.empty() && harness::interrupt_signal() != 0) {
+        say("perfgauge run: interrupted by {} before any benchmark had a sample; nothing "
+            "saved\n",
+            interruption());
+        return harness::interrupted_exit_status(harness::interrupt_signal());
     }
     const std::chrono::duration<double> native_wall =
         std::chrono::steady_clock::now() - native_start;
-    if (plan.any_simulated()) {
-        const auto caches = simulated_caches_for(spec, vm, system);
-        const auto sim = run_simulation(vm, plan, caches, *valgrind, result.benchmarks.size());
-        harness::merge_simulated(result, plan, sim);
+    std::optional<harness::SimulationResult> sim;
+    const auto caches = simulated_caches_for(spec, vm, system);
+    if (plan.any_simulated() && harness::interrupt_signal() == 0)
+        sim = simulate_unless_interrupted(vm, plan, caches, *valgrind, result);
+    if (sim) {
+        harness::merge_simulated(result, plan, *sim);
         result.simulation = {{"notice", plan.notice},
-                             {"simulator", sim.creator},
+                             {"simulator", sim->creator},
                              {"caches", describe_caches(caches)},
                              {"min_items", std::to_string(vm["sim-items"].as<std::uint64_t>())},
-                             {"simulation_seconds", fmt::format("{:.2f}", sim.wall_seconds)},
+                             {"simulation_seconds", fmt::format("{:.2f}", sim->wall_seconds)},
                              {"native_seconds", fmt::format("{:.2f}", native_wall.count())}};
-        fmt::print(stderr,
-                   "perfgauge run: simulation {:.1f} s, native measurement {:.1f} s ({:.1f}x)\n",
-                   sim.wall_seconds, native_wall.count(),
-                   sim.wall_seconds / std::max(native_wall.count(), 1e-9));
-    } else if (backend != harness::Backend::perf) {
+        say("perfgauge run: simulation {:.1f} s, native measurement {:.1f} s ({:.1f}x)\n",
+            sim->wall_seconds, native_wall.count(),
+            sim->wall_seconds / std::max(native_wall.count(), 1e-9));
+    } else if (backend != harness::Backend::perf && result.interrupted_by.empty()) {
         harness::merge_simulated(result, plan, {});  // places events neither backend counts
+    } else if (backend != harness::Backend::perf) {
+        // Interrupted before or during the simulation: its events say so.
+        harness::merge_simulated(result,
+                                 harness::without_simulation(plan, interrupted_simulation()), {});
     }
 
     add_cli_hints(result.events);
-    const std::string rendered = harness::render_run(result, format);
-    write_output(rendered, output);
-    if (!json_path.empty()) {
-        harness::write_file_atomically(json_path,
-                                       harness::render_run(result, harness::OutputFormat::json));
-        fmt::print(stderr, "perfgauge run: result saved to {}\n", json_path);
+    // The JSON result first: when the table cannot be printed (a full disk behind stdout), the
+    // measurement is still kept.
+    if (!json_path.empty() || default_json) {
+        const std::string json = harness::render_run(result, harness::OutputFormat::json);
+        if (default_json)
+            json_path = harness::write_new_output_file("", default_result_stem(), ".json", json);
+        else
+            harness::write_output_file(json_path, json);
     }
-    return kExitOk;
+    const auto saved = [&] {
+        if (!json_path.empty())
+            say("perfgauge run: result saved to {}\n", json_path);
+    };
+    try {
+        write_output(harness::render_run(result, format), output);
+    } catch (...) {
+        saved();  // what was kept, beside the error main reports
+        throw;
+    }
+    saved();
+    return result.interrupted_by.empty()
+               ? kExitOk
+               : harness::interrupted_exit_status(harness::interrupt_signal());
 }
 
 }  // namespace perfgauge::cli

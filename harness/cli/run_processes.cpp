@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "run_options.hpp"
@@ -29,6 +30,31 @@ std::vector<std::string> measuring_arguments(const po::variables_map& vm) {
     if (vm.count("pin"))
         out.push_back(fmt::format("--pin={}", vm["pin"].as<int>()));
     return out;
+}
+
+// The result an interrupted measuring process left (it skips writing one when it had no sample
+// at all). It joins the others only when it measured the same benchmarks: a process stopped
+// during sizing leaves some out, and its few samples are not worth the others'.
+void keep_interrupted_part(std::vector<harness::RunResult>& parts,
+                           const std::filesystem::path& path, std::size_t index) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return;
+    auto part = harness::parse_run_json(harness::read_text_file(path), path.string());
+    const auto names = [](const harness::RunResult& r) {
+        std::vector<std::string> out;
+        for (const auto& b : r.benchmarks)
+            out.push_back(b.name);
+        return out;
+    };
+    if (parts.empty() || names(parts.front()) == names(part)) {
+        parts.push_back(std::move(part));
+    } else {
+        parts.front().warnings.push_back(fmt::format(
+            "the interrupted measuring process {} had not sampled every benchmark yet; its "
+            "samples are left out",
+            index + 1));
+    }
 }
 
 }  // namespace
@@ -67,13 +93,24 @@ harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t
         harness::PendingChild child(argv);
         child.start();
         const harness::ExitStatus status = child.wait();
+        if (harness::interrupt_signal() != 0) {
+            // The child got the signal too and saved what it had measured, if anything.
+            keep_interrupted_part(parts, path, i);
+            break;
+        }
         if (status.exec_failed || status.signaled || status.code != 0) {
             throw std::runtime_error(
                 fmt::format("measuring process {} of {} {}", i + 1, processes, status.describe()));
         }
         parts.push_back(harness::parse_run_json(harness::read_text_file(path), path.string()));
     }
-    return harness::merge_processes(std::move(parts));
+    if (parts.empty())
+        return {};  // interrupted before any benchmark had a sample
+    auto merged = harness::merge_processes(std::move(parts));
+    if (const int signal = harness::interrupt_signal();
+        signal != 0 && merged.interrupted_by.empty())
+        merged.interrupted_by = harness::signal_name(signal);
+    return merged;
 }
 
 }  // namespace perfgauge::cli

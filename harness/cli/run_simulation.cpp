@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "perfgauge/harness/atomic_file.hpp"
+#include "console.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "run_options.hpp"
 
@@ -40,7 +42,7 @@ int run_simulation_child(const std::string& manifest_path, const workloads::Suit
     const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
     const auto manifest = harness::run_simulated_batches(
         suite.benchmarks, vm["sim-items"].as<std::uint64_t>(), ll_bytes);
-    harness::write_file_atomically(manifest_path, harness::manifest_to_json(manifest));
+    harness::write_output_file(manifest_path, harness::manifest_to_json(manifest));
     return kExitOk;
 }
 
@@ -59,11 +61,36 @@ harness::SimulationResult run_simulation(const po::variables_map& vm,
     request.program.push_back(fmt::format("--sim-items={}", vm["sim-items"].as<std::uint64_t>()));
     request.events = plan.simulated_events();
     for (const auto& note : caches.notes)
-        fmt::print(stderr, "perfgauge run: simulated caches: {}\n", note);
+        say("perfgauge run: simulated caches: {}\n", note);
     const std::string geometry = describe_caches(caches);
-    fmt::print(stderr, "perfgauge run: simulating {} benchmarks under callgrind{}\n", benchmarks,
-               geometry.empty() ? "" : " (" + geometry + ")");
+    say("perfgauge run: simulating {} benchmarks under callgrind{}\n", benchmarks,
+        geometry.empty() ? "" : " (" + geometry + ")");
     return harness::simulate(request);
+}
+
+harness::EventRefusal interrupted_simulation() {
+    return {"not counted",
+            fmt::format("interrupted by {} while simulated under callgrind; the native "
+                        "measurement before it is complete",
+                        harness::signal_name(harness::interrupt_signal())),
+            "run again without interrupting it (or with --backend perf to skip simulation)"};
+}
+
+std::optional<harness::SimulationResult> simulate_unless_interrupted(
+    const po::variables_map& vm, const harness::EventPlan& plan,
+    const harness::SimulatedCaches& caches, const std::string& valgrind,
+    harness::RunResult& result) {
+    try {
+        auto sim = run_simulation(vm, plan, caches, valgrind, result.benchmarks.size());
+        if (harness::interrupt_signal() == 0)
+            return sim;
+    } catch (const std::runtime_error&) {
+        // valgrind (or perfgauge under it) ended by the signal: any error it caused is moot.
+        if (harness::interrupt_signal() == 0)
+            throw;
+    }
+    result.interrupted_by = harness::signal_name(harness::interrupt_signal());
+    return std::nullopt;
 }
 
 }  // namespace perfgauge::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "cli_common.hpp"
@@ -31,5 +32,15 @@ harness::SimulationResult run_simulation(const po::variables_map& vm,
                                          const harness::EventPlan& plan,
                                          const harness::SimulatedCaches& caches,
                                          const std::string& valgrind, std::size_t benchmarks);
+
+/// Why simulated events have no value when an interrupt stopped the simulation.
+harness::EventRefusal interrupted_simulation();
+
+/// run_simulation, unless an interrupt stops it: then nullopt and `result` is marked
+/// interrupted (merge it with without_simulation(plan, interrupted_simulation())).
+std::optional<harness::SimulationResult> simulate_unless_interrupted(
+    const po::variables_map& vm, const harness::EventPlan& plan,
+    const harness::SimulatedCaches& caches, const std::string& valgrind,
+    harness::RunResult& result);
 
 }  // namespace perfgauge::cli

@@ -6,14 +6,17 @@
 #include <set>
 
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "hints.hpp"
-#include "perfgauge/harness/atomic_file.hpp"
 #include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/simulation.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/open_error.hpp"
+#include "run_simulation.hpp"
 
 namespace perfgauge::cli {
 
@@ -45,6 +48,8 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
     setup.d1 = caches.d1;
     setup.ll = caches.ll;
     const auto sim = harness::simulate_command(setup, command, plan.simulated_events());
+    if (harness::interrupt_signal() != 0)
+        throw std::runtime_error("interrupted");  // counts of a run cut short: not merged
     harness::merge_simulated(result, plan, sim);
     result.notes.push_back(
         fmt::format("sim: one run under {} ({} process{}, {:.2f} s; native {:.2f} s){}",
@@ -55,6 +60,23 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
                         : ""));
     for (const auto& note : caches.notes)
         result.notes.push_back("sim: " + note);
+}
+
+// simulate_into, unless an interrupt stops it: then the native counts are reported alone and
+// the simulated events say why they have no value.
+void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPlan& plan,
+                             const std::string& valgrind, const std::vector<std::string>& command) {
+    try {
+        simulate_into(result, plan, valgrind, command);
+    } catch (const std::runtime_error&) {
+        const int signal = harness::interrupt_signal();
+        if (signal == 0)
+            throw;
+        result.interrupted_by = harness::signal_name(signal);
+        harness::merge_simulated(result,
+                                 harness::without_simulation(plan, interrupted_simulation()),
+                                 harness::CommandSimulation{});
+    }
 }
 
 }  // namespace
@@ -74,8 +96,11 @@ int stat_command(const std::vector<std::string>& args) {
         "Every value is labelled hw, sw or sim; time is never simulated.\n"
         "CMD's output passes through untouched; the report goes to stderr, or to FILE (written\n"
         "atomically: complete or not at all).\n\n"
-        "Exit status: CMD's own; 128+N when a signal N killed it; 127 when it cannot be\n"
-        "executed; 2 for bad options or event names (CMD is then not run).\n\n"
+        "SIGINT, SIGTERM and SIGHUP are passed on to CMD (a second one kills it); the runs that\n"
+        "completed are reported, marked interrupted, and perfgauge exits 128+N.\n\n"
+        "Exit status: CMD's own (also when the report cannot be written); 128+N when a signal N\n"
+        "killed it or interrupted perfgauge; 127 when it cannot be executed; 2 for bad options\n"
+        "or event names (CMD is then not run).\n\n"
         "Default events: {}\n\noptions",
         harness::kDefaultStatEvents));
     options.add_options()("help,h", "show this help")(
@@ -101,6 +126,8 @@ int stat_command(const std::vector<std::string>& args) {
     }
     if (command.empty())
         throw UsageError("no command given: perfgauge stat [OPTIONS] -- CMD [ARGS...]");
+    // SIGINT, SIGTERM and SIGHUP reach CMD and end the repetitions; what completed is reported.
+    const harness::InterruptHandling interrupts;
 
     harness::StatOptions stat;
     stat.command = command;
@@ -120,41 +147,57 @@ int stat_command(const std::vector<std::string>& args) {
                                            valgrind.has_value(), harness::system_prober(resolver));
     stat.resolved_events = plan.native_groups;
     if (!plan.notice.empty()) {
-        fmt::print(stderr, "perfgauge stat: {}; '{}' runs twice: natively, then under callgrind\n",
-                   plan.notice, command.front());
+        say("perfgauge stat: {}; '{}' runs twice: natively, then under callgrind\n", plan.notice,
+            command.front());
     }
     if (vm.count("verbose")) {
         for (const auto& group : plan.native_groups) {
             for (const auto& e : group.events) {
-                fmt::print(stderr, "perfgauge stat: {}{}: {}\n", e.name,
-                           group.explicit_group ? " (group)" : "", pmu::dump_attr(e.attr));
+                say("perfgauge stat: {}{}: {}\n", e.name, group.explicit_group ? " (group)" : "",
+                    pmu::dump_attr(e.attr));
             }
         }
     }
     auto result = harness::run_stat(stat, resolver);
+    const int interrupt = harness::interrupt_signal();
+    if (interrupt != 0 && result.repetitions == 0) {
+        say("perfgauge stat: interrupted by {} before a run of '{}' completed; nothing to "
+            "report\n",
+            result.interrupted_by, command.front());
+        return harness::interrupted_exit_status(interrupt);
+    }
     if (result.exit.exec_failed && result.elapsed_seconds.empty()) {
         // Nothing ran, so there is nothing to report (and no file is written).
-        fmt::print(stderr, "perfgauge stat: cannot execute '{}': {}\n", command.front(),
-                   std::strerror(result.exit.exec_error));
+        say("perfgauge stat: cannot execute '{}': {}\n", command.front(),
+            std::strerror(result.exit.exec_error));
         return result.exit.shell_status();
     }
-    if (plan.any_simulated()) {
-        simulate_into(result, plan, *valgrind, command);
+    if (plan.any_simulated() && interrupt == 0) {
+        simulate_or_say_why_not(result, plan, *valgrind, command);
     } else if (backend != harness::Backend::perf) {
         harness::merge_simulated(result, plan, harness::CommandSimulation{});
     }
     add_cli_hints(result.events);
+    // The command's exit status is kept whatever happens to the report (the status is then
+    // the only thing that still reaches the caller).
+    const int status = harness::interrupt_signal() != 0
+                           ? harness::interrupted_exit_status(harness::interrupt_signal())
+                           : result.exit.shell_status();
     const std::string report = harness::render_stat(result, format);
     if (output.empty()) {
-        fmt::print(stderr, "{}", report);
+        say_text(report);
     } else {
-        harness::write_file_atomically(output, report);
+        try {
+            harness::write_output_file(output, report);
+        } catch (const std::runtime_error& e) {
+            say("perfgauge stat: error: {}; the exit status is still the command's ({})\n",
+                e.what(), status);
+        }
     }
     if (result.exit.signaled) {
-        fmt::print(stderr, "perfgauge stat: '{}' was {}\n", command.front(),
-                   result.exit.describe());
+        say("perfgauge stat: '{}' was {}\n", command.front(), result.exit.describe());
     }
-    return result.exit.shell_status();
+    return status;
 }
 
 }  // namespace perfgauge::cli

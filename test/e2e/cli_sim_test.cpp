@@ -6,9 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <csignal>
+#include <filesystem>
 #include <map>
 
 #include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
 
 namespace perfgauge::test {
 namespace {
@@ -310,6 +313,60 @@ TEST(CliStatSim, PerfBackendReportsWhyInsteadOfSimulating) {
     EXPECT_EQ(j.at("instructions")["source"], "hw");
     EXPECT_EQ(j.at("instructions")["status"] == "counted", hardware_pmu_present());
     EXPECT_EQ(j.at("task-clock")["source"], "sw");
+}
+
+// Ctrl-C while valgrind simulates: the native measurement, finished before, is saved; the
+// simulated counters say they were interrupted; valgrind's scratch directory goes too.
+TEST(CliSim, CtrlCDuringSimulationKeepsTheNativeResult) {
+    SKIP_WITHOUT_SIMULATION();
+    TempDir dir;
+    const auto tmp = dir.path() / "tmp";
+    std::filesystem::create_directory(tmp);
+    const auto saved = dir.path() / "r.json";
+    ProcessOptions options;
+    options.signal = SIGINT;
+    options.signal_after_s = 4.0;
+    // Far more simulated items than 4 s allow, after a native part of well under a second.
+    const auto r = run_process({"/usr/bin/env",
+                                "TMPDIR=" + tmp.string(),
+                                PERFGAUGE_CLI_PATH,
+                                "run",
+                                "--workload",
+                                "varint",
+                                "--variant",
+                                "branchy",
+                                "--sizes",
+                                "4K",
+                                "--cache",
+                                "hot",
+                                "-r",
+                                "3",
+                                "--processes",
+                                "1",
+                                "--precision",
+                                "0",
+                                "--min-time",
+                                "0.001",
+                                "--warmup",
+                                "0",
+                                "--backend",
+                                "sim",
+                                "-e",
+                                "instructions,task-clock",
+                                "--sim-items",
+                                "2000000000",
+                                "-q",
+                                "--json",
+                                saved.string()},
+                               options);
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    const auto j = nlohmann::json::parse(read_file(saved));
+    EXPECT_EQ(j["context"]["perfgauge"]["interrupted"], "SIGINT");
+    const auto a = aggregates(j);
+    ASSERT_EQ(a.size(), 1u);
+    EXPECT_GT(a.begin()->second["task-clock"].get<double>(), 0) << "the native part is kept";
+    EXPECT_NE(r.out.find("interrupted by SIGINT while simulated"), std::string::npos) << r.out;
+    EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "a scratch directory was left behind";
 }
 
 }  // namespace

@@ -1,38 +1,62 @@
 #include "run_process.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "temp_dir.hpp"
 
 namespace perfgauge::test {
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+namespace {
+
+// In the child: `fd` becomes `path` ("" the capture file, "-" closed). False on failure.
+bool redirect(int fd, const std::string& path, const std::filesystem::path& capture) {
+    if (path == "-")
+        return ::close(fd) == 0 || errno == EBADF;
+    const std::string target = path.empty() ? capture.string() : path;
+    const int opened = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    return opened >= 0 && ::dup2(opened, fd) >= 0;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
     // Files instead of pipes: no risk of a full pipe blocking the child while we wait.
     const TempDir dir;
     const auto out_path = dir.path() / "stdout";
     const auto err_path = dir.path() / "stderr";
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
     const pid_t pid = ::fork();
     if (pid < 0)
         throw std::runtime_error("fork failed");
     if (pid == 0) {
-        const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (options.signal)
+            ::setpgid(0, 0);
         const int null = ::open("/dev/null", O_RDONLY);
-        if (out < 0 || err < 0 || null < 0)
+        if (null < 0 || ::dup2(null, STDIN_FILENO) < 0 ||
+            !redirect(STDOUT_FILENO, options.stdout_path, out_path))
             ::_exit(126);
-        ::dup2(null, STDIN_FILENO);
-        ::dup2(out, STDOUT_FILENO);
-        ::dup2(err, STDERR_FILENO);
-        std::vector<char*> args;
-        for (const auto& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
+        if (!options.working_directory.empty() && ::chdir(options.working_directory.c_str()) != 0)
+            ::_exit(126);
+        // Last: with stderr gone, nothing above could have said what failed anyway.
+        if (!redirect(STDERR_FILENO, options.stderr_path, err_path))
+            ::_exit(126);
         ::execv(args[0], args.data());
         ::_exit(127);
+    }
+    if (options.signal) {
+        ::setpgid(pid, pid);  // also here: whichever runs first, the group exists before kill
+        std::this_thread::sleep_for(std::chrono::duration<double>(options.signal_after_s));
+        ::kill(-pid, *options.signal);
     }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {

@@ -1,6 +1,8 @@
 // Runs a program (no shell) and captures its exit status, stdout and stderr, for CLI tests.
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,18 @@ struct ProcessResult {
     std::string err;
 };
 
-ProcessResult run_process(const std::vector<std::string>& argv);
+/// How the program runs, for tests of hostile conditions. Defaults: output captured, the
+/// test's working directory, the test's process group.
+struct ProcessOptions {
+    /// Where stdout / stderr go instead of being captured (e.g. "/dev/full"); "-" closes it.
+    std::string stdout_path, stderr_path;
+    std::filesystem::path working_directory;  ///< empty: the test's
+    /// When set: the program leads a new process group, which gets `signal` after
+    /// `signal_after_s` seconds - as Ctrl-C on a terminal signals the whole foreground group.
+    std::optional<int> signal;
+    double signal_after_s = 0;
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
 }  // namespace perfgauge::test

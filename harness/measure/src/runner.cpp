@@ -170,6 +170,32 @@ std::size_t Runner::sample_room() const {
     return planned + static_cast<std::size_t>(std::min(by_budget, 100000.0));
 }
 
+namespace {
+
+// An interrupted run: every sample taken stays; a benchmark without one clean sample has no
+// statistic to offer and is left out, by name.
+void keep_what_was_measured(RunResult& result, const std::string& interruption) {
+    result.interrupted_by = interruption;
+    std::vector<std::string> missing;
+    std::erase_if(result.benchmarks, [&](const BenchmarkResult& r) {
+        if (!r.ns_per_item.empty())
+            return false;
+        missing.push_back(r.name);
+        return true;
+    });
+    std::string text = fmt::format(
+        "interrupted by {}: the samples taken until then are kept; "
+        "the benchmarks rest on fewer samples than planned",
+        interruption);
+    if (!missing.empty()) {
+        text += fmt::format("; {} not measured at all, left out: {}", missing.size(),
+                            fmt::join(missing, ", "));
+    }
+    result.warnings.push_back(text);
+}
+
+}  // namespace
+
 std::uint64_t Runner::size_batch(const Benchmark& b) {
     // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
     const double target_ns = std::max(options_.min_sample_time_s * 1e9,
@@ -178,6 +204,8 @@ std::uint64_t Runner::size_batch(const Benchmark& b) {
                           std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
     std::uint64_t iterations = 1;
     for (;;) {
+        if (interrupted())
+            return iterations;  // run() stops before sampling it
         const auto wall_start = std::chrono::steady_clock::now();
         const double ns = run_batch(b, iterations).ns;
         const std::chrono::duration<double, std::nano> wall =
@@ -196,6 +224,12 @@ std::uint64_t Runner::size_batch(const Benchmark& b) {
         if (iterations > (std::uint64_t{1} << 40))
             return iterations;  // an empty body: stop growing
     }
+}
+
+bool Runner::interrupted() {
+    if (interruption_.empty() && options_.interruption)
+        interruption_ = options_.interruption();
+    return !interruption_.empty();
 }
 
 void Runner::apply_noise_controls(std::vector<std::string>& warnings) {
@@ -240,7 +274,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.benchmarks.resize(benchmarks.size());
     for (std::size_t b = 0; b < benchmarks.size(); ++b) {
         auto& r = result.benchmarks[b];
-        if (options_.progress)
+        if (options_.progress && !interrupted())
             options_.progress("sizing", b, benchmarks.size());
         r.name = benchmarks[b].name;
         r.params = benchmarks[b].params;
@@ -287,7 +321,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         return options_.precision > 0 && spent_ns[b] < options_.max_time_s * 1e9 &&
                !(median_precision(r.ns_per_item) <= options_.precision);
     };
-    for (std::size_t round = 0;; ++round) {
+    for (std::size_t round = 0; !interrupted(); ++round) {
         std::vector<std::size_t> order;
         for (std::size_t b = 0; b < benchmarks.size(); ++b) {
             if (wanted(b, round))
@@ -304,6 +338,8 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         if (options_.interleave)
             std::shuffle(order.begin(), order.end(), rng);
         for (const std::size_t b : order) {
+            if (interrupted())
+                break;
             auto& r = result.benchmarks[b];
             const Batch batch = run_batch(benchmarks[b], r.iterations);
             spent_ns[b] += batch.health.wall_ns;
@@ -314,8 +350,10 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             record(r, batch, round);
         }
     }
+    if (interrupted())
+        keep_what_was_measured(result, interruption_);
     for (const auto& r : result.benchmarks) {
-        if (r.ns_per_item.size() < options_.repetitions) {
+        if (r.ns_per_item.size() < options_.repetitions && result.interrupted_by.empty()) {
             result.warnings.push_back(fmt::format(
                 "{}: only {} of {} samples undisturbed ({} disturbed: the thread lost the CPU "
                 "while being timed); its statistics rest on fewer samples",

@@ -93,6 +93,8 @@ RunResult merge_processes(std::vector<RunResult> parts) {
         }
         round_offset += rounds_used(part);
         merged.repetitions += part.repetitions;
+        if (!part.interrupted_by.empty())
+            merged.interrupted_by = part.interrupted_by;
         copy_probes += part.machine_copy_probe_ns;
         if (part.machine_probe_ns > 0 &&
             (merged.machine_probe_ns <= 0 || part.machine_probe_ns < merged.machine_probe_ns))

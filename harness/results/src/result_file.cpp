@@ -80,6 +80,8 @@ void read_context(const json& context, RunResult& r) {
     r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
     r.processes = get_or<std::size_t>(p, "processes", 1);
     r.precision_target = get_or<double>(p, "precision_target", 0.01);
+    if (const auto it = p.find("interrupted"); it != p.end() && it->is_string())
+        r.interrupted_by = it->get<std::string>();
     const auto unsupported = get_or<std::vector<std::string>>(p, "unsupported", {});
     for (const auto& e : p.at("events"))
         r.events.push_back(read_event(e, unsupported));

@@ -59,6 +59,8 @@ nlohmann::json context_json(const RunResult& r) {
     p["repetitions"] = r.repetitions;
     p["processes"] = r.processes;
     p["precision_target"] = r.precision_target;
+    p["interrupted"] =
+        r.interrupted_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.interrupted_by);
     p["events"] = nlohmann::json::array();
     for (const auto& e : r.events) {
         nlohmann::json event = {{"name", e.name},

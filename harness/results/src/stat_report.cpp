@@ -22,6 +22,17 @@ std::string command_text(const StatResult& r) {
 }
 
 // Counts print as integers when they are (unscaled counts), else with 2 decimals.
+// The footer of an interrupted stat: what the numbers above rest on.
+std::string interruption_text(const StatResult& r) {
+    if (r.interrupted_run)
+        return fmt::format("interrupted by {}: the command was stopped; counted until then",
+                           r.interrupted_by);
+    return fmt::format(
+        "interrupted by {}: {} completed run{} reported, the run it stopped is "
+        "left out",
+        r.interrupted_by, r.repetitions, r.repetitions == 1 ? "" : "s");
+}
+
 std::string number_text(double v) {
     if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15)
         return fmt::format("{:.0f}", v);
@@ -88,6 +99,8 @@ std::string render_table(const StatResult& r) {
     }
     for (const auto& note : r.notes)
         out += fmt::format("\n  note: {}\n", note);
+    if (!r.interrupted_by.empty())
+        out += fmt::format("\n  {}\n", interruption_text(r));
     out += fmt::format("  counters read with {}\n", r.read_path);
     return out;
 }
@@ -142,6 +155,9 @@ std::string render_json(const StatResult& r) {
     for (const auto& m : derive_metrics(r))
         j["derived"].push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}});
     j["notes"] = r.notes;
+    j["interrupted"] =
+        r.interrupted_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.interrupted_by);
+    j["interrupted_run"] = r.interrupted_run;  // the one run reported was cut short
     return j.dump(2) + "\n";
 }
 
@@ -160,7 +176,10 @@ std::string render_markdown(const StatResult& r) {
                        has ? fmt::format("{:.1f}%", 100.0 * e.running_fraction) : "",
                        has ? spread_text(e) : "", status_text(e)});
     }
-    return out + table.render_markdown();
+    out += table.render_markdown();
+    if (!r.interrupted_by.empty())
+        out += fmt::format("\n{}\n", interruption_text(r));
+    return out;
 }
 
 }  // namespace

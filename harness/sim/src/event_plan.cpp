@@ -41,6 +41,16 @@ bool EventPlan::any_simulated() const {
     return false;
 }
 
+EventPlan without_simulation(EventPlan plan, const EventRefusal& why) {
+    for (std::size_t e = 0; e < plan.events.size(); ++e) {
+        if (plan.simulated[e]) {
+            plan.simulated[e] = false;
+            plan.refusals[e] = why;
+        }
+    }
+    return plan;
+}
+
 std::string EventPlan::native_list_text() const {
     std::vector<std::string> items;
     for (const auto& group : native_groups) {

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "perfgauge/harness/interrupt.hpp"
+
 namespace perfgauge::harness {
 
 namespace {
@@ -22,25 +24,6 @@ void make_pipe(pmu::FileDescriptor& read_end, pmu::FileDescriptor& write_end) {
     read_end.reset(fds[0]);
     write_end.reset(fds[1]);
 }
-
-// Ignores SIGINT/SIGQUIT for its lifetime, restoring the previous handlers.
-class IgnoreInterrupts {
-  public:
-    IgnoreInterrupts() {
-        struct sigaction ignore {};
-        ignore.sa_handler = SIG_IGN;
-        ::sigaction(SIGINT, &ignore, &old_int_);
-        ::sigaction(SIGQUIT, &ignore, &old_quit_);
-    }
-    ~IgnoreInterrupts() {
-        ::sigaction(SIGINT, &old_int_, nullptr);
-        ::sigaction(SIGQUIT, &old_quit_, nullptr);
-    }
-
-  private:
-    struct sigaction old_int_ {};
-    struct sigaction old_quit_ {};
-};
 
 }  // namespace
 
@@ -56,31 +39,35 @@ PendingChild::PendingChild(const std::vector<std::string>& argv) {
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
 
+    // An interrupt arriving meanwhile is delivered once the child is registered, so it is
+    // passed on to the child too.
+    const InterruptsBlocked blocked;
     pid_ = ::fork();
     if (pid_ < 0)
         throw std::system_error(errno, std::generic_category(), "fork");
     if (pid_ == 0) {
+        // perfgauge's handlers are not the command's: an interrupt before exec ends the child.
+        blocked.reset_in_child();
         go_write_.reset();  // else the child itself would keep the pipe open and never see EOF
         char byte;
         // Blocks until the parent closes its end (start() or destruction).
         while (::read(go_read.get(), &byte, 1) < 0 && errno == EINTR) {
         }
-        struct sigaction dfl {};
-        dfl.sa_handler = SIG_DFL;
-        ::sigaction(SIGINT, &dfl, nullptr);
-        ::sigaction(SIGQUIT, &dfl, nullptr);
         ::execvp(args[0], args.data());
         const int error = errno;
         [[maybe_unused]] ssize_t ignored = ::write(error_write.get(), &error, sizeof error);
         ::_exit(127);
     }
+    register_child(pid_);
 }
 
 PendingChild::~PendingChild() {
     if (pid_ > 0 && !reaped_) {
         ::kill(pid_, SIGKILL);
         int status;
-        ::waitpid(pid_, &status, 0);
+        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
+        unregister_child(pid_);
     }
 }
 
@@ -89,14 +76,19 @@ void PendingChild::start() {
 }
 
 ExitStatus PendingChild::wait() {
-    IgnoreInterrupts ignore;
+    // Interrupted before it began: the command is not started at all (it dies before exec).
+    if (go_write_ && interrupt_signal() != 0)
+        ::kill(pid_, SIGKILL);
     start();
     int status = 0;
+    // An interrupt meanwhile reaches the child through the handler (or, from a terminal,
+    // directly); perfgauge waits for it to end and its caller sees interrupt_signal().
     while (::waitpid(pid_, &status, 0) < 0) {
         if (errno != EINTR)
             throw std::system_error(errno, std::generic_category(), "waitpid");
     }
     reaped_ = true;
+    unregister_child(pid_);
     ExitStatus result;
     int error = 0;
     // The error pipe closes on a successful exec (O_CLOEXEC), so read() returns 0 then.

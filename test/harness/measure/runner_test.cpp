@@ -12,7 +12,7 @@
 
 #include "../../support/run_process.hpp"
 #include "../../support/temp_dir.hpp"
-#include "perfgauge/harness/atomic_file.hpp"
+#include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
@@ -327,8 +327,8 @@ TEST(RunReport, GoogleBenchmarksComparePyReadsIt) {
         GTEST_SKIP() << "compare.py (libbenchmark-tools) is not installed";
     test::TempDir dir;
     const auto a = dir.path() / "a.json", b = dir.path() / "b.json";
-    write_file_atomically(a, render_run(small_result(), OutputFormat::json));
-    write_file_atomically(b, render_run(small_result(), OutputFormat::json));
+    write_output_file(a, render_run(small_result(), OutputFormat::json));
+    write_output_file(b, render_run(small_result(), OutputFormat::json));
     const auto r =
         test::run_process({"/usr/bin/python3", compare, "benchmarks", a.string(), b.string()});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -24,6 +24,9 @@ class FileDescriptor {
     explicit operator bool() const { return valid(); }
     /// Closes the current descriptor (if any) and takes ownership of `fd`.
     void reset(int fd = -1);
+    /// Gives the descriptor up without closing it: for a caller that must see close()'s
+    /// error (a write-back failure on NFS shows only there).
+    int release() { return std::exchange(fd_, -1); }
 
   private:
     int fd_ = -1;

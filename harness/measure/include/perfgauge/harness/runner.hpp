@@ -47,6 +47,11 @@ struct RunnerOptions {
     /// Called between batches (never inside one) with what is happening, how far it is and
     /// how far it goes, e.g. ("sizing", 3, 40) or ("repetition", 2, 10). Optional.
     std::function<void(std::string_view phase, std::size_t done, std::size_t total)> progress;
+    /// Asked between batches (never inside one): a non-empty answer ("SIGINT") stops the run
+    /// there. The result then keeps every sample taken, leaves out the benchmarks that have no
+    /// clean sample yet (a warning names them) and records the answer in `interrupted_by`.
+    /// Optional.
+    std::function<std::string()> interruption;
 };
 
 /// The native BatchState: pause() stops the clock and snapshots the counters, resume() starts
@@ -91,6 +96,8 @@ class Runner {
     /// rounds, plus what the time budget allows at the shortest batch. Reserved up front.
     std::size_t sample_room() const;
     void apply_noise_controls(std::vector<std::string>& warnings);
+    /// Whether options_.interruption has answered (once it has, the answer is kept).
+    bool interrupted();
 
     RunnerOptions options_;
     Clock clock_;
@@ -99,6 +106,7 @@ class Runner {
     pmu::CounterSet::Snapshot before_, after_;
     std::vector<pmu::ScaledCount> delta_;
     std::vector<double> batch_counts_;  // last batch, paused intervals removed
+    std::string interruption_;          // options_.interruption's first non-empty answer
     Overhead batch_overhead_;           ///< one empty batch's own measurement
     Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
     double cpu_clock_slack_ns_ = 0;     ///< calibrated; see sample_health.hpp

@@ -77,6 +77,9 @@ struct RunResult {
     /// How simulated counts were obtained (notice, simulator, caches, ...); empty when none.
     std::vector<std::pair<std::string, std::string>> simulation;
     std::vector<BenchmarkResult> benchmarks;
+    /// What stopped the run before it had every sample it planned ("SIGINT"): its benchmarks
+    /// rest on fewer samples, and some may be missing (see warnings). Empty: it ran to the end.
+    std::string interrupted_by;
 };
 
 /// One result from the results of several measuring processes of the same benchmarks (perfgauge

@@ -26,6 +26,12 @@ struct StatResult {
     std::string read_path = "read()";
     std::vector<StatEventResult> events;
     std::vector<std::string> notes;  ///< group splits, early stops, ...
+    /// "SIGINT" (or another signal's name) when an interruption stopped the repetitions: the
+    /// runs counted above completed; the one it hit is left out. Empty: not interrupted.
+    std::string interrupted_by;
+    /// ...unless no run had completed: then the one run reported is the one it cut short,
+    /// counted until then.
+    bool interrupted_run = false;
 };
 
 /// A ratio derived from counted events (IPC, branch-miss rate, ...), from medians.

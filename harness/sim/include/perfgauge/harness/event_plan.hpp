@@ -52,6 +52,10 @@ struct EventPlan {
     std::vector<std::string> unsupported() const;
 };
 
+/// Pure: `plan` with every simulated event refused instead, for `why` (a simulation that was
+/// interrupted and left no counts): merged with an empty simulation, those events show `why`.
+EventPlan without_simulation(EventPlan plan, const EventRefusal& why);
+
 using NativeProber = std::function<NativeProbe(const pmu::EventTerm&)>;
 
 /// Pure: decides each event's backend. perf: all native (a sim-only name is an error). sim:

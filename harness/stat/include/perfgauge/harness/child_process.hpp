@@ -13,7 +13,8 @@ namespace perfgauge::harness {
 
 /// A forked child stopped before exec until start() is called, so counters can be attached
 /// to its pid first (with enable_on_exec they start exactly at exec). execvp searches PATH; no
-/// shell is involved. The child restores default signal dispositions before exec.
+/// shell is involved. The child starts with default dispositions of SIGINT, SIGTERM, SIGHUP and
+/// SIGQUIT, and is registered to receive perfgauge's interrupts (see interrupt.hpp).
 class PendingChild {
   public:
     explicit PendingChild(const std::vector<std::string>& argv);
@@ -25,8 +26,9 @@ class PendingChild {
     pid_t pid() const { return pid_; }
     /// Lets the child exec.
     void start();
-    /// Waits for the child (SIGINT and SIGQUIT are ignored meanwhile, like time(1) does, so
-    /// Ctrl-C reaches the command and the counts are still reported).
+    /// Lets the child exec (unless perfgauge was interrupted already: then it is killed
+    /// first) and waits for it to end. An interrupt meanwhile reaches the child; the caller
+    /// sees interrupt_signal() and reports what completed.
     ExitStatus wait();
 
   private:

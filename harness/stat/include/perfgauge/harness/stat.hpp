@@ -25,7 +25,8 @@ struct StatOptions {
 /// Resolves the events (throws pmu::EventError on bad names; an empty list counts nothing
 /// and only times the command), then runs the command
 /// `repetitions` times with counters attached (inherit: its children count too), stopping early
-/// when it fails or cannot be started.
+/// when it fails or cannot be started, or when perfgauge is interrupted (interrupt.hpp): then
+/// `interrupted_by` names the signal and only the runs that completed are counted.
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver);
 
 }  // namespace perfgauge::harness

@@ -1,0 +1,58 @@
+// Interruptions (SIGINT, SIGTERM, SIGHUP) that stop perfgauge cleanly instead of killing it
+// mid-way: the work in progress notices, its children are signalled and reaped, temporary files
+// go with their owners' destructors, and what was completed is saved and marked interrupted.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "perfgauge/harness/exit_status.hpp"  // signal_name
+
+namespace perfgauge::harness {
+
+/// While alive, SIGINT, SIGTERM and SIGHUP no longer kill this process: the first is recorded
+/// (interrupt_signal()) and passed on to every registered child; a further one kills the
+/// registered children outright (SIGKILL), so a child that ignores signals cannot hold
+/// perfgauge. The previous dispositions come back with the destructor; the recorded signal
+/// stays. One at a time per process (the CLI's main).
+class InterruptHandling {
+  public:
+    InterruptHandling();
+    InterruptHandling(const InterruptHandling&) = delete;
+    InterruptHandling& operator=(const InterruptHandling&) = delete;
+    ~InterruptHandling();
+
+  private:
+    struct sigaction old_[3]{};
+};
+
+/// The signal that interrupted this process, 0 while none has. Async-signal-safe.
+int interrupt_signal();
+
+/// The exit status of a process that stopped because of `signal`: 128 + N, as a shell reports a
+/// process the signal killed.
+inline int interrupted_exit_status(int signal) {
+    return 128 + signal;
+}
+
+/// Children that receive the interrupt (PendingChild registers itself); at most 32 at once.
+void register_child(pid_t pid);
+void unregister_child(pid_t pid);
+
+/// Blocks the interrupting signals for its lifetime: around fork(), so that no signal finds a
+/// child started but not yet registered (it is delivered, and passed on, when unblocked).
+class InterruptsBlocked {
+  public:
+    InterruptsBlocked();
+    InterruptsBlocked(const InterruptsBlocked&) = delete;
+    InterruptsBlocked& operator=(const InterruptsBlocked&) = delete;
+    ~InterruptsBlocked();
+    /// In the child just forked under this block: default dispositions, signals unblocked.
+    /// Async-signal-safe (no allocation).
+    void reset_in_child() const;
+
+  private:
+    sigset_t old_mask_{};
+};
+
+}  // namespace perfgauge::harness

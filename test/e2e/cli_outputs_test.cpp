@@ -1,0 +1,224 @@
+// End-to-end: outputs that never destroy what a path names, write errors that are never
+// swallowed, default names that never collide, and interruptions that stop cleanly.
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kCli = PERFGAUGE_CLI_PATH;
+
+ProcessResult perfgauge_with(const ProcessOptions& options, std::vector<std::string> args) {
+    args.insert(args.begin(), kCli);
+    return run_process(args, options);
+}
+
+// The quickest run that still makes a whole result: one benchmark, few short samples.
+std::vector<std::string> quick_run(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {
+        "run", "--workload",  "memcpy",      "--sizes", "4K",         "--cache", "hot",
+        "-r",  "2",           "--processes", "1",       "--min-time", "0.0002",  "--warmup",
+        "0",   "--precision", "0",           "-e",      "task-clock", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+// perfgauge's own temporary directories ($TMPDIR/perfgauge-*) that exist now.
+std::set<std::string> perfgauge_temp_dirs(const fs::path& tmp) {
+    std::set<std::string> out;
+    for (const auto& entry : fs::directory_iterator(tmp)) {
+        if (entry.path().filename().string().rfind("perfgauge-", 0) == 0)
+            out.insert(entry.path().filename().string());
+    }
+    return out;
+}
+
+bool process_running(const std::string& name) {
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        std::ifstream comm(entry.path() / "comm");
+        std::string text;
+        if (comm && std::getline(comm, text) && text == name) {
+            std::ifstream stat_file(entry.path() / "stat");
+            std::string pid, paren, state;
+            stat_file >> pid >> paren >> state;
+            if (state != "Z")
+                return true;
+        }
+    }
+    return false;
+}
+
+TEST(CliOutputs, DeviceNodeStaysADevice) {
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "mknod needs root; as a normal user the device cannot be replaced anyway";
+    TempDir dir;
+    const auto node = dir.path() / "null";
+    ASSERT_EQ(::mknod(node.c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0);
+    const auto r = perfgauge({"stat", "-e", "task-clock", "-o", node.string(), "--", "true"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    struct stat st {};
+    ASSERT_EQ(::lstat(node.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode)) << "-o replaced the device node with a regular file";
+    const auto run = perfgauge(quick_run({"--json", node.string(), "-o", node.string()}));
+    EXPECT_EQ(run.exit_code, 0) << "two outputs to one device lose nothing: " << run.err;
+    ASSERT_EQ(::lstat(node.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+TEST(CliOutputs, SymlinkIsWrittenThrough) {
+    TempDir dir;
+    const auto target = dir.path() / "report.json";
+    std::ofstream(target) << "old";
+    const auto link = dir.path() / "latest.json";
+    fs::create_symlink(target.filename(), link);
+    const auto r = perfgauge(
+        {"stat", "-e", "task-clock", "--format", "json", "-o", link.string(), "--", "true"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(nlohmann::json::parse(read_file(target))["exit_status"], 0);
+}
+
+TEST(CliOutputs, SameFileForTwoOutputsIsRefusedBeforeMeasuring) {
+    TempDir dir;
+    const auto file = dir.path() / "r.json";
+    fs::create_symlink("r.json", dir.path() / "alias.json");
+    const auto r =
+        perfgauge(quick_run({"-o", file.string(), "--json", (dir.path() / "alias.json").string()}));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("name the same file"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(file));
+}
+
+// Every command that prints to stdout: a full disk behind it is an error, not exit 0.
+TEST(CliOutputs, FullStdoutFails) {
+    TempDir dir;
+    const auto result = dir.path() / "r.json";
+    ASSERT_EQ(perfgauge(quick_run({"--json", result.string(), "-o", "/dev/null"})).exit_code, 0);
+    ProcessOptions full;
+    full.stdout_path = "/dev/full";
+    const std::vector<std::vector<std::string>> commands = {
+        quick_run({"--json", "none"}),
+        {"export", result.string(), "--format", "csv"},
+        {"compare", result.string(), result.string()},
+        {"doctor"},
+        {"list"},
+        {"--help"}};
+    for (const auto& args : commands) {
+        const auto r = perfgauge_with(full, args);
+        EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+        EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << args[0] << r.err;
+    }
+}
+
+// stat's exit status is the command's, whatever happens to its own report.
+TEST(CliOutputs, StatKeepsTheCommandsStatusWhenItsReportCannotBeWritten) {
+    for (const std::string stderr_path : {"/dev/full", "-"}) {
+        ProcessOptions options;
+        options.stderr_path = stderr_path;
+        const auto r =
+            perfgauge_with(options, {"stat", "-e", "task-clock", "--", "sh", "-c", "exit 3"});
+        EXPECT_EQ(r.exit_code, 3) << "stderr " << stderr_path;
+    }
+    const auto r =
+        perfgauge({"stat", "-e", "task-clock", "-o", "/dev/full", "--", "sh", "-c", "exit 3"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.err.find("the exit status is still the command's (3)"), std::string::npos) << r.err;
+}
+
+TEST(CliOutputs, QuickDefaultRunsLeaveOneFileEach) {
+    TempDir dir;
+    ProcessOptions options;
+    options.working_directory = dir.path();
+    std::set<std::string> said;
+    for (int i = 0; i < 3; ++i) {
+        const auto r = perfgauge_with(options, quick_run());
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const auto at = r.err.find("result saved to ");
+        ASSERT_NE(at, std::string::npos) << r.err;
+        said.insert(r.err.substr(at + 16, r.err.find('\n', at) - at - 16));
+    }
+    std::set<std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir.path()))
+        files.insert(entry.path().filename().string());
+    EXPECT_EQ(files.size(), 3u);
+    EXPECT_EQ(files, said) << "the path printed is the one written";
+}
+
+TEST(CliInterrupt, SigtermToStatLeavesNoChild) {
+    ProcessOptions options;
+    options.signal = SIGTERM;
+    options.signal_after_s = 0.5;
+    // A name no other test uses, to find leftovers by.
+    TempDir dir;
+    const auto sleeper = dir.path() / "pg-sleeper";
+    fs::copy_file("/bin/sleep", sleeper);
+    const auto r = perfgauge_with(options, {"stat", "-e", "task-clock", "--", sleeper, "5"});
+    EXPECT_EQ(r.exit_code, 143) << r.err;
+    EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+    EXPECT_FALSE(process_running("pg-sleeper"));
+}
+
+// Ctrl-C signals the whole foreground group: perfgauge and the command it runs.
+TEST(CliInterrupt, CtrlCDuringStatRepetitionsReportsTheCompletedRuns) {
+    ProcessOptions options;
+    options.signal = SIGINT;
+    options.signal_after_s = 1.0;
+    const auto r = perfgauge_with(options, {"stat", "-e", "task-clock,page-faults", "-r", "100000",
+                                            "--format", "json", "--", "true"});
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    const auto j = nlohmann::json::parse(r.err);
+    EXPECT_EQ(j["interrupted"], "SIGINT");
+    EXPECT_GT(j["repetitions"].get<int>(), 0);
+    EXPECT_LT(j["repetitions"].get<int>(), 100000);
+    for (const auto& e : j["events"]) {
+        EXPECT_EQ(e["status"], "counted") << e.dump();
+        EXPECT_EQ(e["samples"].size(), j["repetitions"].get<std::size_t>());
+    }
+}
+
+TEST(CliInterrupt, CtrlCDuringARunSavesWhatWasMeasured) {
+    TempDir dir;
+    const auto tmp = dir.path() / "tmp";
+    fs::create_directory(tmp);
+    const auto saved = dir.path() / "r.json";
+    ProcessOptions options;
+    options.signal = SIGINT;
+    options.signal_after_s = 3.0;
+    // TMPDIR points the measuring processes' scratch directory where this test can see it.
+    const auto r = run_process({"/usr/bin/env", "TMPDIR=" + tmp.string(),
+                                kCli,           "run",
+                                "--workload",   "memcpy",
+                                "--sizes",      "4K,8K",
+                                "--cache",      "hot",
+                                "-r",           "1000",
+                                "--processes",  "2",
+                                "--precision",  "0",
+                                "--min-time",   "0.001",
+                                "-e",           "task-clock",
+                                "-q",           "--json",
+                                saved.string()},
+                               options);
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    const auto j = nlohmann::json::parse(read_file(saved));
+    EXPECT_EQ(j["context"]["perfgauge"]["interrupted"], "SIGINT");
+    EXPECT_FALSE(j["benchmarks"].empty());
+    EXPECT_NE(r.out.find("interrupted by SIGINT"), std::string::npos) << r.out;
+    EXPECT_TRUE(perfgauge_temp_dirs(tmp).empty()) << "a scratch directory was left behind";
+}
+
+}  // namespace
+}  // namespace perfgauge::test
