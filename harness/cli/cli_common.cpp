@@ -71,13 +71,10 @@ std::optional<std::string> simulation_valgrind(harness::Backend backend) {
             throw std::runtime_error(fmt::format("--backend sim: {}", why));
         return std::nullopt;
     }
-    auto valgrind = pmu::find_valgrind();
-    if (!valgrind && backend == harness::Backend::sim) {
-        throw std::runtime_error(
-            "--backend sim needs valgrind, which was not found on PATH (Debian: apt-get install "
-            "valgrind; or point PERFGAUGE_VALGRIND at it)");
-    }
-    return valgrind;
+    auto lookup = pmu::locate_valgrind();
+    if (!lookup.path && backend == harness::Backend::sim)
+        throw std::runtime_error("--backend sim needs valgrind: " + lookup.problem);
+    return lookup.path;
 }
 
 std::string own_executable() {

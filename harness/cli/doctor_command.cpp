@@ -7,7 +7,10 @@
 #include "hints.hpp"
 #include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/pmu/access_probe.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
+#include "perfgauge/pmu/libpfm_info.hpp"
 #include "perfgauge/pmu/perf_event.hpp"
 #include "perfgauge/pmu/tracefs.hpp"
 #include "perfgauge/workloads/variant_availability.hpp"
@@ -28,7 +31,10 @@ int doctor_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge doctor\n\n"
         "Reports whether this machine can count hardware and software events, and why not,\n"
-        "with a one-line fix where there is one; then what makes timings unreliable here.\n"
+        "with a one-line fix where there is one: what perf_event_open allows this process\n"
+        "(found by trying, not from perf_event_paranoid alone), whether libpfm4 knows this\n"
+        "CPU's own events, whether simulation (valgrind) is available; then what makes\n"
+        "timings unreliable here.\n"
         "Exit status 1 when not even software events can be counted.\n\noptions");
     options.add_options()("help,h", "show this help");
     const auto vm = parse_options(args, options, {});
@@ -42,6 +48,13 @@ int doctor_command(const std::vector<std::string>& args) {
     probes.hardware_error = probe_event(resolver, "cycles");
     probes.software_error = probe_event(resolver, "task-clock");
     probes.tracefs_mounted = pmu::Tracefs::locate().has_value();
+    probes.access = pmu::probe_access();
+    probes.libpfm = pmu::libpfm_info();
+    if (const char* why = pmu::valgrind_incompatibility())
+        probes.simulation.incompatibility = why;
+    probes.simulation.valgrind = pmu::locate_valgrind();
+    if (probes.simulation.valgrind.path)
+        probes.simulation.version = pmu::valgrind_version(*probes.simulation.valgrind.path);
     const auto system = harness::collect_system_info();
     auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(), system, probes);
     for (auto& check : workloads::isa_checks(system.cpu))

@@ -1,6 +1,9 @@
 // perfgauge events [FILTER] | perfgauge events --resolve LIST
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 
@@ -11,6 +14,7 @@
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/open_error.hpp"
 #include "perfgauge/pmu/perf_event.hpp"
+#include "perfgauge/pmu/tracefs.hpp"
 
 namespace perfgauge::cli {
 
@@ -76,15 +80,64 @@ int resolve_list(const std::string& list, bool verbose) {
     return kExitOk;
 }
 
-int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
+// "\rprobing tracepoints: 812/2307" on a terminal, so minutes of probing are not silent; the
+// caller clears it. Redrawn every 16 tracepoints: a line per probe would cost more than it shows.
+void show_tracepoint_progress(std::size_t done, std::size_t total) {
+    if (done % 16 == 0 || done == total) {
+        say("\rprobing tracepoints: {}/{}", done, total);
+    }
+}
+
+void clear_progress_line() {
+    say("\r{:40}\r", "");
+}
+
+// Whether counting tracepoints works for this process, from one open: the answer depends on
+// privileges and tracefs, not on which tracepoint, so one stands for all when they were not
+// opened one by one.
+void report_sample_tracepoint(const std::vector<pmu::CatalogEntry>& entries,
+                              const pmu::PmuEnvironment& env) {
+    const auto it = std::find_if(entries.begin(), entries.end(), [](const auto& e) {
+        return e.kind == pmu::EventKind::tracepoint && e.encode_error.empty();
+    });
+    if (it == entries.end())
+        return;
+    const pmu::EventResolver resolver;
+    pmu::EventTerm term;
+    term.name = it->name;
+    const auto spec = resolver.resolve(term);
+    const int error = pmu::probe_open(spec.attr);
+    fmt::print(
+        "Tracepoints were not opened one by one (--probe-tracepoints does, at ~25 ms each); {} "
+        "{}.\n",
+        it->name,
+        error == 0 ? "opened, so this process can count tracepoints"
+                   : "cannot be opened here: " +
+                         pmu::diagnose_open_error(error, spec.kind, spec.attr, env).reason);
+}
+
+int list_catalog(pmu::CatalogOptions options, bool verbose) {
+    if (options.tracepoints && !pmu::Tracefs::locate()) {
+        say(
+                   "perfgauge events: note: no tracefs found (neither mounted at "
+                   "/sys/kernel/tracing nor at /sys/kernel/debug/tracing, per /proc/mounts), so "
+                   "no tracepoints are listed; as root: mount -t tracefs nodev "
+                   "/sys/kernel/tracing\n");
+    }
+    const bool show_progress = options.tracepoints && options.probe_each_tracepoint &&
+                               options.try_open && ::isatty(STDERR_FILENO) == 1;
+    if (show_progress)
+        options.tracepoint_progress = show_tracepoint_progress;
     const auto entries = pmu::list_events(options);
+    if (show_progress)
+        clear_progress_line();
     if (entries.empty()) {
         say("perfgauge events: no event matches '{}'\n", options.filter);
         return kExitUsage;
     }
     const auto env = pmu::detect_pmu_environment();
     TextTable table({"EVENT", "PMU", "KIND", "OPENS HERE", "DESCRIPTION"});
-    std::size_t openable = 0;
+    std::size_t openable = 0, probed = 0;
     std::optional<pmu::OpenDiagnosis> hardware_problem;
     for (const auto& e : entries) {
         std::string here = "-";
@@ -95,6 +148,7 @@ int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
             attr.exclude_kernel = 1;
             here = here_text(e.open_error, e.kind, attr, env);
             openable += e.open_error == 0;
+            ++probed;
             if (e.open_error != 0 && pmu::needs_hardware_pmu(e.kind) && !hardware_problem) {
                 hardware_problem = pmu::diagnose_open_error(e.open_error, e.kind, attr, env);
             }
@@ -104,13 +158,19 @@ int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
     }
     fmt::print("{}", table.render());
     fmt::print("\n{} events", entries.size());
-    if (options.try_open)
-        fmt::print(", {} can be opened here", openable);
+    if (options.try_open) {
+        if (probed == entries.size())
+            fmt::print(", {} can be opened here", openable);
+        else
+            fmt::print(", {} of the {} tried can be opened here", openable, probed);
+    }
     fmt::print(".\n");
     if (hardware_problem) {
         fmt::print("Hardware events cannot be opened here: {}\n  fix: {}\n",
                    hardware_problem->reason, hardware_problem->fix);
     }
+    if (options.tracepoints && options.try_open && !options.probe_each_tracepoint)
+        report_sample_tracepoint(entries, env);
     return kExitOk;
 }
 
@@ -118,7 +178,7 @@ int list_catalog(const pmu::CatalogOptions& options, bool verbose) {
 
 int events_command(const std::vector<std::string>& args) {
     po::options_description options(
-        "usage: perfgauge events [FILTER] [--tracepoints] [--no-probe] [-v]\n"
+        "usage: perfgauge events [FILTER] [--tracepoints [--probe-tracepoints]] [--no-probe] [-v]\n"
         "       perfgauge events --resolve LIST [-v]\n\n"
         "Lists the events of every libpfm4 PMU present plus the generic perf events, with\n"
         "whether the kernel opens each here (each is opened once, disabled, user space only).\n"
@@ -129,8 +189,12 @@ int events_command(const std::vector<std::string>& args) {
     options.add_options()("help,h", "show this help")(
         "resolve", po::value<std::string>()->value_name("LIST"),
         "parse and resolve LIST; print each event's group, type, config, modifiers")(
-        "tracepoints", "also list tracepoints (subsystem:event; needs tracefs)")(
-        "no-probe", "do not try to open each event")(
+        "tracepoints",
+        "also list tracepoints (subsystem:event; needs tracefs); one is opened to show whether "
+        "this process can count them")(
+        "probe-tracepoints",
+        "with --tracepoints: open every tracepoint (slow: ~25 ms each, minutes for all; progress "
+        "on a terminal)")("no-probe", "do not try to open each event")(
         "verbose,v", "full descriptions; with --resolve, the whole perf_event_attr")(
         "filter", po::value<std::string>()->default_value(""), "");
     po::positional_options_description positional;
@@ -151,6 +215,9 @@ int events_command(const std::vector<std::string>& args) {
     catalog.filter = vm["filter"].as<std::string>();
     catalog.tracepoints = vm.count("tracepoints") > 0;
     catalog.try_open = vm.count("no-probe") == 0;
+    catalog.probe_each_tracepoint = vm.count("probe-tracepoints") > 0;
+    if (catalog.probe_each_tracepoint && !catalog.tracepoints)
+        throw UsageError("--probe-tracepoints goes with --tracepoints");
     return list_catalog(catalog, verbose);
 }
 

@@ -1,9 +1,15 @@
 #include "perfgauge/pmu/callgrind.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bit>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -66,21 +72,82 @@ std::vector<std::string> callgrind_command(const CallgrindSetup& setup,
     return argv;
 }
 
-std::optional<std::string> find_valgrind() {
+std::optional<std::string> valgrind_override_problem(const std::string& value) {
+    struct stat st {};
+    if (::stat(value.c_str(), &st) != 0) {
+        const int error = errno;
+        return fmt::format("PERFGAUGE_VALGRIND={}: {}", value,
+                           error == ENOENT ? "no such file" : std::strerror(error));
+    }
+    if (S_ISDIR(st.st_mode))
+        return fmt::format("PERFGAUGE_VALGRIND={}: a directory, not a program", value);
+    if (::access(value.c_str(), X_OK) != 0)
+        return fmt::format("PERFGAUGE_VALGRIND={}: not executable", value);
+    return std::nullopt;
+}
+
+ValgrindLookup locate_valgrind() {
+    ValgrindLookup lookup;
     if (const char* forced = std::getenv("PERFGAUGE_VALGRIND"); forced && *forced) {
-        if (::access(forced, X_OK) == 0)
-            return std::string(forced);
-        return std::nullopt;
+        lookup.from_environment = true;
+        if (auto problem = valgrind_override_problem(forced)) {
+            lookup.problem = *problem + " (point it at valgrind, or unset it to search PATH)";
+        } else {
+            lookup.path = forced;
+        }
+        return lookup;
     }
     const char* path = std::getenv("PATH");
     std::stringstream dirs(path ? path : "/usr/bin:/bin");
     std::string dir;
     while (std::getline(dirs, dir, ':')) {
         const std::string candidate = (dir.empty() ? "." : dir) + "/valgrind";
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
+        struct stat st {};
+        if (::stat(candidate.c_str(), &st) == 0 && !S_ISDIR(st.st_mode) &&
+            ::access(candidate.c_str(), X_OK) == 0) {
+            lookup.path = candidate;
+            return lookup;
+        }
     }
-    return std::nullopt;
+    lookup.problem =
+        "valgrind was not found on PATH (Debian: apt-get install valgrind; or point "
+        "PERFGAUGE_VALGRIND at it)";
+    return lookup;
+}
+
+std::optional<std::string> find_valgrind() {
+    return locate_valgrind().path;
+}
+
+std::optional<std::string> valgrind_version(const std::string& valgrind) {
+    int pipe_fds[2];
+    if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
+        return std::nullopt;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    std::string program = valgrind, flag = "--version";
+    char* argv[] = {program.data(), flag.data(), nullptr};
+    pid_t pid = -1;
+    const int spawned = ::posix_spawn(&pid, valgrind.c_str(), &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pipe_fds[1]);
+    std::string out;
+    if (spawned == 0) {
+        char buffer[256];
+        ssize_t n = 0;
+        while ((n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
+            out.append(buffer, n > 0 ? static_cast<std::size_t>(n) : 0);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    ::close(pipe_fds[0]);
+    out = out.substr(0, out.find('\n'));
+    if (out.empty())
+        return std::nullopt;
+    return out;
 }
 
 const char* valgrind_incompatibility() {

@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "extra_software_events.hpp"
 #include "libpfm.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/perf_event.hpp"
@@ -49,7 +50,7 @@ std::vector<CatalogEntry> list_events(const CatalogOptions& options) {
 
     // `kind` stands until resolution (which knows better) succeeds.
     auto add = [&](const std::string& name, const std::string& pmu, EventKind kind,
-                   const std::string& description, const std::string& typed_name) {
+                   const std::string& description, const std::string& typed_name, bool try_open) {
         CatalogEntry entry;
         entry.kind = kind;
         entry.name = name;
@@ -62,7 +63,7 @@ std::vector<CatalogEntry> list_events(const CatalogOptions& options) {
             term.name = typed_name;
             const EventSpec spec = resolver.resolve(term);
             entry.kind = spec.kind;
-            if (options.try_open) {
+            if (try_open) {
                 entry.probed = true;
                 entry.open_error = prober.probe(spec.attr);
             }
@@ -81,15 +82,31 @@ std::vector<CatalogEntry> list_events(const CatalogOptions& options) {
             if (!e.is_alias)
                 continue;
             const std::string name = perf_style_name(e.name);
-            add(name, e.pmu, EventKind::hardware, e.description, name);
+            add(name, e.pmu, EventKind::hardware, e.description, name, options.try_open);
         } else {
-            add(e.name, e.pmu, EventKind::pmu, e.description, e.pmu + "::" + e.name);
+            add(e.name, e.pmu, EventKind::pmu, e.description, e.pmu + "::" + e.name,
+                options.try_open);
+        }
+    }
+    // perf's software events libpfm4 does not list, unless a newer libpfm4 already did.
+    for (const auto& e : extra_software_events()) {
+        const bool listed = std::any_of(out.begin(), out.end(), [&](const CatalogEntry& c) {
+            return c.pmu == "perf" && c.name == e.name;
+        });
+        if (!listed) {
+            const std::string name(e.name);
+            add(name, "perf", EventKind::software, std::string(e.description), name,
+                options.try_open);
         }
     }
     if (options.tracepoints) {
         if (const auto tracefs = Tracefs::locate()) {
-            for (const auto& name : tracefs->all_tracepoints()) {
-                add(name, "tracepoint", EventKind::tracepoint, "", name);
+            const auto names = tracefs->all_tracepoints();
+            const bool open_each = options.try_open && options.probe_each_tracepoint;
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                add(names[i], "tracepoint", EventKind::tracepoint, "", names[i], open_each);
+                if (options.tracepoint_progress)
+                    options.tracepoint_progress(i + 1, names.size());
             }
         }
     }

@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "extra_software_events.hpp"
 #include "libpfm.hpp"
 #include "perfgauge/pmu/pmu_environment.hpp"
+#include "perfgauge/pmu/raw_event.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 
 namespace perfgauge::pmu {
@@ -120,11 +122,17 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
     if (auto tracepoint = resolve_tracepoint(term))
         return *std::move(tracepoint);
 
+    if (auto direct = resolve_without_libpfm(term))
+        return *std::move(direct);
+
     const auto& m = term.modifiers;
     const auto encoding =
         libpfm::encode(term.name, m.specified() ? m.user : true, m.specified() ? m.kernel : false);
-    if (encoding.status == PFM_ERR_NOTFOUND)
+    if (encoding.status == PFM_ERR_NOTFOUND) {
+        if (const auto* extra = find_extra_software_event(term.name))
+            return software_spec(term, *extra);
         fail_unknown(term);
+    }
     if (encoding.status != PFM_SUCCESS) {
         const auto umasks = libpfm::unit_mask_names(term.name);
         throw InvalidEventError(fmt::format(
@@ -146,6 +154,46 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
         spec.kind == EventKind::software && software_counts_kernel_;
     apply_privilege(spec.attr,
                     m.specified() ? m : PrivilegeModifiers{true, software_default_kernel});
+    return spec;
+}
+
+// Raw events are parsed here rather than by libpfm4, whose perf_raw PMU refuses a full 64-bit
+// config (rffffffffffffffff) and calls malformed hex "event not found".
+std::optional<EventSpec> EventResolver::resolve_without_libpfm(const EventTerm& term) const {
+    const auto raw = parse_raw_event(term.name);
+    if (raw.shape == RawEventParse::Shape::not_raw)
+        return std::nullopt;
+    if (raw.shape == RawEventParse::Shape::invalid)
+        throw InvalidEventError(raw.error);
+    EventSpec spec;
+    spec.name = term.name + modifier_suffix(term.modifiers);
+    spec.encoding = fmt::format("perf_raw::r{:x} (type {}, config {:#x})", raw.config,
+                                static_cast<unsigned>(PERF_TYPE_RAW), raw.config);
+    spec.pmu = "perf_raw";
+    spec.kind = EventKind::raw;
+    spec.attr.size = sizeof(perf_event_attr);
+    spec.attr.type = PERF_TYPE_RAW;
+    spec.attr.config = raw.config;
+    apply_privilege(spec.attr,
+                    term.modifiers.specified() ? term.modifiers : PrivilegeModifiers{true, false});
+    return spec;
+}
+
+EventSpec EventResolver::software_spec(const EventTerm& term,
+                                       const ExtraSoftwareEvent& event) const {
+    EventSpec spec;
+    spec.name = term.name + modifier_suffix(term.modifiers);
+    spec.encoding = fmt::format("perf::{} (type {}, config {})", event.name,
+                                static_cast<unsigned>(PERF_TYPE_SOFTWARE), event.config);
+    spec.pmu = "perf";
+    spec.kind = EventKind::software;
+    spec.attr.size = sizeof(perf_event_attr);
+    spec.attr.type = PERF_TYPE_SOFTWARE;
+    spec.attr.config = event.config;
+    // Same default as libpfm4's software events in resolve().
+    apply_privilege(spec.attr, term.modifiers.specified()
+                                   ? term.modifiers
+                                   : PrivilegeModifiers{true, software_counts_kernel_});
     return spec;
 }
 
@@ -220,6 +268,10 @@ std::vector<std::string> EventResolver::known_names(const std::string& pmu) {
             if (e.pmu == "perf" && e.is_alias)
                 out.push_back(perf_style_name(e.name));
         }
+    }
+    if (pmu.empty() || pmu == "perf") {
+        for (const auto& e : extra_software_events())
+            out.emplace_back(e.name);
     }
     for (const auto& e : events) {
         if (pmu.empty() ? (e.pmu != "perf" && e.pmu != "perf_raw") : e.pmu == pmu) {

@@ -109,7 +109,8 @@ std::string describe_paranoid(int level) {
     if (level == 2)
         return "users may count their own processes in user space only (:u); kernel space and "
                "CPU-wide need privileges";
-    return "unprivileged use of perf_event_open is disabled entirely (a Debian/Android extension)";
+    return "refused to unprivileged users on kernels patched for it (Debian, Ubuntu, Android); "
+           "upstream kernels treat it like 2";
 }
 
 bool kernel_counting_allowed() {

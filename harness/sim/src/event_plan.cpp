@@ -123,7 +123,9 @@ Decided decide(const pmu::EventTerm& term, const NativeProbe& probe, Backend bac
         return {
             Decision::unsupported,
             {"not counted",
-             "a simulated event, and valgrind is not installed (apt-get install valgrind)", ""}};
+             "a simulated event, and valgrind is unavailable (not installed, or a bad "
+             "PERFGAUGE_VALGRIND; perfgauge doctor says which; Debian: apt-get install valgrind)",
+             ""}};
     }
     if (refusal.empty() && !probe.reason.empty())
         refusal = probe.reason;

@@ -75,31 +75,6 @@ DoctorCheck software_check(const pmu::PmuEnvironment& env, const DoctorProbes& p
             d.hint};
 }
 
-DoctorCheck paranoid_check(const pmu::PmuEnvironment& env) {
-    if (!env.paranoid) {
-        return {CheckLevel::fail, "perf_event_paranoid",
-                "/proc/sys/kernel/perf_event_paranoid is missing: the kernel has no perf events "
-                "support",
-                "use a kernel built with CONFIG_PERF_EVENTS"};
-    }
-    const int level = *env.paranoid;
-    std::string finding = fmt::format("{}: {}", level, pmu::describe_paranoid(level));
-    if (env.privileged) {
-        return {
-            CheckLevel::ok, "perf_event_paranoid",
-            finding + "; this process is privileged (root or CAP_PERFMON), so it does not apply",
-            ""};
-    }
-    if (level >= 3) {
-        return {CheckLevel::fail, "perf_event_paranoid", finding,
-                "sudo sysctl -w kernel.perf_event_paranoid=2 (user-space counting), or grant "
-                "this program CAP_PERFMON",
-                pmu::ToolHint::grant_perfmon};
-    }
-    return {CheckLevel::ok, "perf_event_paranoid",
-            finding + "; perfgauge counts user space by default, which this allows", ""};
-}
-
 DoctorCheck rdpmc_check(const pmu::PmuEnvironment& env) {
     if (!env.has_hardware_pmu() || !env.rdpmc) {
         return {CheckLevel::info, "rdpmc",
@@ -205,7 +180,7 @@ std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,
     std::vector<DoctorCheck> out;
     out.push_back(hardware_pmu_check(env, probes));
     out.push_back(software_check(env, probes));
-    out.push_back(paranoid_check(env));
+    out.push_back(paranoid_check(env.paranoid, env.privileged, probes.access));
     out.push_back(rdpmc_check(env));
     if (env.has_hardware_pmu() && env.nmi_watchdog.value_or(0) != 0) {
         out.push_back({CheckLevel::warn, "NMI watchdog",
@@ -230,6 +205,8 @@ std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,
              ""});
     }
     add_cpu_checks(system, out);
+    out.push_back(libpfm_check(probes.libpfm, system.cpu));
+    out.push_back(simulation_check(probes.simulation));
     std::vector<std::string> caches;
     for (const auto& c : system.caches) {
         caches.push_back(fmt::format("L{}{} {}", c.level,

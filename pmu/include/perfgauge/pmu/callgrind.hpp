@@ -48,10 +48,30 @@ struct CallgrindSetup {
 std::vector<std::string> callgrind_command(const CallgrindSetup& setup,
                                            const std::vector<std::string>& program);
 
-/// valgrind's path: $PERFGAUGE_VALGRIND when set, else the first executable `valgrind` on
-/// PATH; nullopt when there is none. valgrind's callgrind tool must exist beside it (checked
-/// by running it).
+/// Where valgrind is, or why there is none.
+struct ValgrindLookup {
+    std::optional<std::string> path;  ///< an executable valgrind
+    bool from_environment = false;    ///< path (or problem) comes from $PERFGAUGE_VALGRIND
+    /// Why `path` is empty, complete with what to do: "PERFGAUGE_VALGRIND=/x: no such file
+    /// (...)" or "valgrind was not found on PATH (...)". Callers put it after "needs valgrind: ".
+    std::string problem;
+};
+
+/// valgrind's path: $PERFGAUGE_VALGRIND when set (a bad value is reported, never replaced by a
+/// search of PATH: the user asked for that one), else the first executable `valgrind` on
+/// PATH. valgrind's callgrind tool must exist beside it (checked by running it).
+ValgrindLookup locate_valgrind();
+
+/// locate_valgrind().path.
 std::optional<std::string> find_valgrind();
+
+/// What is wrong with `value` as $PERFGAUGE_VALGRIND ("PERFGAUGE_VALGRIND=/x: no such file",
+/// "...: not executable", "...: a directory, not a program"); nullopt when it can be run.
+std::optional<std::string> valgrind_override_problem(const std::string& value);
+
+/// The first line `valgrind --version` prints ("valgrind-3.19.0"), or nullopt when it cannot
+/// be run or prints nothing.
+std::optional<std::string> valgrind_version(const std::string& valgrind);
 
 /// Why this build of perfgauge cannot run under valgrind (AddressSanitizer's shadow memory),
 /// or nullptr when it can.

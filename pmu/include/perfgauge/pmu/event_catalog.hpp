@@ -1,6 +1,8 @@
 // The events this machine knows, and whether the kernel will open each of them here.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,12 @@ struct CatalogOptions {
     std::string filter;  ///< case-insensitive substring of the name or "pmu::name"; empty: all
     bool tracepoints = false;  ///< include tracefs tracepoints (can be thousands)
     bool try_open = true;      ///< probe each event with perf_event_open
+    /// Also open every tracepoint (with try_open). Off by default: opening and closing a
+    /// tracepoint waits for the kernel to (un)register its probe, ~25 ms each, minutes for
+    /// all of them, and the answer depends on privileges, not on the tracepoint.
+    bool probe_each_tracepoint = false;
+    /// Called after each tracepoint (done, total), e.g. for a progress line.
+    std::function<void(std::size_t done, std::size_t total)> tracepoint_progress;
 };
 
 /// Events of every libpfm4 PMU present (generic perf names spelled as perf spells them), plus

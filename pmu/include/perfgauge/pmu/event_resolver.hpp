@@ -12,6 +12,8 @@
 
 namespace perfgauge::pmu {
 
+struct ExtraSoftwareEvent;  // perf software events libpfm4 lacks (private to pmu/)
+
 /// A name that resolves to nothing. what() is the complete message, suggestions included.
 class UnknownEventError : public EventError {
   public:
@@ -48,6 +50,9 @@ class EventResolver {
 
   private:
     std::optional<EventSpec> resolve_tracepoint(const EventTerm& term) const;
+    /// Raw events (rNNNN); nullopt for every other name.
+    std::optional<EventSpec> resolve_without_libpfm(const EventTerm& term) const;
+    EventSpec software_spec(const EventTerm& term, const ExtraSoftwareEvent& event) const;
     [[noreturn]] void fail_unknown(const EventTerm& term) const;
 
     std::optional<Tracefs> tracefs_;

@@ -1,10 +1,14 @@
 // `perfgauge doctor`: can this machine count, and what makes its numbers unreliable?
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/pmu/access_probe.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
+#include "perfgauge/pmu/libpfm_info.hpp"
 #include "perfgauge/pmu/pmu_environment.hpp"
 #include "perfgauge/pmu/tool_hint.hpp"
 
@@ -20,12 +24,34 @@ struct DoctorCheck {
     pmu::ToolHint hint = pmu::ToolHint::none;  ///< a remedy in the program's own words, too
 };
 
-/// Results of opening one hardware and one software event on this machine (0 or errno).
+/// Whether the simulated backend can run here.
+struct SimulationFacts {
+    std::optional<std::string> incompatibility;  ///< pmu::valgrind_incompatibility()
+    pmu::ValgrindLookup valgrind;
+    std::optional<std::string> version;  ///< `valgrind --version` ("valgrind-3.19.0")
+};
+
+/// What was found by trying things on this machine (errno values: 0 means it opened).
 struct DoctorProbes {
     int hardware_error = 0;  ///< opening `cycles`
     int software_error = 0;  ///< opening `task-clock`
     bool tracefs_mounted = false;
+    pmu::AccessProbes access;  ///< what perf_event_open allows this process
+    pmu::LibpfmInfo libpfm;
+    SimulationFacts simulation;
 };
+
+/// Pure: the perf_event_paranoid check from what opened for this process, not from the level
+/// alone (upstream kernels treat 3 and 4 like 2; only patched kernels refuse at 3).
+DoctorCheck paranoid_check(std::optional<int> level, bool privileged,
+                           const pmu::AccessProbes& tried);
+
+/// Pure: libpfm4's version and whether it knows this CPU; when not, the names that still work
+/// and which libpfm4 adds the CPU.
+DoctorCheck libpfm_check(const pmu::LibpfmInfo& libpfm, const CpuInfo& cpu);
+
+/// Pure: whether `--backend sim` can run (valgrind found, its version), or why not.
+DoctorCheck simulation_check(const SimulationFacts& facts);
 
 /// Pure: turns what was detected into the checks doctor prints.
 std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,
