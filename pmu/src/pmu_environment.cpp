@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "perfgauge/pmu/file_descriptor.hpp"
 
@@ -35,7 +37,18 @@ std::optional<std::string> hypervisor_vendor() {
     std::memcpy(vendor + 0, &ebx, 4);
     std::memcpy(vendor + 4, &ecx, 4);
     std::memcpy(vendor + 8, &edx, 4);
-    return std::string(vendor[0] ? vendor : "unknown hypervisor");
+    // The 12-byte signatures, by the names people know them by ("bhyve bhyve " -> bhyve).
+    static const std::pair<const char*, const char*> known[] = {
+        {"KVMKVMKVM", "KVM"},           {"Microsoft Hv", "Hyper-V"}, {"VMwareVMware", "VMware"},
+        {"XenVMMXenVMM", "Xen"},        {"bhyve bhyve ", "bhyve"},   {"TCGTCGTCGTCG", "QEMU (TCG)"},
+        {"VBoxVBoxVBox", "VirtualBox"}, {"ACRNACRNACRN", "ACRN"}};
+    for (const auto& [signature, name] : known) {
+        if (std::string_view(vendor) == signature)
+            return std::string(name);
+    }
+    std::string text(vendor);
+    text.erase(text.find_last_not_of(' ') + 1);
+    return text.empty() ? std::string("unknown hypervisor") : text;
 }
 
 bool privileged_process() {
