@@ -50,11 +50,12 @@ int doctor_command(const std::vector<std::string>& args) {
     probes.tracefs_mounted = pmu::Tracefs::locate().has_value();
     probes.access = pmu::probe_access();
     probes.libpfm = pmu::libpfm_info();
+    probes.simulation.emplace();
     if (const char* why = pmu::valgrind_incompatibility())
-        probes.simulation.incompatibility = why;
-    probes.simulation.valgrind = pmu::locate_valgrind();
-    if (probes.simulation.valgrind.path)
-        probes.simulation.version = pmu::valgrind_version(*probes.simulation.valgrind.path);
+        probes.simulation->incompatibility = why;
+    probes.simulation->valgrind = pmu::locate_valgrind();
+    if (probes.simulation->valgrind.path)
+        probes.simulation->version = pmu::valgrind_version(*probes.simulation->valgrind.path);
     const auto system = harness::collect_system_info();
     auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(), system, probes);
     for (auto& check : workloads::isa_checks(system.cpu))

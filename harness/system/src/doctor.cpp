@@ -205,8 +205,10 @@ std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,
              ""});
     }
     add_cpu_checks(system, out);
-    out.push_back(libpfm_check(probes.libpfm, system.cpu));
-    out.push_back(simulation_check(probes.simulation));
+    if (probes.libpfm)
+        out.push_back(libpfm_check(*probes.libpfm, system.cpu));
+    if (probes.simulation)
+        out.push_back(simulation_check(*probes.simulation));
     std::vector<std::string> caches;
     for (const auto& c : system.caches) {
         caches.push_back(fmt::format("L{}{} {}", c.level,

@@ -37,8 +37,10 @@ struct DoctorProbes {
     int software_error = 0;  ///< opening `task-clock`
     bool tracefs_mounted = false;
     pmu::AccessProbes access;  ///< what perf_event_open allows this process
-    pmu::LibpfmInfo libpfm;
-    SimulationFacts simulation;
+    /// Unset: not probed, and not reported (a run's reliability warnings leave them out: they
+    /// decide which events resolve, not how reliable a time is).
+    std::optional<pmu::LibpfmInfo> libpfm;
+    std::optional<SimulationFacts> simulation;
 };
 
 /// Pure: the perf_event_paranoid check from what opened for this process, not from the level
