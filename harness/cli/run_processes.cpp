@@ -79,7 +79,7 @@ harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t
     const harness::ScratchDir dir("perfgauge-run", "the measuring processes' results");
     const auto common = measuring_arguments(vm);
     std::vector<harness::RunResult> parts;
-    for (std::size_t i = 0; i < processes; ++i) {
+    for (std::size_t i = 0; i < processes && harness::interrupt_signal() == 0; ++i) {
         const auto path = dir.path() / fmt::format("process-{}.json", i);
         std::vector<std::string> argv = {own_executable(), "run"};
         argv.insert(argv.end(), common.begin(), common.end());

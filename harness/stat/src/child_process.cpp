@@ -72,13 +72,14 @@ PendingChild::~PendingChild() {
 }
 
 void PendingChild::start() {
+    // Interrupted before it began: the command is not started at all (it dies before exec).
+    // A signal after this check finds the child registered, so it is passed on.
+    if (go_write_ && interrupt_signal() != 0)
+        ::kill(pid_, SIGKILL);
     go_write_.reset();
 }
 
 ExitStatus PendingChild::wait() {
-    // Interrupted before it began: the command is not started at all (it dies before exec).
-    if (go_write_ && interrupt_signal() != 0)
-        ::kill(pid_, SIGKILL);
     start();
     int status = 0;
     // An interrupt meanwhile reaches the child through the handler (or, from a terminal,

@@ -24,11 +24,11 @@ class PendingChild {
     ~PendingChild();
 
     pid_t pid() const { return pid_; }
-    /// Lets the child exec.
+    /// Lets the child exec - unless perfgauge was interrupted already: then it is killed
+    /// before exec. Called by wait() when not called before.
     void start();
-    /// Lets the child exec (unless perfgauge was interrupted already: then it is killed
-    /// first) and waits for it to end. An interrupt meanwhile reaches the child; the caller
-    /// sees interrupt_signal() and reports what completed.
+    /// start()s the child and waits for it to end. An interrupt meanwhile reaches the child; the
+    /// caller sees interrupt_signal() and reports what completed.
     ExitStatus wait();
 
   private:
