@@ -42,10 +42,26 @@ void check_output_path(const std::string& path) {
 }
 
 std::string output_option(const po::variables_map& vm) {
-    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
-    if (!output.empty())
-        check_output_path(output);
+    if (!vm.count("output"))
+        return "";
+    const std::string output = vm["output"].as<std::string>();
+    if (output.empty())
+        throw UsageError("-o: empty path (leave -o out to write to the standard stream)");
+    check_output_path(output);
     return output;
+}
+
+void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs) {
+    if (output.empty())
+        return;
+    for (const auto& input : inputs) {
+        if (harness::same_output(output, input)) {
+            throw UsageError(fmt::format(
+                "-o {} is the input file {}: writing the report there would replace the result "
+                "it was made from; give another -o",
+                output, input));
+        }
+    }
 }
 
 void write_output(const std::string& text, const std::string& output) {

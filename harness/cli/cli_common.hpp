@@ -39,6 +39,8 @@ harness::OutputFormat format_option(const po::variables_map& vm);
 void check_output_path(const std::string& path);
 /// The value of -o/--output, "" when absent; checked with check_output_path.
 std::string output_option(const po::variables_map& vm);
+/// UsageError when `output` names one of `inputs` (compare A B -o A would replace a result).
+void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
 /// `text` on stdout, or atomically into `output` when one was given.
 void write_output(const std::string& text, const std::string& output);
 

@@ -82,6 +82,7 @@ int compare_command(const std::vector<std::string>& args) {
     }
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);
+    refuse_input_as_output(output, files);
 
     harness::Comparison comparison;
     if (variants) {

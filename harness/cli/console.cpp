@@ -30,10 +30,13 @@ bool stderr_failed() {
 }
 
 bool stdout_ok(int& error) {
-    errno = 0;
-    const bool ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
-    error = errno != 0 ? errno : EIO;
-    return ok;
+    error = 0;
+    if (std::fflush(stdout) != 0) {
+        error = errno;
+        return false;
+    }
+    // A write that failed earlier left the error flag, but errno has moved on since.
+    return !std::ferror(stdout);
 }
 
 }  // namespace perfgauge::cli

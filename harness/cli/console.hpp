@@ -22,7 +22,8 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
 bool stderr_failed();
 
 /// Flushes stdout (where a failure of buffered writes first shows) and returns whether every
-/// write to it succeeded; the errno of the failure is left in `error`.
+/// write to it succeeded; `error` is the flush's errno, 0 when an earlier write failed (its
+/// errno is gone by now).
 bool stdout_ok(int& error);
 
 }  // namespace perfgauge::cli

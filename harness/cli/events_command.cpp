@@ -118,11 +118,10 @@ void report_sample_tracepoint(const std::vector<pmu::CatalogEntry>& entries,
 
 int list_catalog(pmu::CatalogOptions options, bool verbose) {
     if (options.tracepoints && !pmu::Tracefs::locate()) {
-        say(
-                   "perfgauge events: note: no tracefs found (neither mounted at "
-                   "/sys/kernel/tracing nor at /sys/kernel/debug/tracing, per /proc/mounts), so "
-                   "no tracepoints are listed; as root: mount -t tracefs nodev "
-                   "/sys/kernel/tracing\n");
+        say("perfgauge events: note: no tracefs found (neither mounted at "
+            "/sys/kernel/tracing nor at /sys/kernel/debug/tracing, per /proc/mounts), so "
+            "no tracepoints are listed; as root: mount -t tracefs nodev "
+            "/sys/kernel/tracing\n");
     }
     const bool show_progress = options.tracepoints && options.probe_each_tracepoint &&
                                options.try_open && ::isatty(STDERR_FILENO) == 1;

@@ -47,6 +47,7 @@ int export_command(const std::vector<std::string>& args) {
     }
     const std::string output = output_option(vm);
     const std::string path = vm["file"].as<std::string>();
+    refuse_input_as_output(output, {path});
     auto result = read_result_file(path);  // validates the file in every format
     const auto keep = [&](const std::string& name) {
         return !filtered || std::regex_search(name, filter);

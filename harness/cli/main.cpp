@@ -86,7 +86,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
     using namespace perfgauge;
     const std::vector<std::string> all(argv + 1, argv + argc);
-    std::string command = "perfgauge";
+    std::string prefix = "perfgauge";  // of messages: "perfgauge run: ..."
     int status = cli::kExitOk;
     if (all.empty()) {
         cli::say_text(kUsage);
@@ -96,19 +96,19 @@ int main(int argc, char** argv) {
     } else if (all[0] == "--version") {
         fmt::print("perfgauge {}\n", PERFGAUGE_VERSION);
     } else {
-        command = all[0];
-        status = dispatch(command, std::vector<std::string>(all.begin() + 1, all.end()));
+        prefix = "perfgauge " + all[0];
+        status = dispatch(all[0], std::vector<std::string>(all.begin() + 1, all.end()));
     }
     // Output is buffered: a full disk or a closed pipe behind stdout shows only now. A result
     // cut short must not look like success.
     int error = 0;
     if (!cli::stdout_ok(error) && status == cli::kExitOk) {
-        cli::say("perfgauge {}: error: cannot write to standard output: {}\n", command,
-                 std::strerror(error));
+        cli::say("{}: error: cannot write to standard output{}\n", prefix,
+                 error != 0 ? fmt::format(": {}", std::strerror(error)) : "");
         status = cli::kExitFailure;
     }
     // stat's status is the measured command's, kept even when its report could not be shown.
-    if (cli::stderr_failed() && status == cli::kExitOk && command != "stat")
+    if (cli::stderr_failed() && status == cli::kExitOk && prefix != "perfgauge stat")
         status = cli::kExitFailure;
     return status;
 }

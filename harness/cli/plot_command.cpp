@@ -2,7 +2,9 @@
 // has matplotlib (the python3 first on PATH may not be Debian's and lack it).
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -34,10 +36,23 @@ bool has_matplotlib(const std::string& python) {
 
 /// $PERFGAUGE_PYTHON alone when set; else Debian's /usr/bin/python3, then every python3 on PATH.
 std::optional<std::string> python_with_matplotlib() {
-    if (const char* chosen = std::getenv("PERFGAUGE_PYTHON"); chosen != nullptr && *chosen)
-        return ::access(chosen, X_OK) == 0 && has_matplotlib(chosen)
-                   ? std::optional<std::string>(chosen)
-                   : std::nullopt;
+    if (const char* chosen = std::getenv("PERFGAUGE_PYTHON"); chosen != nullptr && *chosen) {
+        // The user's choice is not second-guessed, but what is wrong with it is said.
+        if (::access(chosen, X_OK) != 0) {
+            throw std::runtime_error(
+                fmt::format("PERFGAUGE_PYTHON={}: cannot be run ({}); point it at a Python with "
+                            "matplotlib, or unset it to use /usr/bin/python3",
+                            chosen, std::strerror(errno)));
+        }
+        if (!has_matplotlib(chosen)) {
+            throw std::runtime_error(fmt::format(
+                "PERFGAUGE_PYTHON={}: cannot import matplotlib; install it there, or unset "
+                "PERFGAUGE_PYTHON to use /usr/bin/python3 (Debian: apt-get install "
+                "python3-matplotlib)",
+                chosen));
+        }
+        return chosen;
+    }
     std::vector<std::string> candidates = {"/usr/bin/python3"};
     const char* path = std::getenv("PATH");
     std::string dirs = path != nullptr ? path : "";

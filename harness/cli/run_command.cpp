@@ -244,8 +244,11 @@ int run_command(const std::vector<std::string>& args) {
     if (!child) {
         output = output_option(vm);
         // The JSON result is saved beside the chosen output, unless that output is the JSON.
-        if (vm.count("json"))
+        if (vm.count("json")) {
             json_path = vm["json"].as<std::string>() == "none" ? "" : vm["json"].as<std::string>();
+            if (vm["json"].as<std::string>().empty())
+                throw UsageError("--json: empty path (give a file name, or 'none' to not save)");
+        }
         default_json = !vm.count("json") && format != harness::OutputFormat::json;
         if (default_json) {
             try {
@@ -340,9 +343,14 @@ int run_command(const std::vector<std::string>& args) {
     // measurement is still kept.
     if (!json_path.empty() || default_json) {
         const std::string json = harness::render_run(result, harness::OutputFormat::json);
-        if (default_json)
+        if (default_json) {
             json_path = harness::write_new_output_file("", default_result_stem(), ".json", json);
-        else
+            // -o naming this very file would replace the JSON with the table: the JSON takes
+            // the next free name instead (-o's file is the user's choice).
+            if (!output.empty() && harness::same_output(output, json_path))
+                json_path =
+                    harness::write_new_output_file("", default_result_stem(), ".json", json);
+        } else
             harness::write_output_file(json_path, json);
     }
     const auto saved = [&] {

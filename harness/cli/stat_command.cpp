@@ -128,6 +128,8 @@ int stat_command(const std::vector<std::string>& args) {
         throw UsageError("no command given: perfgauge stat [OPTIONS] -- CMD [ARGS...]");
     // SIGINT, SIGTERM and SIGHUP reach CMD and end the repetitions; what completed is reported.
     const harness::InterruptHandling interrupts;
+    // What CMD leaves behind when it dies becomes ours, so an interruption can end it too.
+    harness::adopt_orphans();
 
     harness::StatOptions stat;
     stat.command = command;
@@ -164,6 +166,7 @@ int stat_command(const std::vector<std::string>& args) {
         say("perfgauge stat: interrupted by {} before a run of '{}' completed; nothing to "
             "report\n",
             result.interrupted_by, command.front());
+        harness::end_remaining_children(interrupt, 1000);
         return harness::interrupted_exit_status(interrupt);
     }
     if (result.exit.exec_failed && result.elapsed_seconds.empty()) {
@@ -197,6 +200,8 @@ int stat_command(const std::vector<std::string>& args) {
     if (result.exit.signaled) {
         say("perfgauge stat: '{}' was {}\n", command.front(), result.exit.describe());
     }
+    if (interrupt != 0 || harness::interrupt_signal() != 0)
+        harness::end_remaining_children(harness::interrupt_signal(), 1000);
     return status;
 }
 

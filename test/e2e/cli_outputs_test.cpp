@@ -170,6 +170,11 @@ TEST(CliInterrupt, SigtermToStatLeavesNoChild) {
     EXPECT_EQ(r.exit_code, 143) << r.err;
     EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
     EXPECT_FALSE(process_running("pg-sleeper"));
+    // Grandchildren too: the shell dies of the signal, its pipeline would live on.
+    const auto piped = perfgauge_with(options, {"stat", "-e", "task-clock", "--", "/bin/sh", "-c",
+                                                sleeper.string() + " 5 | cat"});
+    EXPECT_EQ(piped.exit_code, 143) << piped.err;
+    EXPECT_FALSE(process_running("pg-sleeper")) << "a grandchild outlived perfgauge";
 }
 
 // Ctrl-C signals the whole foreground group: perfgauge and the command it runs.
@@ -204,7 +209,7 @@ TEST(CliInterrupt, CtrlCDuringARunSavesWhatWasMeasured) {
                                 "--workload",   "memcpy",
                                 "--sizes",      "4K,8K",
                                 "--cache",      "hot",
-                                "-r",           "1000",
+                                "-r",           "5000",
                                 "--processes",  "2",
                                 "--precision",  "0",
                                 "--min-time",   "0.001",

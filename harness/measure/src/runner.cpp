@@ -183,10 +183,17 @@ void keep_what_was_measured(RunResult& result, const std::string& interruption) 
         missing.push_back(r.name);
         return true;
     });
+    // The footer's "medians of N samples" must not claim the planned count: the fewest clean
+    // samples any benchmark kept.
+    const std::size_t planned = result.repetitions;
+    std::size_t fewest = planned;
+    for (const auto& r : result.benchmarks)
+        fewest = std::min(fewest, r.ns_per_item.size());
+    result.repetitions = fewest;
     std::string text = fmt::format(
-        "interrupted by {}: the samples taken until then are kept; "
-        "the benchmarks rest on fewer samples than planned",
-        interruption);
+        "interrupted by {}: the samples taken until then are kept "
+        "(at least {} of the {} planned per benchmark)",
+        interruption, fewest, planned);
     if (!missing.empty()) {
         text += fmt::format("; {} not measured at all, left out: {}", missing.size(),
                             fmt::join(missing, ", "));

@@ -27,10 +27,8 @@ std::string interruption_text(const StatResult& r) {
     if (r.interrupted_run)
         return fmt::format("interrupted by {}: the command was stopped; counted until then",
                            r.interrupted_by);
-    return fmt::format(
-        "interrupted by {}: {} completed run{} reported, the run it stopped is "
-        "left out",
-        r.interrupted_by, r.repetitions, r.repetitions == 1 ? "" : "s");
+    return fmt::format("interrupted by {}: {} completed run{} reported", r.interrupted_by,
+                       r.repetitions, r.repetitions == 1 ? "" : "s");
 }
 
 std::string number_text(double v) {

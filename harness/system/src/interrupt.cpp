@@ -1,7 +1,16 @@
 #include "perfgauge/harness/interrupt.hpp"
 
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace perfgauge::harness {
 
@@ -76,6 +85,64 @@ void unregister_child(pid_t pid) {
         if (child.compare_exchange_strong(expected, 0))
             return;
     }
+}
+
+bool adopt_orphans() {
+    return ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+}
+
+namespace {
+
+// This process's children, from /proc/PID/stat: "pid (comm) state ppid ..." (comm may hold
+// spaces and parentheses, so the fields are read after its last ')').
+std::vector<pid_t> own_children() {
+    std::vector<pid_t> out;
+    const pid_t self = ::getpid();
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream in(entry.path() / "stat");
+        std::string text;
+        if (!std::getline(in, text))
+            continue;
+        const auto paren = text.rfind(')');
+        if (paren == std::string::npos)
+            continue;
+        std::istringstream fields(text.substr(paren + 1));
+        std::string state;
+        long ppid = 0;
+        if (fields >> state >> ppid && ppid == self)
+            out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+}
+
+// Reaps every child that has ended; true when none is left.
+bool reap_ended() {
+    for (;;) {
+        const pid_t pid = ::waitpid(-1, nullptr, WNOHANG);
+        if (pid > 0)
+            continue;
+        return pid < 0 && errno == ECHILD;
+    }
+}
+
+}  // namespace
+
+void end_remaining_children(int signal, int grace_ms) {
+    for (const pid_t pid : own_children())
+        ::kill(pid, signal);
+    for (int waited = 0; waited < grace_ms; waited += 10) {
+        if (reap_ended())
+            return;
+        ::usleep(10000);
+    }
+    for (const pid_t pid : own_children())
+        ::kill(pid, SIGKILL);
+    for (int i = 0; i < 100 && !reap_ended(); ++i)
+        ::usleep(10000);
 }
 
 InterruptsBlocked::InterruptsBlocked() {

@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,6 +105,8 @@ Target resolve(const fs::path& path) {
         }
         if (S_ISDIR(t.st.st_mode))
             refuse(path, "it is a directory");
+        if (S_ISSOCK(t.st.st_mode))
+            refuse(path, "it is a socket (perfgauge writes files, devices and FIFOs)");
         t.method = S_ISREG(t.st.st_mode) ? Method::replace : Method::in_place;
         return t;
     }
@@ -217,6 +221,9 @@ void check_directory_writable(const fs::path& shown, const fs::path& dir) {
         refuse(shown, fmt::format("directory '{}' does not exist", dir.string()));
     if (::access(dir.c_str(), W_OK) != 0)
         fail(shown, fmt::format("directory '{}'", dir.string()), errno);
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0 && st.st_nlink == 0)
+        refuse(shown, fmt::format("directory '{}' has been deleted", dir.string()));
 }
 
 }  // namespace
@@ -240,6 +247,14 @@ void check_writable(const fs::path& path) {
     check_directory_writable(path, directory_of(t.path));
     if (t.exists && ::access(t.path.c_str(), W_OK) != 0)
         fail(path, "existing file", errno);
+    // Replacing takes a rename, which an append-only file (chattr +a) refuses although it is
+    // writable: say so now rather than after the measurement.
+    if (t.exists) {
+        pmu::FileDescriptor fd(::open(t.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+        int flags = 0;
+        if (fd && ::ioctl(fd.get(), FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_APPEND_FL))
+            refuse(path, "it is append-only (chattr +a), so it cannot be replaced");
+    }
 }
 
 void write_output_file(const fs::path& path, const std::string& content) {

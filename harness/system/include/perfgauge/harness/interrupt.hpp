@@ -39,6 +39,16 @@ inline int interrupted_exit_status(int signal) {
 void register_child(pid_t pid);
 void unregister_child(pid_t pid);
 
+/// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER): when a
+/// measured command dies and leaves children behind (`sh -c 'sleep 9 | cat'`), they become
+/// perfgauge's, so an interruption can end them too. Returns false where the kernel refuses.
+bool adopt_orphans();
+
+/// Ends every remaining child of this process, adopted orphans included: `signal` first,
+/// SIGKILL to those still there after `grace_ms`, and reaps them. For after an interruption,
+/// once the registered children have ended: nothing the command started outlives perfgauge.
+void end_remaining_children(int signal, int grace_ms);
+
 /// Blocks the interrupting signals for its lifetime: around fork(), so that no signal finds a
 /// child started but not yet registered (it is delivered, and passed on, when unblocked).
 class InterruptsBlocked {

@@ -6,8 +6,8 @@
 //   its permission bits;
 // - a symlink to a regular file (or a dangling one): followed, and its final target replaced
 //   that way; the link itself stays a link;
-// - a device, FIFO or socket (/dev/null, /dev/full, a terminal): opened and written in place,
-//   never replaced (replacing /dev/null as root would break the whole system);
+// - a device or FIFO (/dev/null, /dev/full, a terminal): opened and written in place, never
+//   replaced (replacing /dev/null as root would break the whole system); a socket is refused;
 // - /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to that already open
 //   descriptor, so `-o /dev/stdout >> log` appends as the shell meant.
 #pragma once
@@ -18,7 +18,8 @@
 namespace perfgauge::harness {
 
 /// Throws std::runtime_error with an actionable message when `path` cannot be written: missing
-/// directory, no write permission, a directory in its place, a symlink loop. Run before the
+/// or deleted directory, no write permission, a directory or socket in its place, a symlink
+/// loop, an append-only file that a rename cannot replace. Run before the
 /// work whose result goes there, so a bad -o fails fast instead of after a long measurement.
 void check_writable(const std::filesystem::path& path);
 
