@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -23,6 +24,24 @@ po::variables_map parse_options(const std::vector<std::string>& args,
         throw UsageError(e.what());
     }
     return vm;
+}
+
+double bounded_option(const po::variables_map& vm, const char* name, const Bounds& bounds) {
+    const double value = vm[name].as<double>();
+    const bool low_open = bounds.open == Open::low || bounds.open == Open::both;
+    const bool high_open = bounds.open == Open::high || bounds.open == Open::both;
+    const bool above = low_open ? value > bounds.low : value >= bounds.low;
+    const bool below = !bounds.high || (high_open ? value < *bounds.high : value <= *bounds.high);
+    if (std::isfinite(value) && above && below)
+        return value;
+    if (bounds.high) {
+        throw UsageError(fmt::format("--{} must be in {}{}, {}{}{}, not {}", name,
+                                     low_open ? '(' : '[', bounds.low, *bounds.high,
+                                     high_open ? ')' : ']', bounds.unit, value));
+    }
+    throw UsageError(fmt::format("--{} must be a finite number {} {}{}, not {}", name,
+                                 low_open ? "above" : "of at least", bounds.low, bounds.unit,
+                                 value));
 }
 
 harness::OutputFormat format_option(const po::variables_map& vm) {

@@ -33,6 +33,20 @@ po::variables_map parse_options(const std::vector<std::string>& args,
                                 const po::options_description& options,
                                 const po::positional_options_description& positional);
 
+/// Which ends of a Bounds interval are excluded.
+enum class Open { none, low, high, both };
+/// Where a numeric option's value must lie; no `high`: any finite value from `low` up.
+/// NaN and infinity are always outside ("inf" seconds would mean "never stop").
+struct Bounds {
+    double low;
+    std::optional<double> high;
+    Open open;
+    const char* unit;  ///< " s", " %", ""
+};
+/// The double value of --`name`; UsageError naming the option, the bounds and the value
+/// unless it lies within `bounds`.
+double bounded_option(const po::variables_map& vm, const char* name, const Bounds& bounds);
+
 /// The value of --format as an OutputFormat; UsageError for an unknown one.
 harness::OutputFormat format_option(const po::variables_map& vm);
 /// UsageError unless `path` can be written: checked before any work, so nothing is lost.

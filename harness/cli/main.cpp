@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,12 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "perfgauge {}: {}\n{}\n", command, e.what(),
                    cli::hint_text(pmu::ToolHint::list_events));
         return cli::kExitUsage;
+    } catch (const std::bad_alloc&) {
+        // What could not be allocated is unknown here; the data of large working sets is the
+        // usual cause (run checks them against MemAvailable first, but memory can shrink).
+        fmt::print(stderr, "perfgauge {}: error: out of memory (an allocation failed){}\n", command,
+                   command == "run" ? "; try smaller --sizes, or free memory" : "");
+        return cli::kExitFailure;
     } catch (const std::exception& e) {
         fmt::print(stderr, "perfgauge {}: error: {}\n", command, e.what());
         return cli::kExitFailure;
