@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -12,6 +11,7 @@
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/child_process.hpp"
+#include "result_input.hpp"
 
 namespace perfgauge::cli {
 
@@ -103,8 +103,7 @@ int plot_command(const std::vector<std::string>& args) {
     const auto extension = fs::path(output).extension();
     if (extension != ".png" && extension != ".svg")
         throw UsageError(fmt::format("-o {}: the file must end in .png or .svg", output));
-    if (!std::ifstream(result))
-        throw UsageError(fmt::format("cannot read {}", result));
+    read_input_file(result);  // UsageError when it cannot be read
     check_output_path(output);
 
     const auto script = plot_script();
@@ -116,6 +115,9 @@ int plot_command(const std::vector<std::string>& args) {
             "no Python with matplotlib found ($PERFGAUGE_PYTHON, else /usr/bin/python3 or "
             "python3 on PATH); install it with: sudo apt-get install python3-matplotlib");
     }
+    // Read as compare and export read it: a file with impossible values (negative times, ...)
+    // is refused with its name (exit 2) before Python draws them.
+    read_result_file(result);
     std::vector<std::string> command = {*python, script->string(), result, "-o", output};
     if (vm.count("counters")) {
         command.push_back("--counters");
