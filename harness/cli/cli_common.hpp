@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <optional>
@@ -46,6 +47,11 @@ struct Bounds {
 /// The double value of --`name`; UsageError naming the option, the bounds and the value
 /// unless it lies within `bounds`.
 double bounded_option(const po::variables_map& vm, const char* name, const Bounds& bounds);
+
+/// `args` with each old spelling in `aliases` ("--repetitions") replaced by its current one
+/// ("--repeat"), "=VALUE" kept: old command lines keep working while --help shows one name.
+std::vector<std::string> canonical_spellings(
+    std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& aliases);
 
 /// The value of --format as an OutputFormat; UsageError for an unknown one.
 harness::OutputFormat format_option(const po::variables_map& vm);

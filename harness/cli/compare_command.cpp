@@ -59,29 +59,35 @@ int compare_command(const std::vector<std::string>& args) {
         "counts are compared exactly, with no p-value. P (Mann-Whitney U) is shown for "
         "reference.\n\n"
         "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
+    // Defaults are given as typed (0.05, not boost's 0.050000000000000003).
     options.add_options()("help,h", "show this help")("baseline", po::value<std::string>(),
                                                       "variant taken as the baseline (one file)")(
         "contender", po::value<std::string>(), "another variant compared with it (one file)")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
         "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
-        "alpha", po::value<double>()->default_value(0.05),
+        "alpha", po::value<double>()->default_value(0.05, "0.05"),
         "1 - confidence of the interval, in (0, 1)")(
         "min-samples", po::value<std::size_t>()->default_value(5),
         "fewer samples on a side: too few samples (2 to 1000000)")(
-        "min-change", po::value<double>()->default_value(1.0),
+        "min-change", po::value<double>()->default_value(1, "1"),
         "smallest change in % worth a verdict (0 or more)")(
-        "min-work-delta", po::value<double>()->default_value(1.0),
+        "min-work-delta", po::value<double>()->default_value(1, "1"),
         "smallest difference per item in instructions, cycles, branches worth a verdict")(
-        "min-miss-delta", po::value<double>()->default_value(0.01),
+        "min-miss-delta", po::value<double>()->default_value(0.01, "0.01"),
         "smallest difference per item in misses and cache accesses worth a verdict")(
-        "min-rare-delta", po::value<double>()->default_value(0.001),
+        "min-rare-delta", po::value<double>()->default_value(0.001, "0.001"),
         "smallest difference per item in context switches, migrations, faults, tracepoints")(
         "fail-on-regression", po::value<double>(),
         "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT % "
-        "(0 or more)")("files", po::value<std::vector<std::string>>(), "result files");
+        "(0 or more)");
+    // The positional result files: plumbing, kept out of --help.
+    po::options_description hidden;
+    hidden.add_options()("files", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
     po::positional_options_description positional;
     positional.add("files", -1);
-    const auto vm = parse_options(args, options, positional);
+    const auto vm = parse_options(args, all, positional);
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;

@@ -11,6 +11,7 @@
 #include "cli_common.hpp"
 #include "hints.hpp"
 #include "perfgauge/pmu/event_list.hpp"
+#include "perfgauge/pmu/suggest.hpp"
 
 namespace {
 
@@ -36,16 +37,53 @@ commands:
   stat [-e LIST] [-r N] -- CMD [ARGS...]
                      count a command like perf stat (the exit status is the command's)
 
-Run 'perfgauge COMMAND --help' for a command's options.
+Run 'perfgauge COMMAND --help' (or 'perfgauge help COMMAND') for a command's options.
 Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names),
 3 compare --fail-on-regression found a regression.
 )";
+
+using Handler = int (*)(const std::vector<std::string>&);
+
+const std::map<std::string, Handler>& commands() {
+    using namespace perfgauge;
+    static const std::map<std::string, Handler> all = {{"calibrate", cli::calibrate_command},
+                                                       {"compare", cli::compare_command},
+                                                       {"doctor", cli::doctor_command},
+                                                       {"events", cli::events_command},
+                                                       {"export", cli::export_command},
+                                                       {"list", cli::list_command},
+                                                       {"plot", cli::plot_command},
+                                                       {"run", cli::run_command},
+                                                       {"stat", cli::stat_command}};
+    return all;
+}
+
+// Exit 2 for a command perfgauge does not have, with the nearest names when a typo is likely
+// ("stta" -> stat) and the usage otherwise.
+int unknown_command(const std::string& command) {
+    std::vector<std::string> names;
+    for (const auto& [name, handler] : commands())
+        names.push_back(name);
+    const auto close = perfgauge::pmu::closest_matches(command, names, 3);
+    if (close.empty()) {
+        fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
+    } else {
+        fmt::print(stderr,
+                   "perfgauge: unknown command '{}' (did you mean {}?)\nRun 'perfgauge --help' "
+                   "for the commands.\n",
+                   command, fmt::join(close, ", "));
+    }
+    return perfgauge::cli::kExitUsage;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace perfgauge;
-    const std::vector<std::string> all(argv + 1, argv + argc);
+    std::vector<std::string> all(argv + 1, argv + argc);
+    // "perfgauge help CMD" is "perfgauge CMD --help", whatever follows.
+    if (all.size() >= 2 && all[0] == "help")
+        all = {all[1], "--help"};
     if (all.empty() || all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
         std::fputs(kUsage, all.empty() ? stderr : stdout);
         return all.empty() ? cli::kExitUsage : cli::kExitOk;
@@ -57,22 +95,9 @@ int main(int argc, char** argv) {
     const std::string command = all[0];
     const std::vector<std::string> args(all.begin() + 1, all.end());
     try {
-        using Handler = int (*)(const std::vector<std::string>&);
-        static const std::map<std::string, Handler> commands = {
-            {"calibrate", cli::calibrate_command},
-            {"compare", cli::compare_command},
-            {"doctor", cli::doctor_command},
-            {"events", cli::events_command},
-            {"export", cli::export_command},
-            {"list", cli::list_command},
-            {"plot", cli::plot_command},
-            {"run", cli::run_command},
-            {"stat", cli::stat_command}};
-        const auto it = commands.find(command);
-        if (it == commands.end()) {
-            fmt::print(stderr, "perfgauge: unknown command '{}'\n\n{}", command, kUsage);
-            return cli::kExitUsage;
-        }
+        const auto it = commands().find(command);
+        if (it == commands().end())
+            return unknown_command(command);
         return it->second(args);
     } catch (const cli::UsageError& e) {
         fmt::print(stderr, "perfgauge {}: {}\nRun 'perfgauge {} --help' for usage.\n", command,

@@ -117,9 +117,9 @@ std::optional<MeasuringChild> measuring_child_option(const po::variables_map& vm
 // The repetitions and every time option, bounded: an infinite or NaN time would never end.
 harness::RunnerOptions timing_options(const po::variables_map& vm) {
     harness::RunnerOptions options;
-    const int repetitions = vm["repetitions"].as<int>();
+    const int repetitions = vm["repeat"].as<int>();
     if (repetitions < 1 || repetitions > 1000000)
-        throw UsageError(fmt::format("--repetitions must be 1 to 1000000, not {}", repetitions));
+        throw UsageError(fmt::format("-r/--repeat must be 1 to 1000000, not {}", repetitions));
     options.repetitions = static_cast<std::size_t>(repetitions);
     options.min_sample_time_s = bounded_option(vm, "min-time", {0, 60, Open::low, " s"});
     options.warmup_time_s = bounded_option(vm, "warmup", {0, 60, Open::none, " s"});
@@ -132,6 +132,7 @@ harness::RunnerOptions timing_options(const po::variables_map& vm) {
 
 int run_command(const std::vector<std::string>& args) {
     po::options_description options(kRunUsage);
+    // Defaults are given as typed (0.05, not boost's 0.050000000000000003).
     options.add_options()("help,h", "show this help")(
         "workload", po::value<std::string>()->default_value("varint,memcpy"), "varint, memcpy")(
         "variant", po::value<std::string>()->default_value("branchy,bmi2"),
@@ -147,22 +148,23 @@ int run_command(const std::vector<std::string>& args) {
         "l2", po::value<std::string>(), "L2 size (default: from sysfs)")(
         "l3", po::value<std::string>(), "last-level cache size (default: from sysfs)")(
         "events,e", po::value<std::string>()->default_value(harness::kDefaultStatEvents),
-        "counted per item (perfgauge events)")("repetitions,r", po::value<int>()->default_value(10),
-                                               "samples per benchmark, at least")(
-        "precision", po::value<double>()->default_value(1),
+        "counted per item (perfgauge events)")(
+        "repeat,r", po::value<int>()->default_value(10),
+        "rounds: samples per benchmark, at least (--repetitions: the same)")(
+        "precision", po::value<double>()->default_value(1, "1"),
         "more samples until each median is known within this % (95% interval), 0 to below "
-        "100; 0: exactly -r")(
-        "max-time", po::value<double>()->default_value(0.5),
-        "seconds of samples per benchmark at most, for --precision (0 to 3600)")(
+        "100; 0: exactly -r")("max-time", po::value<double>()->default_value(0.5, "0.5"),
+                              "seconds of samples per benchmark at most, for --precision (0 to "
+                              "3600)")(
         "processes", po::value<int>()->default_value(2),
-        "measuring processes the repetitions are shared between (see above)")(
-        "min-time", po::value<double>()->default_value(0.002),
+        "measuring processes the rounds are shared between (1 to 64, see above)")(
+        "min-time", po::value<double>()->default_value(0.002, "0.002"),
         "seconds per sample, at least (above 0, at most 60)")(
-        "warmup", po::value<double>()->default_value(0.02),
+        "warmup", po::value<double>()->default_value(0.02, "0.02"),
         "seconds of warm-up per benchmark (0 to 60)")(
         "seed", po::value<std::uint64_t>(), "interleaving seed (default: random, recorded)")(
         "data-seed", po::value<std::uint64_t>()->default_value(1), "seed of the varint data")(
-        "no-interleave", "run benchmarks in order instead of shuffling each repetition")(
+        "no-interleave", "run benchmarks in order instead of shuffling each round")(
         "pin", po::value<int>(), "pin to this CPU (warns if not permitted)")(
         "fifo", "SCHED_FIFO priority 1 (warns if not permitted)")(
         "mlock", "lock all memory (warns if not permitted)")(
@@ -181,7 +183,8 @@ int run_command(const std::vector<std::string>& args) {
         "perfgauge's own: INDEX:COUNT:PATH, a measuring process writes its result to PATH");
     po::options_description all;
     all.add(options).add(hidden);
-    const auto vm = parse_options(args, all, {});
+    const auto vm =
+        parse_options(canonical_spellings(args, {{"--repetitions", "--repeat"}}), all, {});
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;

@@ -35,7 +35,7 @@ TEST(CliBounds, RunTimesMustBeFinite) {
     expect_refused({"run", "--warmup", "-1"}, "--warmup must be in [0, 60] s, not -1");
     expect_refused({"run", "--max-time", "nan"}, "--max-time must be in [0, 3600] s, not nan");
     expect_refused({"run", "--precision", "inf"}, "--precision must be in [0, 100) %, not inf");
-    expect_refused({"run", "-r", "0"}, "--repetitions must be 1 to 1000000, not 0");
+    expect_refused({"run", "-r", "0"}, "-r/--repeat must be 1 to 1000000, not 0");
 }
 
 TEST(CliBounds, SizesBeyondAvailableMemoryAreRefusedBeforeAllocating) {

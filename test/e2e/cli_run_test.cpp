@@ -129,7 +129,7 @@ TEST(CliRun, BadInputFailsBeforeMeasuring) {
     expect_usage({"--l3", "0"}, "'0' is not a size");
     expect_usage({"--variant", "branchy,,bmi2"}, "empty name");
     expect_usage({"-e", "cyclez"}, "did you mean");
-    expect_usage({"-r", "0"}, "--repetitions must be 1 to 1000000, not 0");
+    expect_usage({"-r", "0"}, "-r/--repeat must be 1 to 1000000, not 0");
     expect_usage({"-r", "2", "--processes", "3"}, "must be at least --processes (3)");
     expect_usage({"--processes", "0"}, "--processes must be 1 to 64");
     expect_usage({"--precision", "-1"}, "--precision must be in [0, 100) %, not -1");
