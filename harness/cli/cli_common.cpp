@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -12,6 +13,24 @@
 
 namespace perfgauge::cli {
 
+namespace {
+
+// boost's message for an abbreviation lists every option it matches, perfgauge's own
+// --internal-* ones included (run --in X): those are left out, as in --help.
+std::string ambiguity_text(const po::ambiguous_option& e) {
+    std::vector<std::string> visible;
+    for (const auto& name : e.alternatives()) {
+        if (!name.starts_with("--internal-") && !name.starts_with("internal-"))
+            visible.push_back(name.starts_with("-") ? name : "--" + name);
+    }
+    if (visible.empty())
+        return fmt::format("unrecognised option '{}'", e.get_option_name());
+    return fmt::format("option '{}' is ambiguous and matches {}", e.get_option_name(),
+                       fmt::join(visible, ", "));
+}
+
+}  // namespace
+
 po::variables_map parse_options(const std::vector<std::string>& args,
                                 const po::options_description& options,
                                 const po::positional_options_description& positional) {
@@ -19,10 +38,42 @@ po::variables_map parse_options(const std::vector<std::string>& args,
     try {
         po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
         po::notify(vm);
+    } catch (const po::ambiguous_option& e) {
+        throw UsageError(ambiguity_text(e));
     } catch (const po::error& e) {
         throw UsageError(e.what());
     }
     return vm;
+}
+
+double bounded_option(const po::variables_map& vm, const char* name, const Bounds& bounds) {
+    const double value = vm[name].as<double>();
+    const bool low_open = bounds.open == Open::low || bounds.open == Open::both;
+    const bool high_open = bounds.open == Open::high || bounds.open == Open::both;
+    const bool above = low_open ? value > bounds.low : value >= bounds.low;
+    const bool below = !bounds.high || (high_open ? value < *bounds.high : value <= *bounds.high);
+    if (std::isfinite(value) && above && below)
+        return value;
+    if (bounds.high) {
+        throw UsageError(fmt::format("--{} must be in {}{}, {}{}{}, not {}", name,
+                                     low_open ? '(' : '[', bounds.low, *bounds.high,
+                                     high_open ? ')' : ']', bounds.unit, value));
+    }
+    throw UsageError(fmt::format("--{} must be a finite number {} {}{}, not {}", name,
+                                 low_open ? "above" : "of at least", bounds.low, bounds.unit,
+                                 value));
+}
+
+std::vector<std::string> canonical_spellings(
+    std::vector<std::string> args,
+    const std::vector<std::pair<std::string, std::string>>& aliases) {
+    for (auto& arg : args) {
+        for (const auto& [old_name, name] : aliases) {
+            if (arg == old_name || arg.starts_with(old_name + "="))
+                arg = name + arg.substr(old_name.size());
+        }
+    }
+    return args;
 }
 
 harness::OutputFormat format_option(const po::variables_map& vm) {

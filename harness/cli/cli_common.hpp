@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <optional>
@@ -32,6 +33,25 @@ class UsageError : public std::runtime_error {
 po::variables_map parse_options(const std::vector<std::string>& args,
                                 const po::options_description& options,
                                 const po::positional_options_description& positional);
+
+/// Which ends of a Bounds interval are excluded.
+enum class Open { none, low, high, both };
+/// Where a numeric option's value must lie; no `high`: any finite value from `low` up.
+/// NaN and infinity are always outside ("inf" seconds would mean "never stop").
+struct Bounds {
+    double low;
+    std::optional<double> high;
+    Open open;
+    const char* unit;  ///< " s", " %", ""
+};
+/// The double value of --`name`; UsageError naming the option, the bounds and the value
+/// unless it lies within `bounds`.
+double bounded_option(const po::variables_map& vm, const char* name, const Bounds& bounds);
+
+/// `args` with each old spelling in `aliases` ("--repetitions") replaced by its current one
+/// ("--repeat"), "=VALUE" kept: old command lines keep working while --help shows one name.
+std::vector<std::string> canonical_spellings(
+    std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& aliases);
 
 /// The value of --format as an OutputFormat; UsageError for an unknown one.
 harness::OutputFormat format_option(const po::variables_map& vm);

@@ -1,5 +1,6 @@
 // perfgauge compare: two result files, or two variants in one, benchmark by benchmark.
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,38 @@
 #include "result_input.hpp"
 
 namespace perfgauge::cli {
+
+namespace {
+
+// Each threshold bounded and finite: an infinite --min-change would make every verdict
+// "equivalent", a NaN one none at all.
+harness::CompareOptions compare_options(const po::variables_map& vm) {
+    harness::CompareOptions compare;
+    compare.alpha = bounded_option(vm, "alpha", {0, 1, Open::both, ""});
+    compare.min_samples = vm["min-samples"].as<std::size_t>();
+    if (compare.min_samples < 2 || compare.min_samples > 1000000) {
+        throw UsageError(
+            fmt::format("--min-samples must be 2 to 1000000, not {}", compare.min_samples));
+    }
+    compare.min_change =
+        bounded_option(vm, "min-change", {0, std::nullopt, Open::none, " %"}) / 100;
+    compare.min_work_delta =
+        bounded_option(vm, "min-work-delta", {0, std::nullopt, Open::none, ""});
+    compare.min_miss_delta =
+        bounded_option(vm, "min-miss-delta", {0, std::nullopt, Open::none, ""});
+    compare.min_rare_delta =
+        bounded_option(vm, "min-rare-delta", {0, std::nullopt, Open::none, ""});
+    return compare;
+}
+
+// A negative threshold would call an improvement a regression (exit 3).
+std::optional<double> fail_on_regression(const po::variables_map& vm) {
+    if (!vm.count("fail-on-regression"))
+        return std::nullopt;
+    return bounded_option(vm, "fail-on-regression", {0, std::nullopt, Open::none, " %"});
+}
+
+}  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
     po::options_description options(
@@ -27,28 +60,35 @@ int compare_command(const std::vector<std::string>& args) {
         "counts are compared exactly, with no p-value. P (Mann-Whitney U) is shown for "
         "reference.\n\n"
         "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
+    // Defaults are given as typed (0.05, not boost's 0.050000000000000003).
     options.add_options()("help,h", "show this help")("baseline", po::value<std::string>(),
                                                       "variant taken as the baseline (one file)")(
-        "contender", po::value<std::string>(), "variant compared with it (one file)")(
+        "contender", po::value<std::string>(), "another variant compared with it (one file)")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
         "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
-        "alpha", po::value<double>()->default_value(0.05), "1 - confidence of the interval")(
+        "alpha", po::value<double>()->default_value(0.05, "0.05"),
+        "1 - confidence of the interval, in (0, 1)")(
         "min-samples", po::value<std::size_t>()->default_value(5),
-        "fewer samples on a side: too few samples")("min-change",
-                                                    po::value<double>()->default_value(1.0),
-                                                    "smallest change in % worth a verdict")(
-        "min-work-delta", po::value<double>()->default_value(1.0),
+        "fewer samples on a side: too few samples (2 to 1000000)")(
+        "min-change", po::value<double>()->default_value(1, "1"),
+        "smallest change in % worth a verdict (0 or more)")(
+        "min-work-delta", po::value<double>()->default_value(1, "1"),
         "smallest difference per item in instructions, cycles, branches worth a verdict")(
-        "min-miss-delta", po::value<double>()->default_value(0.01),
+        "min-miss-delta", po::value<double>()->default_value(0.01, "0.01"),
         "smallest difference per item in misses and cache accesses worth a verdict")(
-        "min-rare-delta", po::value<double>()->default_value(0.001),
+        "min-rare-delta", po::value<double>()->default_value(0.001, "0.001"),
         "smallest difference per item in context switches, migrations, faults, tracepoints")(
         "fail-on-regression", po::value<double>(),
-        "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT %")(
-        "files", po::value<std::vector<std::string>>(), "result files");
+        "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT % "
+        "(0 or more)");
+    // The positional result files: plumbing, kept out of --help.
+    po::options_description hidden;
+    hidden.add_options()("files", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
     po::positional_options_description positional;
     positional.add("files", -1);
-    const auto vm = parse_options(args, options, positional);
+    const auto vm = parse_options(args, all, positional);
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;
@@ -66,20 +106,14 @@ int compare_command(const std::vector<std::string>& args) {
             "--contender (got {} file{})",
             files.size(), files.size() == 1 ? "" : "s"));
     }
-    harness::CompareOptions compare;
-    compare.alpha = vm["alpha"].as<double>();
-    compare.min_samples = vm["min-samples"].as<std::size_t>();
-    compare.min_change = vm["min-change"].as<double>() / 100;
-    compare.min_work_delta = vm["min-work-delta"].as<double>();
-    compare.min_miss_delta = vm["min-miss-delta"].as<double>();
-    compare.min_rare_delta = vm["min-rare-delta"].as<double>();
-    if (!(compare.alpha > 0 && compare.alpha < 1) || compare.min_samples < 2 ||
-        !(compare.min_change >= 0) || !(compare.min_work_delta >= 0) ||
-        !(compare.min_miss_delta >= 0) || !(compare.min_rare_delta >= 0)) {
-        throw UsageError(
-            "--alpha must be in (0, 1), --min-samples at least 2, --min-change and the "
-            "--min-*-delta floors 0 or more");
+    if (variants && vm["baseline"].as<std::string>() == vm["contender"].as<std::string>()) {
+        throw UsageError(fmt::format(
+            "--baseline and --contender are both '{}': a variant compared with itself says "
+            "nothing; name two different variants",
+            vm["baseline"].as<std::string>()));
     }
+    const auto compare = compare_options(vm);
+    const std::optional<double> fail_on = fail_on_regression(vm);
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);
     refuse_input_as_output(output, files);
@@ -110,8 +144,8 @@ int compare_command(const std::vector<std::string>& args) {
 
     const std::string rendered = harness::render_comparison(comparison, format);
     write_output(rendered, output);
-    if (vm.count("fail-on-regression")) {
-        const auto found = harness::regressions(comparison, vm["fail-on-regression"].as<double>());
+    if (fail_on) {
+        const auto found = harness::regressions(comparison, *fail_on);
         for (const auto& line : found)
             say("perfgauge compare: regression: {}\n", line);
         if (!found.empty())

@@ -23,11 +23,15 @@ int export_command(const std::vector<std::string>& args) {
     options.add_options()("help,h", "show this help")(
         "format", po::value<std::string>()->default_value("table"), "csv, md, json or table")(
         "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
-        "filter", po::value<std::string>(), "only benchmarks whose name matches")(
-        "file", po::value<std::string>(), "the result file");
+        "filter", po::value<std::string>(), "only benchmarks whose name matches");
+    // The positional RESULT.json: plumbing, kept out of --help.
+    po::options_description hidden;
+    hidden.add_options()("file", po::value<std::string>());
+    po::options_description all;
+    all.add(options).add(hidden);
     po::positional_options_description positional;
     positional.add("file", 1);
-    const auto vm = parse_options(args, options, positional);
+    const auto vm = parse_options(args, all, positional);
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;

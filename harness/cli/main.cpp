@@ -3,6 +3,7 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "console.hpp"
 #include "hints.hpp"
 #include "perfgauge/pmu/event_list.hpp"
+#include "perfgauge/pmu/suggest.hpp"
 
 namespace {
 
@@ -37,34 +39,51 @@ commands:
   stat [-e LIST] [-r N] -- CMD [ARGS...]
                      count a command like perf stat (the exit status is the command's)
 
-Run 'perfgauge COMMAND --help' for a command's options.
+Run 'perfgauge COMMAND --help' (or 'perfgauge help COMMAND') for a command's options.
 Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names),
 3 compare --fail-on-regression found a regression.
 )";
 
-}  // namespace
+using Handler = int (*)(const std::vector<std::string>&);
 
-namespace {
+const std::map<std::string, Handler>& commands() {
+    using namespace perfgauge;
+    static const std::map<std::string, Handler> all = {{"calibrate", cli::calibrate_command},
+                                                       {"compare", cli::compare_command},
+                                                       {"doctor", cli::doctor_command},
+                                                       {"events", cli::events_command},
+                                                       {"export", cli::export_command},
+                                                       {"list", cli::list_command},
+                                                       {"plot", cli::plot_command},
+                                                       {"run", cli::run_command},
+                                                       {"stat", cli::stat_command}};
+    return all;
+}
+
+// Exit 2 for a command perfgauge does not have, with the nearest names when a typo is likely
+// ("stta" -> stat) and the usage otherwise.
+int unknown_command(const std::string& command) {
+    std::vector<std::string> names;
+    for (const auto& [name, handler] : commands())
+        names.push_back(name);
+    const auto close = perfgauge::pmu::closest_matches(command, names, 3);
+    if (close.empty()) {
+        perfgauge::cli::say("perfgauge: unknown command '{}'\n\n{}", command, kUsage);
+    } else {
+        perfgauge::cli::say(
+            "perfgauge: unknown command '{}' (did you mean {}?)\nRun 'perfgauge --help' for the "
+            "commands.\n",
+            command, fmt::join(close, ", "));
+    }
+    return perfgauge::cli::kExitUsage;
+}
 
 int dispatch(const std::string& command, const std::vector<std::string>& args) {
     using namespace perfgauge;
     try {
-        using Handler = int (*)(const std::vector<std::string>&);
-        static const std::map<std::string, Handler> commands = {
-            {"calibrate", cli::calibrate_command},
-            {"compare", cli::compare_command},
-            {"doctor", cli::doctor_command},
-            {"events", cli::events_command},
-            {"export", cli::export_command},
-            {"list", cli::list_command},
-            {"plot", cli::plot_command},
-            {"run", cli::run_command},
-            {"stat", cli::stat_command}};
-        const auto it = commands.find(command);
-        if (it == commands.end()) {
-            cli::say("perfgauge: unknown command '{}'\n\n{}", command, kUsage);
-            return cli::kExitUsage;
-        }
+        const auto it = commands().find(command);
+        if (it == commands().end())
+            return unknown_command(command);
         return it->second(args);
     } catch (const cli::UsageError& e) {
         cli::say("perfgauge {}: {}\nRun 'perfgauge {} --help' for usage.\n", command, e.what(),
@@ -75,6 +94,12 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         cli::say("perfgauge {}: {}\n{}\n", command, e.what(),
                  cli::hint_text(pmu::ToolHint::list_events));
         return cli::kExitUsage;
+    } catch (const std::bad_alloc&) {
+        // What could not be allocated is unknown here; the data of large working sets is the
+        // usual cause (run checks them against MemAvailable first, but memory can shrink).
+        cli::say("perfgauge {}: error: out of memory (an allocation failed){}\n", command,
+                 command == "run" ? "; try smaller --sizes, or free memory" : "");
+        return cli::kExitFailure;
     } catch (const std::exception& e) {
         cli::say("perfgauge {}: error: {}\n", command, e.what());
         return cli::kExitFailure;
@@ -85,7 +110,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
     using namespace perfgauge;
-    const std::vector<std::string> all(argv + 1, argv + argc);
+    std::vector<std::string> all(argv + 1, argv + argc);
+    // "perfgauge help CMD" is "perfgauge CMD --help", whatever follows.
+    if (all.size() >= 2 && all[0] == "help")
+        all = {all[1], "--help"};
     std::string prefix = "perfgauge";  // of messages: "perfgauge run: ..."
     int status = cli::kExitOk;
     if (all.empty()) {

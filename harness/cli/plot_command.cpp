@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -17,6 +16,7 @@
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
+#include "result_input.hpp"
 
 namespace perfgauge::cli {
 
@@ -121,8 +121,7 @@ int plot_command(const std::vector<std::string>& args) {
     const auto extension = fs::path(output).extension();
     if (extension != ".png" && extension != ".svg")
         throw UsageError(fmt::format("-o {}: the file must end in .png or .svg", output));
-    if (!std::ifstream(result))
-        throw UsageError(fmt::format("cannot read {}", result));
+    read_input_file(result);  // UsageError when it cannot be read
     check_output_path(output);
 
     const auto script = plot_script();
@@ -134,6 +133,9 @@ int plot_command(const std::vector<std::string>& args) {
             "no Python with matplotlib found ($PERFGAUGE_PYTHON, else /usr/bin/python3 or "
             "python3 on PATH); install it with: sudo apt-get install python3-matplotlib");
     }
+    // Read as compare and export read it: a file with impossible values (negative times, ...)
+    // is refused with its name (exit 2) before Python draws them.
+    read_result_file(result);
     // matplotlib writes into a scratch directory; perfgauge puts the picture in place by its
     // own safe-output rules (no rename over a device, symlinks followed, never half a file).
     const harness::ScratchDir scratch("perfgauge-plot", "the picture being drawn");

@@ -117,10 +117,25 @@ std::optional<MeasuringChild> measuring_child_option(const po::variables_map& vm
     return child;
 }
 
+// The repetitions and every time option, bounded: an infinite or NaN time would never end.
+harness::RunnerOptions timing_options(const po::variables_map& vm) {
+    harness::RunnerOptions options;
+    const int repetitions = vm["repeat"].as<int>();
+    if (repetitions < 1 || repetitions > 1000000)
+        throw UsageError(fmt::format("-r/--repeat must be 1 to 1000000, not {}", repetitions));
+    options.repetitions = static_cast<std::size_t>(repetitions);
+    options.min_sample_time_s = bounded_option(vm, "min-time", {0, 60, Open::low, " s"});
+    options.warmup_time_s = bounded_option(vm, "warmup", {0, 60, Open::none, " s"});
+    options.max_time_s = bounded_option(vm, "max-time", {0, 3600, Open::none, " s"});
+    options.precision = bounded_option(vm, "precision", {0, 100, Open::high, " %"}) / 100;
+    return options;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
     po::options_description options(kRunUsage);
+    // Defaults are given as typed (0.05, not boost's 0.050000000000000003).
     options.add_options()("help,h", "show this help")(
         "workload", po::value<std::string>()->default_value("varint,memcpy"), "varint, memcpy")(
         "variant", po::value<std::string>()->default_value("branchy,bmi2"),
@@ -130,24 +145,29 @@ int run_command(const std::vector<std::string>& args) {
         "shape", po::value<std::string>()->default_value("end-on-end"), "end-on-end, one-shot")(
         "cache", po::value<std::string>()->default_value("hot,cold"), "hot, cold, flush")(
         "sizes", po::value<std::string>(),
-        "working sets, e.g. 4K,256K,64M (default: the sweep, see perfgauge list)")(
-        "l1d", po::value<std::string>(), "L1 data cache size (default: from sysfs)")(
+        "working sets, e.g. 4K,256K,64M (default: the sweep, see perfgauge list); their data "
+        "must fit in available memory")("l1d", po::value<std::string>(),
+                                        "L1 data cache size (default: from sysfs)")(
         "l2", po::value<std::string>(), "L2 size (default: from sysfs)")(
         "l3", po::value<std::string>(), "last-level cache size (default: from sysfs)")(
         "events,e", po::value<std::string>()->default_value(harness::kDefaultStatEvents),
-        "counted per item (perfgauge events)")("repetitions,r", po::value<int>()->default_value(10),
-                                               "samples per benchmark, at least")(
-        "precision", po::value<double>()->default_value(1),
-        "more samples until each median is known within this % (95% interval); 0: exactly -r")(
-        "max-time", po::value<double>()->default_value(0.5),
-        "seconds of samples per benchmark at most, for --precision")(
+        "counted per item (perfgauge events)")(
+        "repeat,r", po::value<int>()->default_value(10),
+        "rounds: samples per benchmark, at least (--repetitions: the same)")(
+        "precision", po::value<double>()->default_value(1, "1"),
+        "more samples until each median is known within this % (95% interval), 0 to below "
+        "100; 0: exactly -r")("max-time", po::value<double>()->default_value(0.5, "0.5"),
+                              "seconds of samples per benchmark at most, for --precision (0 to "
+                              "3600)")(
         "processes", po::value<int>()->default_value(2),
-        "measuring processes the repetitions are shared between (see above)")(
-        "min-time", po::value<double>()->default_value(0.002), "seconds per sample, at least")(
-        "warmup", po::value<double>()->default_value(0.02), "seconds of warm-up per benchmark")(
+        "measuring processes the rounds are shared between (1 to 64, see above)")(
+        "min-time", po::value<double>()->default_value(0.002, "0.002"),
+        "seconds per sample, at least (above 0, at most 60)")(
+        "warmup", po::value<double>()->default_value(0.02, "0.02"),
+        "seconds of warm-up per benchmark (0 to 60)")(
         "seed", po::value<std::uint64_t>(), "interleaving seed (default: random, recorded)")(
         "data-seed", po::value<std::uint64_t>()->default_value(1), "seed of the varint data")(
-        "no-interleave", "run benchmarks in order instead of shuffling each repetition")(
+        "no-interleave", "run benchmarks in order instead of shuffling each round")(
         "pin", po::value<int>(), "pin to this CPU (warns if not permitted)")(
         "fifo", "SCHED_FIFO priority 1 (warns if not permitted)")(
         "mlock", "lock all memory (warns if not permitted)")(
@@ -166,11 +186,14 @@ int run_command(const std::vector<std::string>& args) {
         "perfgauge's own: INDEX:COUNT:PATH, a measuring process writes its result to PATH");
     po::options_description all;
     all.add(options).add(hidden);
-    const auto vm = parse_options(args, all, {});
+    const auto vm =
+        parse_options(canonical_spellings(args, {{"--repetitions", "--repeat"}}), all, {});
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;
     }
+    // Checked first: a bad number is refused at once, before the machine is probed.
+    const auto timing = timing_options(vm);
 
     // Interrupts stop the measurement between batches, and what was measured is saved. Not
     // under valgrind: the simulation child simply ends there (its parent saves the native
@@ -185,6 +208,7 @@ int run_command(const std::vector<std::string>& args) {
 
     const auto system = harness::collect_system_info();
     auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
+    check_suite_memory(spec);
     if (vm["sim-items"].as<std::uint64_t>() < 1)
         throw UsageError("--sim-items must be 1 or more");
     if (vm.count("internal-sim-child")) {
@@ -198,28 +222,8 @@ int run_command(const std::vector<std::string>& args) {
         harness::plan_events(pmu::parse_event_list(vm["events"].as<std::string>()), backend,
                              valgrind.has_value(), harness::system_prober(resolver));
     spec.simulated = plan.any_simulated();
-    harness::RunnerOptions runner_options;
+    harness::RunnerOptions runner_options = timing;
     runner_options.resolved_events = plan.native_groups;
-    const int repetitions = vm["repetitions"].as<int>();
-    if (repetitions < 1 || repetitions > 1000000)
-        throw UsageError(fmt::format("--repetitions must be 1 or more, not {}", repetitions));
-    runner_options.repetitions = static_cast<std::size_t>(repetitions);
-    runner_options.min_sample_time_s = vm["min-time"].as<double>();
-    runner_options.warmup_time_s = vm["warmup"].as<double>();
-    if (!(runner_options.min_sample_time_s > 0) || !(runner_options.warmup_time_s >= 0) ||
-        !(runner_options.min_sample_time_s <= 60) || !(runner_options.warmup_time_s <= 60))
-        throw UsageError("--min-time must be above 0 and --warmup 0 or more, both at most 60 s");
-    const double precision = vm["precision"].as<double>();
-    const double max_time = vm["max-time"].as<double>();
-    if (!(precision >= 0 && precision < 100))
-        throw UsageError(
-            fmt::format("--precision must be a percentage from 0 (exactly -r "
-                        "samples) to below 100, not {}",
-                        precision));
-    if (!(max_time >= 0 && max_time <= 3600))
-        throw UsageError(fmt::format("--max-time must be 0 to 3600 seconds, not {}", max_time));
-    runner_options.precision = precision / 100;
-    runner_options.max_time_s = max_time;
     if (vm.count("seed"))
         runner_options.seed = vm["seed"].as<std::uint64_t>();
     runner_options.interleave = vm.count("no-interleave") == 0;

@@ -1,11 +1,13 @@
 #include "run_options.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 #include "perfgauge/workloads/varint.hpp"
 
@@ -62,6 +64,20 @@ std::vector<std::string> distribution_names() {
     return names;
 }
 
+// "1.1 TiB (1209462790553 bytes)": readable, and exact for whoever checks.
+std::string bytes_text(std::uint64_t bytes) {
+    constexpr const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double value = static_cast<double>(bytes);
+    std::size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(units)) {
+        value /= 1024;
+        ++unit;
+    }
+    if (unit == 0)
+        return fmt::format("{} bytes", bytes);
+    return fmt::format("{:.1f} {} ({} bytes)", value, units[unit], bytes);
+}
+
 }  // namespace
 
 std::uint64_t size_option(const std::string& text, const char* option) {
@@ -109,8 +125,46 @@ workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
         spec.cache_sizes.l2 = size_option(vm["l2"].as<std::string>(), "--l2");
     if (vm.count("l3"))
         spec.cache_sizes.l3 = size_option(vm["l3"].as<std::string>(), "--l3");
+    spec.cache_sizes_given = vm.count("l1d") || vm.count("l2") || vm.count("l3");
+    spec.machine_caches = detected;
+    // Some hypervisors give no sysfs cache directory; CPUID (via glibc) may still know them.
+    const auto cpuid = workloads::cache_sizes_from(harness::cpuid_cache_levels());
+    const auto fill = [](std::uint64_t& level, std::uint64_t fallback) {
+        if (level == 0)
+            level = fallback;
+    };
+    fill(spec.machine_caches.l1d, cpuid.l1d);
+    fill(spec.machine_caches.l2, cpuid.l2);
+    fill(spec.machine_caches.l3, cpuid.l3);
     spec.data_seed = vm["data-seed"].as<std::uint64_t>();
+    if (const auto why = workloads::selection_refusal(spec); !why.empty())
+        throw UsageError(why);
     return spec;
+}
+
+void check_suite_memory(const workloads::SuiteSpec& spec) {
+    const auto available = harness::available_memory_bytes();
+    if (!available)
+        return;  // unknown: let the allocation decide (main reports a failed one plainly)
+    const std::uint64_t needed = workloads::suite_bytes_needed(spec);
+    if (harness::fits_in_memory(needed, *available))
+        return;
+    const auto sizes = workloads::suite_sizes(spec);
+    const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+    throw UsageError(fmt::format(
+        "{}: the largest working set, {}, makes the run allocate {} of data (varints{}{}), but "
+        "only {} is available (MemAvailable); perfgauge uses at most 90% of it. Give smaller "
+        "--sizes{}",
+        spec.sizes.empty() ? "the sweep" : "--sizes", workloads::size_label(largest),
+        bytes_text(needed),
+        std::find(spec.caches.begin(), spec.caches.end(), workloads::CacheState::cold) !=
+                spec.caches.end()
+            ? ", cold windows over 2x the last-level cache"
+            : "",
+        std::find(spec.workloads.begin(), spec.workloads.end(), "memcpy") != spec.workloads.end()
+            ? ", memcpy's copies"
+            : "",
+        bytes_text(*available), spec.sizes.empty() ? " (or a smaller --l3)" : ""));
 }
 
 std::vector<std::string> suite_arguments(const po::variables_map& vm) {

@@ -19,7 +19,12 @@ std::uint64_t size_option(const std::string& text, const char* option);
 /// perfgauge (a measuring process, the simulation) rebuilds exactly the same suite from them.
 std::vector<std::string> suite_arguments(const po::variables_map& vm);
 
+/// Also UsageError for a selection that cannot mean what it says (workloads::selection_refusal).
 workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
                                      const workloads::CacheSizes& detected);
+
+/// UsageError naming the largest working set, the bytes the suite needs and the bytes
+/// available, when the suite's data would not fit in memory: checked before allocating it.
+void check_suite_memory(const workloads::SuiteSpec& spec);
 
 }  // namespace perfgauge::cli

@@ -62,7 +62,7 @@ void keep_interrupted_part(std::vector<harness::RunResult>& parts,
 std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::size_t processes) {
     if (processes < 1 || repetitions < processes) {
         throw UsageError(fmt::format(
-            "--repetitions ({}) must be at least --processes ({}): each process takes a share "
+            "-r/--repeat ({}) must be at least --processes ({}): each process takes a share "
             "of the rounds",
             repetitions, processes));
     }
@@ -75,7 +75,7 @@ std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::s
 harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t processes,
                                         std::uint64_t seed) {
     const auto shares =
-        repetitions_per_process(static_cast<std::size_t>(vm["repetitions"].as<int>()), processes);
+        repetitions_per_process(static_cast<std::size_t>(vm["repeat"].as<int>()), processes);
     const harness::ScratchDir dir("perfgauge-run", "the measuring processes' results");
     const auto common = measuring_arguments(vm);
     std::vector<harness::RunResult> parts;
@@ -83,7 +83,7 @@ harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t
         const auto path = dir.path() / fmt::format("process-{}.json", i);
         std::vector<std::string> argv = {own_executable(), "run"};
         argv.insert(argv.end(), common.begin(), common.end());
-        argv.push_back(fmt::format("--repetitions={}", shares[i]));
+        argv.push_back(fmt::format("--repeat={}", shares[i]));
         argv.push_back(fmt::format("--seed={}", seed + i));
         // The per-benchmark budget is the run's, shared like the rounds.
         argv.push_back(fmt::format("--max-time={}",

@@ -25,8 +25,9 @@ namespace {
 // Everything before the command: up to "--", or up to the first word that is neither an
 // option nor an option's value. The rest is the command, passed on untouched.
 std::size_t command_start(const std::vector<std::string>& args) {
-    static const std::set<std::string> takes_value = {
-        "-e", "--events", "-r", "--repeat", "--format", "-o", "--output", "--backend"};
+    static const std::set<std::string> takes_value = {"-e",       "--events",      "-r",
+                                                      "--repeat", "--repetitions", "--format",
+                                                      "-o",       "--output",      "--backend"};
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--")
             return i;
@@ -107,7 +108,8 @@ int stat_command(const std::vector<std::string>& args) {
         "events,e",
         po::value<std::string>()->default_value(harness::kDefaultStatEvents, "(see above)"),
         "event list (syntax: perfgauge events --help)")(
-        "repeat,r", po::value<int>()->default_value(1), "run CMD N times; report medians")(
+        "repeat,r", po::value<int>()->default_value(1),
+        "run CMD N times (1 to 100000); report medians (--repetitions: the same)")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
         "output,o", po::value<std::string>(), "write the report to FILE instead of stderr")(
         "verbose,v", "print how each event was opened (groups, perf_event_attr) first")(
@@ -119,7 +121,9 @@ int stat_command(const std::vector<std::string>& args) {
     if (!command.empty() && command.front() == "--")
         command.erase(command.begin());
 
-    const auto vm = parse_options(own, options, {});
+    // -r is --repeat in run and stat alike; run's old --repetitions is accepted in both.
+    const auto vm =
+        parse_options(canonical_spellings(own, {{"--repetitions", "--repeat"}}), options, {});
     if (vm.count("help")) {
         std::cout << options << '\n';
         return kExitOk;
@@ -136,8 +140,7 @@ int stat_command(const std::vector<std::string>& args) {
     stat.events = vm["events"].as<std::string>();
     stat.repetitions = vm["repeat"].as<int>();
     if (stat.repetitions < 1 || stat.repetitions > 100000) {
-        throw UsageError(
-            fmt::format("--repeat must be between 1 and 100000, not {}", stat.repetitions));
+        throw UsageError(fmt::format("-r/--repeat must be 1 to 100000, not {}", stat.repetitions));
     }
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);

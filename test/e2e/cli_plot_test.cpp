@@ -94,10 +94,10 @@ TEST(CliPlot, BadInputExitsTwoWithAClearMessage) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("-o FILE.png"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "s.jpg"));
-    if (python_has_matplotlib()) {  // the script itself refuses what is not a run result
+    if (python_has_matplotlib()) {  // read as compare reads it, before the script runs
         r = perfgauge({"plot", result, "-o", (dir.path() / "s.png").string()});
         EXPECT_EQ(r.exit_code, 2);
-        EXPECT_NE(r.err.find("not a perfgauge run result"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(result + ": not a benchmark result"), std::string::npos) << r.err;
     }
 }
 

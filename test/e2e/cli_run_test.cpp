@@ -129,12 +129,12 @@ TEST(CliRun, BadInputFailsBeforeMeasuring) {
     expect_usage({"--l3", "0"}, "'0' is not a size");
     expect_usage({"--variant", "branchy,,bmi2"}, "empty name");
     expect_usage({"-e", "cyclez"}, "did you mean");
-    expect_usage({"-r", "0"}, "--repetitions");
+    expect_usage({"-r", "0"}, "-r/--repeat must be 1 to 1000000, not 0");
     expect_usage({"-r", "2", "--processes", "3"}, "must be at least --processes (3)");
     expect_usage({"--processes", "0"}, "--processes must be 1 to 64");
-    expect_usage({"--precision", "-1"}, "--precision must be a percentage");
-    expect_usage({"--max-time", "inf"}, "--max-time must be 0 to 3600 seconds");
-    expect_usage({"--min-time", "inf"}, "at most 60 s");
+    expect_usage({"--precision", "-1"}, "--precision must be in [0, 100) %, not -1");
+    expect_usage({"--max-time", "inf"}, "--max-time must be in [0, 3600] s, not inf");
+    expect_usage({"--min-time", "inf"}, "--min-time must be in (0, 60] s, not inf");
     expect_usage({"--internal-measure-child", "0:2"}, "perfgauge's own");
     expect_usage({"--format", "xml"}, "xml");
     expect_usage({"-o", "/nonexistent-dir/out.txt"}, "/nonexistent-dir");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "perfgauge/harness/runner.hpp"
@@ -147,6 +148,105 @@ TEST(Suite, RejectsUnknownNames) {
     spec = small_spec();
     spec.workloads = {"strlen"};
     EXPECT_THROW(build_suite(spec, harness::detect_cpu()), SuiteError);
+}
+
+TEST(SuiteSelection, OneShotWithOnlyColdIsRefused) {
+    SuiteSpec spec;
+    spec.shapes = {Shape::one_shot};
+    spec.caches = {CacheState::cold};
+    EXPECT_NE(selection_refusal(spec).find("never cold"), std::string::npos);
+    spec.caches = {CacheState::hot, CacheState::cold};  // hot still runs: cold is noted only
+    EXPECT_EQ(selection_refusal(spec), "");
+    spec.caches = {CacheState::cold};
+    spec.shapes = {Shape::one_shot, Shape::end_on_end};
+    EXPECT_EQ(selection_refusal(spec), "");
+    spec.shapes = {Shape::one_shot};
+    spec.workloads = {"memcpy"};  // memcpy has no shape
+    EXPECT_EQ(selection_refusal(spec), "");
+}
+
+TEST(SuiteSelection, ColdWhoseRotationFitsInL1IsRefused) {
+    SuiteSpec spec;
+    spec.caches = {CacheState::cold};
+    spec.machine_caches = {48 << 10, 1 << 20, 32 << 20};
+    spec.cache_sizes = spec.machine_caches;
+    EXPECT_EQ(selection_refusal(spec), "");  // the default sweep on the machine's own caches
+    spec.cache_sizes_given = true;
+    spec.cache_sizes.l3 = 1;  // --l3 1: the whole rotation (2 windows, 128 bytes) stays in L1
+    const auto why = selection_refusal(spec);
+    EXPECT_NE(why.find("a last-level cache of 1B"), std::string::npos) << why;
+    EXPECT_NE(why.find("covers 2x that, 128B, which fits in this machine's 48K L1 data cache"),
+              std::string::npos)
+        << why;
+    spec.cache_sizes.l3 = 16 << 10;  // 32K of windows: still in L1
+    EXPECT_NE(selection_refusal(spec), "");
+    spec.cache_sizes.l3 = 32 << 10;  // 64K of windows: beyond L1, allowed with a note
+    EXPECT_EQ(selection_refusal(spec), "");
+    spec.cache_sizes.l3 = 1;
+    spec.caches = {CacheState::hot};  // no cold, nothing mislabelled
+    EXPECT_EQ(selection_refusal(spec), "");
+    spec.caches = {CacheState::cold};
+    spec.machine_caches = {};  // nothing known about the machine: nothing to hold it against
+    EXPECT_EQ(selection_refusal(spec), "");
+}
+
+TEST(SuiteSelection, ColdWithoutAKnownCacheIsNotedNotRefused) {
+    auto spec = small_spec();
+    spec.sizes = {4 << 10};
+    spec.cache_sizes = {};                   // sysfs reports no cache (some hypervisors)
+    spec.machine_caches = {0, 0, 32 << 20};  // CPUID does
+    EXPECT_EQ(selection_refusal(spec), "");  // the default run still runs
+    const auto notes = build_suite(spec, harness::detect_cpu()).notes;
+    const auto note = std::find_if(notes.begin(), notes.end(), [](const auto& n) {
+        return n.find("cold is hot up to 4K: sysfs reports no last-level cache") !=
+               std::string::npos;
+    });
+    EXPECT_NE(note, notes.end());
+}
+
+TEST(SuiteSelection, ColdOverSmallerCachesThanTheMachinesIsNoted) {
+    auto spec = small_spec();
+    spec.machine_caches = {48 << 10, 1 << 20, 32 << 20};
+    const auto suite = build_suite(spec, harness::detect_cpu());
+    const auto note = std::find_if(suite.notes.begin(), suite.notes.end(), [](const auto& n) {
+        return n.find("smaller than this machine's (32M)") != std::string::npos;
+    });
+    EXPECT_NE(note, suite.notes.end());
+    spec.caches = {CacheState::hot};
+    for (const auto& n : build_suite(spec, harness::detect_cpu()).notes)
+        EXPECT_EQ(n.find("machine's"), std::string::npos) << n;
+}
+
+TEST(SuiteMemory, CountsEveryBufferTheSuiteHolds) {
+    SuiteSpec spec;
+    spec.workloads = {"varint"};
+    spec.caches = {CacheState::hot};
+    spec.sizes = {1 << 20};
+    spec.cache_sizes = {48 << 10, 1 << 20, 32 << 20};
+    const std::uint64_t arena = suite_bytes_needed(spec);
+    EXPECT_GE(arena, 1u << 20);
+    EXPECT_LT(arena, 2u << 20);
+    spec.workloads = {"varint", "memcpy"};  // + a destination of about the size
+    EXPECT_GE(suite_bytes_needed(spec), arena + (1u << 20));
+    spec.distributions = {Distribution::fixed1, Distribution::uniform};  // an arena each
+    EXPECT_GE(suite_bytes_needed(spec), 2 * (arena + (1u << 20)));
+    spec.workloads = {"varint"};
+    spec.distributions = {Distribution::log_uniform};
+    spec.caches = {CacheState::cold};  // windows over 2x the last-level cache
+    spec.sizes = {1 << 10};
+    EXPECT_GE(suite_bytes_needed(spec), 64u << 20);
+    spec.shapes = {Shape::one_shot};  // one varint: no sized data
+    EXPECT_LT(suite_bytes_needed(spec), 1u << 20);
+}
+
+TEST(SuiteMemory, SaturatesInsteadOfWrapping) {
+    SuiteSpec spec;
+    spec.sizes = {std::numeric_limits<std::uint64_t>::max() / 2};
+    spec.cache_sizes = {48 << 10, 1 << 20, 32 << 20};
+    EXPECT_EQ(suite_bytes_needed(spec), std::numeric_limits<std::uint64_t>::max());
+    spec.sizes = {1 << 10};
+    spec.cache_sizes.l3 = std::numeric_limits<std::uint64_t>::max();  // absurd --l3, cold
+    EXPECT_EQ(suite_bytes_needed(spec), std::numeric_limits<std::uint64_t>::max());
 }
 
 TEST(Suite, StateNames) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include <fmt/format.h>
@@ -22,12 +23,24 @@ std::size_t items_for(std::uint64_t bytes, double mean_size) {
 std::size_t cold_stride(std::uint64_t bytes) {
     return std::max<std::size_t>(bytes, kCacheLine);
 }
-std::size_t cold_windows(const CacheSizes& caches, std::uint64_t bytes) {
-    const std::uint64_t total = 2 * std::max<std::uint64_t>(caches.last_level(), kCacheLine);
-    return std::max<std::size_t>(1, (total + cold_stride(bytes) - 1) / cold_stride(bytes));
+}  // namespace
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t sum = 0;
+    return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::uint64_t>::max() : sum;
 }
 
-}  // namespace
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? std::numeric_limits<std::uint64_t>::max()
+                                                  : product;
+}
+
+std::size_t cold_window_count(const CacheSizes& caches, std::uint64_t bytes) {
+    const std::uint64_t total =
+        saturating_mul(2, std::max<std::uint64_t>(caches.last_level(), kCacheLine));
+    return std::max<std::size_t>(1, total / cold_stride(bytes) + (total % cold_stride(bytes) != 0));
+}
 
 double Placement::mean_span() const {
     double total = 0;
@@ -47,7 +60,7 @@ Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
                 const CacheSizes& caches, std::uint64_t seed) {
     Placement placement;
     placement.items = items_for(bytes, arena.mean_size());
-    const std::size_t count = cache == CacheState::cold ? cold_windows(caches, bytes) : 1;
+    const std::size_t count = cache == CacheState::cold ? cold_window_count(caches, bytes) : 1;
     for (std::size_t k = 0; k < count; ++k) {
         const std::size_t offset = next_varint_boundary(arena, k * cold_stride(bytes));
         const auto span =
@@ -67,9 +80,10 @@ std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool c
                                  const CacheSizes& caches) {
     std::uint64_t need = 4096;
     for (const auto s : sizes) {
-        const std::uint64_t windows = cold ? cold_windows(caches, s) : 1;
+        const std::uint64_t windows = cold ? cold_window_count(caches, s) : 1;
         // + 1/8 for the spread of the last window's varint lengths around the mean.
-        need = std::max<std::uint64_t>(need, (windows - 1) * cold_stride(s) + s + s / 8 + 4096);
+        const std::uint64_t last = saturating_add(s, s / 8 + 4096);
+        need = std::max(need, saturating_add(saturating_mul(windows - 1, cold_stride(s)), last));
     }
     return need;
 }

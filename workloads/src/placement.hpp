@@ -34,8 +34,16 @@ void flush_lines(const std::uint8_t* p, std::size_t bytes);
 Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
                 const CacheSizes& caches, std::uint64_t seed);
 
-/// How large the arena must be for every size of the sweep (cold: all windows).
+/// How large the arena must be for every size of the sweep (cold: all windows); saturates at
+/// UINT64_MAX, so that an absurd --sizes is refused by the memory check rather than wrapping.
 std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,
                                  const CacheSizes& caches);
+
+/// How many windows a cold working set of `bytes` rotates over (1: the same buffer every time).
+std::size_t cold_window_count(const CacheSizes& caches, std::uint64_t bytes);
+
+/// a + b and a * b, saturating at UINT64_MAX.
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b);
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b);
 
 }  // namespace perfgauge::workloads

@@ -144,12 +144,112 @@ std::vector<Param> params(std::string_view workload, std::string_view variant, D
         {"windows", std::to_string(windows)}};
 }
 
-template <class Enum>
-bool selected(const std::vector<Enum>& list, Enum e) {
+template <class T>
+bool selected(const std::vector<T>& list, const T& e) {
     return std::find(list.begin(), list.end(), e) != list.end();
 }
 
+constexpr const char* kOneShotNeverCold =
+    "one-shot decodes one varint again and again, so it is never cold";
+
+// The largest working set that cold would place in a single window - the hot buffer again -
+// although it fits in the machine's last-level cache; 0 when there is none.
+std::uint64_t largest_hot_cold_size(const SuiteSpec& spec,
+                                    const std::vector<std::uint64_t>& sizes) {
+    const std::uint64_t machine = spec.machine_caches.last_level();
+    std::uint64_t largest = 0;
+    if (!selected(spec.caches, CacheState::cold))
+        return 0;
+    for (const std::uint64_t size : sizes) {
+        if (cold_window_count(spec.cache_sizes, size) == 1 && size <= machine)
+            largest = std::max(largest, size);
+    }
+    return largest;
+}
+
+// Cold rotates over windows covering 2x the last-level cache *used*; when that is smaller than
+// the machine's, native cold data partly stays cached. Said, not refused: --l3 below the real
+// cache keeps test data small, and the simulated caches are sized from it (there cold is cold).
+std::string cold_caveat(const SuiteSpec& spec) {
+    const std::uint64_t used = spec.cache_sizes.last_level();
+    const std::uint64_t machine = spec.machine_caches.last_level();
+    if (!selected(spec.caches, CacheState::cold))
+        return "";
+    if (used == 0 && machine == 0) {
+        return "cold cannot be cold: no last-level cache size is known (sysfs, CPUID), so its "
+               "rotation has a single window for working sets of 128 bytes or more; give --l3";
+    }
+    if (used >= machine)
+        return "";
+    if (const auto hot = largest_hot_cold_size(spec, suite_sizes(spec)); hot > 0) {
+        return fmt::format(
+            "cold is hot up to {}: {}, so the cold rotation has a single window for those "
+            "working sets although they fit in this machine's {} last-level cache; give --l3",
+            size_label(hot),
+            spec.cache_sizes_given
+                ? fmt::format("the last-level cache given is {}", size_label(used))
+                : std::string("sysfs reports no last-level cache"),
+            size_label(machine));
+    }
+    return fmt::format(
+        "cold rotates over windows covering 2x the last-level cache used ({}), which is smaller "
+        "than this machine's ({}): cold data may still be served by the machine's own caches, so "
+        "native cold times are not fully cold (simulated counts use the cache given)",
+        size_label(used), size_label(machine));
+}
+
 }  // namespace
+
+std::vector<std::uint64_t> suite_sizes(const SuiteSpec& spec) {
+    return spec.sizes.empty() ? sweep_sizes(spec.cache_sizes, 1) : spec.sizes;
+}
+
+std::string selection_refusal(const SuiteSpec& spec) {
+    const bool varint = selected<std::string>(spec.workloads, "varint");
+    const bool cold = selected(spec.caches, CacheState::cold);
+    if (varint && cold && spec.caches.size() == 1 && !selected(spec.shapes, Shape::end_on_end)) {
+        return fmt::format(
+            "--shape one-shot with --cache cold only: {} (its few bytes stay in L1 whatever runs "
+            "between decodes), so nothing would run cold; a cold single varint is --cache flush "
+            "(clflush before every decode), cold data is --shape end-on-end",
+            kOneShotNeverCold);
+    }
+    // Cold rotates over 2x the given last-level cache (at least two lines); when even that
+    // fits in the machine's L1d, every window stays in L1 and cold runs hot. A larger given
+    // cache is cold at least for itself (and for the simulated one): build_suite notes when it
+    // is below the machine's own.
+    const std::uint64_t given = spec.cache_sizes.last_level();
+    const std::uint64_t rotation = saturating_mul(2, std::max<std::uint64_t>(given, kCacheLine));
+    const std::uint64_t l1d = spec.machine_caches.l1d;
+    if (cold && spec.cache_sizes_given && rotation < l1d) {
+        return fmt::format(
+            "--cache cold with a last-level cache of {} (--l3, or --l2/--l1d without it): the "
+            "cold rotation covers 2x that, {}, which fits in this machine's {} L1 data cache, so "
+            "cold would run hot under the label cold. Give the real last-level cache size, or "
+            "leave out cold",
+            size_label(given), size_label(rotation), size_label(l1d));
+    }
+    return "";
+}
+
+std::uint64_t suite_bytes_needed(const SuiteSpec& spec) {
+    const bool memcpy = selected<std::string>(spec.workloads, "memcpy");
+    const bool sized = memcpy || (selected<std::string>(spec.workloads, "varint") &&
+                                  selected(spec.shapes, Shape::end_on_end));
+    const auto sizes = suite_sizes(spec);
+    std::uint64_t per_distribution =
+        sized ? arena_bytes_needed(sizes, selected(spec.caches, CacheState::cold), spec.cache_sizes)
+              : 4096;
+    if (memcpy) {
+        // One destination per memcpy benchmark, as large as its largest window (+1/8 spread).
+        for (std::size_t c = 0; c < spec.caches.size(); ++c) {
+            for (const std::uint64_t size : sizes)
+                per_distribution = saturating_add(per_distribution,
+                                                  saturating_add(size, size / 8 + kVarintPadding));
+        }
+    }
+    return saturating_mul(per_distribution, std::max<std::uint64_t>(1, spec.distributions.size()));
+}
 
 std::string_view shape_name(Shape s) {
     return s == Shape::one_shot ? "one-shot" : "end-on-end";
@@ -217,11 +317,11 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
         throw SuiteError("nothing to run: no selected varint variant runs on this CPU");
     const bool one_shot = !variants.empty() && selected(spec.shapes, Shape::one_shot);
     const bool end_on_end = selected(spec.shapes, Shape::end_on_end);
-    if (one_shot && selected(spec.caches, CacheState::cold)) {
+    if (one_shot && selected(spec.caches, CacheState::cold))
         suite.notes.push_back(
-            "one-shot decodes one varint again and again, so it is never cold: one-shot runs "
-            "hot and flush only");
-    }
+            fmt::format("{}: one-shot runs hot and flush only", kOneShotNeverCold));
+    if (const auto caveat = cold_caveat(spec); !caveat.empty())
+        suite.notes.push_back(caveat);
 
     suite.context = {{"l1d_bytes", std::to_string(spec.cache_sizes.l1d)},
                      {"l2_bytes", std::to_string(spec.cache_sizes.l2)},
@@ -237,7 +337,7 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
     };
     const bool sized = want_memcpy || (!variants.empty() && end_on_end);
     const std::uint64_t arena_bytes =
-        sized ? arena_bytes_needed(sizes_for(1), selected(spec.caches, CacheState::cold),
+        sized ? arena_bytes_needed(suite_sizes(spec), selected(spec.caches, CacheState::cold),
                                    spec.cache_sizes)
               : 4096;
 

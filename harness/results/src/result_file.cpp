@@ -1,8 +1,12 @@
 #include "perfgauge/harness/result_file.hpp"
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,10 +17,80 @@ namespace {
 
 using nlohmann::json;
 
+// A number as the type it is read into, refused (std::invalid_argument) when it does not fit:
+// nlohmann would wrap -1 into 2^64-1 and truncate 1e30 when reading a count, and a literal
+// beyond double's range (1e400) reads as infinity.
+template <class T>
+T checked(const json& value, const char* key) {
+    if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+        if (!value.is_number_unsigned() ||
+            value.get<std::uint64_t>() > std::numeric_limits<T>::max()) {
+            throw std::invalid_argument(
+                fmt::format("'{}' is {}, not a count (a non-negative integer)", key, value.dump()));
+        }
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (value.is_number() && !std::isfinite(value.get<T>()))
+            throw std::invalid_argument(
+                fmt::format("'{}' is {}, not a finite number", key, value.dump()));
+    }
+    return value.get<T>();
+}
+
 template <class T>
 T get_or(const json& j, const char* key, T fallback) {
     const auto it = j.find(key);
-    return it == j.end() || it->is_null() ? fallback : it->get<T>();
+    return it == j.end() || it->is_null() ? fallback : checked<T>(*it, key);
+}
+
+// Values no measurement produces, each named with its benchmark and sample: a negative time or
+// raw count, items per iteration not above 0, a running fraction outside [0, 1]. Corrected
+// counts may dip below 0 by the calibration's noise (the overhead subtracted exceeds a tiny
+// count), so only their finiteness is checked, when read.
+void check_values(const RunResult& r, const std::string& origin) {
+    const auto refuse = [&](const std::string& what, double value) {
+        throw ResultFileError(fmt::format(
+            "{}: impossible value in a perfgauge result: {} is {}; refusing to use the file",
+            origin, what, value));
+    };
+    const auto at_least_zero = [&](const std::string& what, double value) {
+        if (value < 0)
+            refuse(what, value);
+    };
+    at_least_zero("batch_overhead_ns", r.batch_overhead_ns);
+    at_least_zero("pause_overhead_ns", r.pause_overhead_ns);
+    at_least_zero("machine_probe_ns", r.machine_probe_ns);
+    at_least_zero("machine_copy_probe_ns", r.machine_copy_probe_ns);
+    for (const auto& b : r.benchmarks) {
+        if (!(b.items_per_iteration > 0))
+            refuse(fmt::format("'{}': perfgauge_items_per_iteration", b.name),
+                   b.items_per_iteration);
+        at_least_zero(fmt::format("'{}': perfgauge_bytes_per_iteration", b.name),
+                      b.bytes_per_iteration);
+        for (std::size_t s = 0; s < b.ns_per_item.size(); ++s) {
+            const auto sample = [&](std::string_view key) {
+                return fmt::format("'{}' sample {}: {}", b.name, s, key);
+            };
+            at_least_zero(sample("perfgauge_ns_per_item"), b.ns_per_item[s]);
+            at_least_zero(sample("perfgauge_raw_ns_per_item"), b.raw_ns_per_item[s]);
+            at_least_zero(sample("perfgauge_cpu_ns_per_item"), b.cpu_ns_per_item[s]);
+            for (std::size_t i = 0; i < r.events.size(); ++i)
+                at_least_zero(sample("perfgauge_raw_" + r.events[i].name),
+                              b.raw_counters_per_item[i][s]);
+        }
+        for (std::size_t i = 0; i < b.running_fraction.size(); ++i) {
+            if (!(b.running_fraction[i] >= 0 && b.running_fraction[i] <= 1))
+                refuse(fmt::format("'{}': perfgauge_running_fraction_{}", b.name, r.events[i].name),
+                       b.running_fraction[i]);
+        }
+        for (const auto& d : b.disturbed) {
+            const std::string what =
+                fmt::format("'{}' disturbed sample of round {}", b.name, d.round);
+            at_least_zero(what + ": ns_per_item", d.ns_per_item);
+            at_least_zero(what + ": wall_ns", d.wall_ns);
+            at_least_zero(what + ": cpu_ns", d.cpu_ns);
+            at_least_zero(what + ": probe_slowdown", d.probe_slowdown);
+        }
+    }
 }
 
 // Results written before refusals were stored as structs carry them only as
@@ -129,10 +203,10 @@ void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
         b.raw_counters_per_item.resize(r.events.size());
         b.running_fraction.assign(r.events.size(), 1.0);
     }
-    const double ns = e.at("perfgauge_ns_per_item").get<double>();
+    const double ns = checked<double>(e.at("perfgauge_ns_per_item"), "perfgauge_ns_per_item");
     b.rounds.push_back(get_or<std::size_t>(e, "repetition_index", b.ns_per_item.size()));
     if (const auto it = e.find("perfgauge_process"); it != e.end())
-        b.processes.push_back(it->get<std::size_t>());
+        b.processes.push_back(checked<std::size_t>(*it, "perfgauge_process"));
     b.ns_per_item.push_back(ns);
     b.cpu_ns_per_item.push_back(get_or<double>(e, "perfgauge_cpu_ns_per_item", ns));
     b.raw_ns_per_item.push_back(get_or<double>(e, "perfgauge_raw_ns_per_item", ns));
@@ -151,7 +225,7 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
     json j;
     try {
         j = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e400)
         throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
     }
     if (!j.is_object() || !j.contains("benchmarks") || !j.contains("context")) {
@@ -224,6 +298,7 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
                 "{}: malformed perfgauge result: '{}' tags only some samples with their process",
                 origin, b.name));
     }
+    check_values(r, origin);
     if (r.repetitions == 0 && !r.benchmarks.empty())
         r.repetitions = r.benchmarks.front().ns_per_item.size();
     return r;

@@ -3,6 +3,7 @@
 #include "perfgauge/pmu/pmu_environment.hpp"
 
 #include <cpuid.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -168,6 +170,51 @@ SystemInfo collect_system_info() {
     std::ifstream load("/proc/loadavg");
     load >> info.load_average[0] >> info.load_average[1] >> info.load_average[2];
     return info;
+}
+
+std::vector<CacheLevel> cpuid_cache_levels() {
+    std::vector<CacheLevel> levels;
+    const std::pair<int, int> names[] = {
+        {1, _SC_LEVEL1_DCACHE_SIZE}, {2, _SC_LEVEL2_CACHE_SIZE}, {3, _SC_LEVEL3_CACHE_SIZE}};
+    for (const auto& [level, name] : names) {
+        const long size = ::sysconf(name);
+        if (size > 0)
+            levels.push_back({level, level == 1 ? "Data" : "Unified",
+                              static_cast<std::uint64_t>(size), 0, 0, 0});
+    }
+    return levels;
+}
+
+std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo) {
+    std::istringstream in{std::string(meminfo)};
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.starts_with("MemAvailable:"))
+            continue;
+        std::istringstream fields(line.substr(13));
+        std::uint64_t kib = 0;
+        std::string unit;
+        if (!(fields >> kib >> unit) || unit != "kB" || kib > (UINT64_MAX >> 10))
+            return std::nullopt;
+        return kib << 10;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> available_memory_bytes() {
+    std::ifstream in("/proc/meminfo");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (const auto available = parse_mem_available(text.str()))
+        return available;
+    struct sysinfo info {};
+    if (::sysinfo(&info) != 0)
+        return std::nullopt;
+    return (static_cast<std::uint64_t>(info.freeram) + info.bufferram) * info.mem_unit;
+}
+
+bool fits_in_memory(std::uint64_t needed, std::uint64_t available) {
+    return needed <= available / 10 * 9;
 }
 
 }  // namespace perfgauge::harness

@@ -401,5 +401,68 @@ TEST(ResultFile, RejectsWhatIsNotAPerfgaugeResult) {
                  ResultFileError);
 }
 
+// The reason parse_run_json refused `r` once written ("" when it was accepted).
+std::string refusal(const RunResult& r) {
+    try {
+        parse_run_json(render_run(r, OutputFormat::json), "r.json");
+        return "";
+    } catch (const ResultFileError& e) {
+        return e.what();
+    }
+}
+
+TEST(ResultFile, RefusesValuesNoMeasurementProduces) {
+    auto r = result({bench("a", "x", 8, 30.8)});
+    EXPECT_EQ(refusal(r), "");
+    r.benchmarks[0].ns_per_item[2] = -1;
+    EXPECT_NE(refusal(r).find("r.json: impossible value in a perfgauge result: 'a' sample 2: "
+                              "perfgauge_ns_per_item is -1"),
+              std::string::npos)
+        << refusal(r);
+    r = result({bench("a", "x", 8, 30.8)});
+    r.benchmarks[0].raw_counters_per_item[0][0] = -3;
+    EXPECT_NE(refusal(r).find("perfgauge_raw_instructions is -3"), std::string::npos);
+    r = result({bench("a", "x", 8, 30.8)});
+    r.benchmarks[0].running_fraction[0] = 1.5;
+    EXPECT_NE(refusal(r).find("perfgauge_running_fraction_instructions is 1.5"), std::string::npos);
+    // A corrected count just below 0 is the calibration's noise, not an impossible value.
+    r = result({bench("a", "x", 8, 30.8)});
+    r.benchmarks[0].counters_per_item[0][0] = -0.2;
+    EXPECT_EQ(refusal(r), "");
+}
+
+TEST(ResultFile, RefusesNumbersThatDoNotFitTheirType) {
+    const std::string good = render_run(result({bench("a", "x", 8, 30.8)}), OutputFormat::json);
+    const auto with = [&](const std::string& key, const std::string& value) {
+        auto j = nlohmann::json::parse(good);
+        for (auto& e : j["benchmarks"]) {
+            if (e["run_type"] == "iteration") {
+                e[key] = "@@";
+                break;
+            }
+        }
+        std::string text = j.dump();
+        text.replace(text.find("\"@@\""), 4, value);
+        try {
+            parse_run_json(text, "f.json");
+            return std::string();
+        } catch (const ResultFileError& e) {
+            return std::string(e.what());
+        }
+    };
+    EXPECT_NE(
+        with("iterations", "-1").find("f.json: malformed perfgauge result: 'iterations' is -1"),
+        std::string::npos)
+        << with("iterations", "-1");
+    EXPECT_NE(with("iterations", "1e30").find("not a count"), std::string::npos);
+    EXPECT_NE(with("repetition_index", "2.5").find("not a count"), std::string::npos);
+    // JSON has no infinity; a literal beyond double's range is refused by the JSON reader.
+    EXPECT_NE(with("perfgauge_ns_per_item", "1e400").find("f.json: not JSON"), std::string::npos)
+        << with("perfgauge_ns_per_item", "1e400");
+    EXPECT_NE(with("perfgauge_cpu_ns_per_item", "-1e400").find("number overflow"),
+              std::string::npos);
+    EXPECT_EQ(with("iterations", "7"), "");
+}
+
 }  // namespace
 }  // namespace perfgauge::harness

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace perfgauge::harness {
 namespace {
 
@@ -27,6 +29,27 @@ TEST(SystemInfo, CollectsThisMachine) {
         EXPECT_GE(c.level, 1);
         EXPECT_GT(c.size_bytes, 0u);
     }
+}
+
+TEST(AvailableMemory, ParsesMemAvailable) {
+    const char* meminfo =
+        "MemTotal:       65849492 kB\nMemFree:        40000000 kB\n"
+        "MemAvailable:   61234567 kB\nBuffers:          123456 kB\n";
+    EXPECT_EQ(parse_mem_available(meminfo), std::uint64_t{61234567} * 1024);
+    EXPECT_EQ(parse_mem_available("MemTotal: 1 kB\n"), std::nullopt);  // kernels before 3.14
+    EXPECT_EQ(parse_mem_available("MemAvailable: lots\n"), std::nullopt);
+    EXPECT_EQ(parse_mem_available("MemAvailable: 99999999999999999999 kB\n"), std::nullopt);
+    const auto here = available_memory_bytes();
+    ASSERT_TRUE(here.has_value());
+    EXPECT_GT(*here, 0u);
+}
+
+TEST(AvailableMemory, FitsLeavesATenthFree) {
+    EXPECT_TRUE(fits_in_memory(0, 0));
+    EXPECT_TRUE(fits_in_memory(900, 1000));
+    EXPECT_FALSE(fits_in_memory(901, 1000));
+    EXPECT_FALSE(fits_in_memory(std::numeric_limits<std::uint64_t>::max(), 64ull << 30));
+    EXPECT_TRUE(fits_in_memory(1ull << 30, std::numeric_limits<std::uint64_t>::max()));
 }
 
 TEST(TextTable, AlignsColumnsAndTrimsTrailingSpace) {

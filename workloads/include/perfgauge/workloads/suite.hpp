@@ -43,7 +43,12 @@ struct SuiteSpec {
     std::vector<Shape> shapes = {Shape::end_on_end};
     std::vector<CacheState> caches = {CacheState::hot, CacheState::cold};
     std::vector<std::uint64_t> sizes;  ///< working sets in bytes; empty: sweep_sizes()
-    CacheSizes cache_sizes;
+    CacheSizes cache_sizes;            ///< the sizes the sweep and cold placement use
+    /// The caches the machine has, as best known (sysfs, else CPUID); 0 where unknown. Cold is
+    /// only cold when its rotation outgrows these, whatever cache_sizes says.
+    CacheSizes machine_caches;
+    /// cache_sizes were given by the user (--l1d/--l2/--l3), not detected.
+    bool cache_sizes_given = false;
     std::uint64_t data_seed = 1;
     /// Counters are simulated under valgrind for this run: variants valgrind cannot run are
     /// skipped (with the reason), so every benchmark has every counter.
@@ -60,6 +65,23 @@ struct Suite {
     std::vector<std::string> notes;  ///< skipped variants and combinations, CPU caveats
     std::vector<std::pair<std::string, std::string>> context;  ///< recorded with the result
 };
+
+/// Why `spec` cannot mean what it says, checked before anything is allocated; "" when it can.
+/// One-shot varints with cold as the only cache state: one varint decoded again and again stays
+/// in L1, so it is never cold. Cold with a given last-level cache so small that the rotation over
+/// 2x it fits in the machine's L1d: cold would run hot under the label cold. (A given cache
+/// above that but below the machine's last level, or none known, is noted by build_suite
+/// instead: cold is then cold for the cache given, and for the simulated one, only partly for
+/// the machine.)
+std::string selection_refusal(const SuiteSpec& spec);
+
+/// The bytes build_suite allocates for `spec`, all held while the suite runs: per distribution
+/// the varint arena (cold: every window) and memcpy's destination per cache state and size.
+/// Saturates at UINT64_MAX.
+std::uint64_t suite_bytes_needed(const SuiteSpec& spec);
+
+/// The working-set sizes `spec` runs (its own, or the sweep), largest form (one-item point: 1).
+std::vector<std::uint64_t> suite_sizes(const SuiteSpec& spec);
 
 /// Generates the data, checks every variant against the reference on it (SuiteError if one
 /// disagrees), and builds the benchmarks. Variants this CPU cannot run (or valgrind, when
