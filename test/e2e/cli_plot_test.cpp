@@ -104,11 +104,27 @@ TEST(CliPlot, BadInputExitsTwoWithAClearMessage) {
 TEST(CliPlot, SaysWhatToInstallWithoutMatplotlib) {
     TempDir dir;
     { std::ofstream(dir.path() / "r.json") << "{}"; }
-    const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=/nonexistent/python3",
+    // A "Python" that cannot import anything.
+    const auto fake = dir.path() / "python3";
+    { std::ofstream(fake) << "#!/bin/sh\nexit 1\n"; }
+    std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+    const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + fake.string(),
                                 PERFGAUGE_CLI_PATH, "plot", (dir.path() / "r.json").string(), "-o",
                                 (dir.path() / "s.png").string()});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("apt-get install python3-matplotlib"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("PERFGAUGE_PYTHON=" + fake.string()), std::string::npos) << r.err;
+}
+
+TEST(CliPlot, NamesAPerfgaugePythonThatCannotRun) {
+    TempDir dir;
+    { std::ofstream(dir.path() / "r.json") << "{}"; }
+    const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=/nonexistent/python3",
+                                PERFGAUGE_CLI_PATH, "plot", (dir.path() / "r.json").string(), "-o",
+                                (dir.path() / "s.png").string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("PERFGAUGE_PYTHON=/nonexistent/python3: cannot be run"), std::string::npos)
+        << r.err;
 }
 
 }  // namespace
