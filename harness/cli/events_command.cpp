@@ -68,10 +68,13 @@ int resolve_list(const std::string& list, bool verbose) {
                            fmt::format("{:#x}", static_cast<unsigned long long>(e.attr.config)),
                            pmu::privilege_text(e.attr), here_text(error, e.kind, e.attr, env),
                            e.encoding});
-            if (verbose)
-                table.add_row({"    attr: " + pmu::dump_attr(e.attr)});
         }
         fmt::print("{}", table.render());
+        // Below the table, not in it: one long attr line would widen every row's first column.
+        for (std::size_t i = 0; verbose && i < group.events.size(); ++i) {
+            fmt::print("  attr of {}: {}\n", group.events[i].name,
+                       pmu::dump_attr(group.events[i].attr));
+        }
     }
     if (hardware_problem) {
         fmt::print("\nhardware events cannot be opened here: {}\n  fix: {}\n",

@@ -154,6 +154,15 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
         spec.kind == EventKind::software && software_counts_kernel_;
     apply_privilege(spec.attr,
                     m.specified() ? m : PrivilegeModifiers{true, software_default_kernel});
+    // The encoding shown must be the one opened: libpfm4 wrote it for user space only.
+    if (software_default_kernel && !m.specified()) {
+        const auto with_kernel = libpfm::encode(term.name, true, true);
+        if (with_kernel.status == PFM_SUCCESS)
+            spec.encoding = with_kernel.fstr;
+    }
+    // libpfm4's perf_raw encoding leaves the event out ("perf_raw:::u=1:..."): put it back.
+    if (spec.encoding.rfind("perf_raw:::", 0) == 0)
+        spec.encoding.insert(10, fmt::format("r{:x}", spec.attr.config));
     return spec;
 }
 

@@ -36,6 +36,9 @@ TEST(CliBounds, RunTimesMustBeFinite) {
     expect_refused({"run", "--max-time", "nan"}, "--max-time must be in [0, 3600] s, not nan");
     expect_refused({"run", "--precision", "inf"}, "--precision must be in [0, 100) %, not inf");
     expect_refused({"run", "-r", "0"}, "-r/--repeat must be 1 to 1000000, not 0");
+    expect_refused({"run", "--sim-items", "100000000000"}, "--sim-items must be 1 to");
+    expect_refused({"run", "--pin", "-5"}, "--pin -5: no such CPU");
+    expect_refused({"run", "--pin", "100000"}, "--pin 100000: no such CPU");
 }
 
 TEST(CliBounds, SizesBeyondAvailableMemoryAreRefusedBeforeAllocating) {

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -29,6 +31,21 @@ TEST(CliDiagnostics, MalformedRawEventSaysWhatIsWrongWithTheHex) {
     const auto long_hex = perfgauge({"events", "--resolve", "r10000000000000000"});
     EXPECT_EQ(long_hex.exit_code, 2);
     EXPECT_TRUE(contains(long_hex.err, "at most 16")) << long_hex.err;
+}
+
+// The ENCODING column must describe what is opened: software events count the kernel too.
+TEST(CliDiagnostics, ResolvedEncodingMatchesWhatIsOpened) {
+    const auto r = perfgauge({"events", "--resolve", "task-clock,perf_raw::r00c0", "-v"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "PERF_COUNT_SW_TASK_CLOCK:u=1:k=1")) << r.out;
+    EXPECT_TRUE(contains(r.out, "perf_raw::rc0:")) << r.out;
+    EXPECT_TRUE(contains(r.out, "attr of task-clock: ")) << r.out;
+    for (std::size_t start = 0, end; start < r.out.size(); start = end + 1) {
+        end = std::min(r.out.find('\n', start), r.out.size());
+        if (r.out.compare(start, 7, "  EVENT") == 0) {
+            EXPECT_LT(end - start, 200u) << "the table is padded by the attr dump";
+        }
+    }
 }
 
 TEST(CliDiagnostics, FullWidthRawEventResolves) {
