@@ -31,6 +31,11 @@ std::string interruption_text(const StatResult& r) {
                        r.repetitions, r.repetitions == 1 ? "" : "s");
 }
 
+// Seconds and ratios: the shortest text that reads back as the same double.
+std::string exact_text(double v) {
+    return fmt::format("{}", v);
+}
+
 std::string number_text(double v) {
     if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15)
         return fmt::format("{:.0f}", v);
@@ -116,6 +121,19 @@ std::string render_csv(const StatResult& r) {
                        has ? number_text(median_absolute_deviation(e.samples)) : "",
                        e.refusal.reason, std::string(source_name(e.source))});
     }
+    // Below the events, in the same columns: the elapsed time (kind "elapsed"; no counter, so
+    // no source) and each derived ratio (kind "derived"), as the table and JSON show them.
+    if (!r.elapsed_seconds.empty()) {
+        const auto& t = r.elapsed_seconds;
+        table.add_row({"elapsed", exact_text(median(t)), "s", "", "measured", "elapsed",
+                       std::to_string(t.size()), exact_text(quantile(t, 0)),
+                       exact_text(quantile(t, 1)), exact_text(median_absolute_deviation(t)), "",
+                       ""});
+    }
+    for (const auto& m : derive_metrics(r)) {
+        table.add_row({m.name, exact_text(m.value), m.unit, "", "derived", "derived",
+                       std::to_string(r.elapsed_seconds.size()), "", "", "", "", m.source});
+    }
     return table.render_csv();
 }
 
@@ -175,6 +193,22 @@ std::string render_markdown(const StatResult& r) {
                        has ? spread_text(e) : "", status_text(e)});
     }
     out += table.render_markdown();
+    if (!r.elapsed_seconds.empty()) {
+        out +=
+            fmt::format("\nElapsed: {:.6f} s{}\n", median(r.elapsed_seconds),
+                        r.elapsed_seconds.size() > 1
+                            ? fmt::format(" (median of {} runs, min {:.6f}, max {:.6f})",
+                                          r.elapsed_seconds.size(), quantile(r.elapsed_seconds, 0),
+                                          quantile(r.elapsed_seconds, 1))
+                            : "");
+    }
+    if (const auto metrics = derive_metrics(r); !metrics.empty()) {
+        TextTable derived({"metric", "value", "unit", "source"},
+                          {Align::left, Align::right, Align::left, Align::left});
+        for (const auto& m : metrics)
+            derived.add_row({m.name, fmt::format("{:.3f}", m.value), m.unit, m.source});
+        out += "\n" + derived.render_markdown();
+    }
     if (!r.interrupted_by.empty())
         out += fmt::format("\n{}\n", interruption_text(r));
     return out;

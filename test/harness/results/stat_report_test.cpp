@@ -1,6 +1,8 @@
 #include "perfgauge/harness/stat_report.hpp"
 
 #include <gtest/gtest.h>
+
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/statistics.hpp"
@@ -59,11 +61,29 @@ TEST(StatReport, CsvHasOneRowPerEventWithStableColumns) {
     for (std::size_t nl; (nl = csv.find('\n', start)) != std::string::npos; start = nl + 1) {
         lines.push_back(csv.substr(start, nl - start));
     }
-    ASSERT_EQ(lines.size(), 7u);
+    // Header, 6 events, elapsed, 4 derived ratios.
+    ASSERT_EQ(lines.size(), 12u) << csv;
     EXPECT_EQ(lines[0], kStatCsvHeader);
     EXPECT_EQ(lines[1], "cycles,1000,,0.5000,counted,hardware,3,900,1100,100,,hw");
     EXPECT_EQ(lines[5], "task-clock,1000000,ns,1.0000,counted,software,3,1000000,1000000,0,,sw");
     EXPECT_EQ(lines[6], "ref-cycles,,,,not supported,hardware,0,,,,\"no PMU, really\",hw");
+    // Elapsed and the derived ratios, in the same columns, after every event.
+    EXPECT_EQ(lines[7].rfind("elapsed,0.002,s,,measured,elapsed,3,0.001,0.003,", 0), 0u)
+        << lines[7];
+    EXPECT_EQ(lines[7].substr(lines[7].size() - 2), ",,") << "no reason, no source";
+    EXPECT_EQ(lines[8], "IPC (instructions per cycle),2,ratio,,derived,derived,3,,,,,hw");
+    EXPECT_EQ(lines[11], "CPUs utilized,0.5,CPUs,,derived,derived,3,,,,,sw");
+}
+
+TEST(StatMetrics, SayWhereTheirInputsCameFrom) {
+    auto r = sample_result();
+    r.events[0].source = EventSource::simulated;  // cycles, say
+    std::map<std::string, std::string> source;
+    for (const auto& m : derive_metrics(r))
+        source[m.name] = m.source;
+    EXPECT_EQ(source.at("IPC (instructions per cycle)"), "hw+sim");
+    EXPECT_EQ(source.at("branch-miss rate (% of branches)"), "hw");
+    EXPECT_EQ(source.at("CPUs utilized"), "sw");
 }
 
 TEST(StatReport, JsonCarriesTheSameFacts) {
@@ -96,6 +116,14 @@ TEST(StatReport, MarkdownIsATable) {
     const std::string md = render_stat(sample_result(), OutputFormat::markdown);
     EXPECT_NE(md.find("| event | value |"), std::string::npos) << md;
     EXPECT_NE(md.find("| `cycles` | 1000 |"), std::string::npos) << md;
+    // Elapsed time and the derived ratios, as the console table shows them.
+    EXPECT_NE(md.find("Elapsed: 0.002000 s (median of 3 runs, min 0.001000, max 0.003000)"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| metric | value | unit | source |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| IPC (instructions per cycle) | 2.000 | ratio | hw |"), std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| CPUs utilized | 0.500 | CPUs | sw |"), std::string::npos) << md;
 }
 
 TEST(StatReport, FormatNames) {

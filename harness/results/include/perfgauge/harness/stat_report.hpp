@@ -12,6 +12,10 @@ namespace perfgauge::harness {
 ///   event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason,source
 /// value is the median over the runs (empty when not counted); running_fraction is the lowest
 /// over the runs; mad is the median absolute deviation; source is hw, sw or sim.
+/// After one row per event, in the same columns: a row `elapsed` (kind and unit "elapsed" and
+/// "s", status "measured", empty source: the wall clock, not a counter) when runs completed,
+/// then one row per derived ratio (IPC, miss rates, CPUs utilized; kind and status "derived",
+/// source that of its inputs, e.g. "hw" or "hw+sim").
 inline constexpr const char* kStatCsvHeader =
     "event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason,source";
 

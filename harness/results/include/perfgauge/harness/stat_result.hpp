@@ -39,6 +39,9 @@ struct DerivedMetric {
     std::string name;  ///< "IPC (instructions per cycle)", "CPUs utilized", ...
     double value = 0;
     std::string unit;  ///< "ratio", "%", "MPKI", "CPUs"
+    /// Where its inputs came from: "hw", "sw", "sim", or both joined by '+' ("hw+sim") when
+    /// they differ, so a ratio of simulated counts is never read as the hardware's.
+    std::string source;
 };
 
 /// Pure: the ratios whose inputs were counted.
