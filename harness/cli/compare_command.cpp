@@ -47,6 +47,12 @@ int compare_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
         "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n\n"
+        "Two files: results of perfgauge run, of perfgauge stat --format json (one sample per\n"
+        "run of the command: elapsed time and each counter per run; two commands are compared\n"
+        "whatever their names), or Google Benchmark JSON (--benchmark_out_format=json; one\n"
+        "sample per repetition, time per iteration, its user counters as reported, aggregates\n"
+        "ignored, NaN/Infinity accepted). Both files must be of the same kind (exit 2 says why\n"
+        "otherwise).\n"
         "Compares time per item and every counter per item: both medians, the ratio\n"
         "(contender / baseline), the change, its confidence interval (CI) and a verdict that\n"
         "says only what the interval supports: faster/slower (fewer/more for counters) when it\n"
@@ -133,8 +139,11 @@ int compare_command(const std::vector<std::string>& args) {
         comparison.baseline_label = fmt::format("{} in {}", baseline, files[0]);
         comparison.contender_label = fmt::format("{} in {}", contender, files[0]);
     } else {
-        comparison = harness::compare_results(read_result_file(files[0]),
-                                              read_result_file(files[1]), compare);
+        const auto baseline = read_any_result_file(files[0]);
+        const auto contender = read_any_result_file(files[1]);
+        if (const auto why = harness::mixing_refusal(baseline, contender); !why.empty())
+            throw UsageError(fmt::format("cannot compare {} with {}: {}", files[0], files[1], why));
+        comparison = harness::compare_results(baseline, contender, compare);
         if (comparison.benchmarks.empty())
             throw UsageError(
                 fmt::format("{} and {} have no benchmark in common", files[0], files[1]));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -125,10 +126,16 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         const std::size_t j = event_index(rc, rb.events[i].name);
         if (!comparable(rb, i, rc, j))
             continue;
+        // A Google Benchmark counter some benchmarks of a file report and this one does not.
+        if (b.counters_per_item[i].size() != b.ns_per_item.size() ||
+            c.counters_per_item[j].size() != c.ns_per_item.size())
+            continue;
         out.metrics.push_back(
             compare(rb.events[i].name, false, b.counters_per_item[i], c.counters_per_item[j]));
         out.metrics.back().source = rb.events[i].source;
     }
+    for (auto& m : out.metrics)
+        m.per = std::string(sample_unit(rb.kind));
     // Times (and CPU clocks) also move when the machine does: a change must exceed that drift.
     for (auto& m : out.metrics) {
         if (time_drift > 0 && m.verdict != Verdict::too_few_samples &&
@@ -265,6 +272,13 @@ namespace {
 // must change by more than this to earn a verdict. Notes what it found in `c`.
 double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c) {
     const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
+    if (baseline.kind != ResultKind::run) {
+        c.notes.push_back(fmt::format(
+            "{}s carry no machine probe (perfgauge run records one): a change of the machine's "
+            "speed between the two runs cannot be told from a change of the code",
+            std::string(kind_description(baseline.kind)).substr(2)));
+        return 0;
+    }
     if (!(a > 0) || !(b > 0)) {
         c.notes.push_back(
             "no machine probe on both sides (results from an older perfgauge): a change of the "
@@ -290,13 +304,62 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
 
 }  // namespace
 
+std::string mixing_refusal(const RunResult& baseline, const RunResult& contender) {
+    if (baseline.kind == contender.kind)
+        return "";
+    const auto has = [&](ResultKind kind) {
+        return baseline.kind == kind || contender.kind == kind;
+    };
+    std::string why;
+    if (has(ResultKind::run) && has(ResultKind::stat)) {
+        why =
+            "a run result holds perfgauge's built-in benchmarks, time and counters per item; a "
+            "stat result holds whole runs of one command, per run: no benchmark of one is a "
+            "benchmark of the other";
+    } else if (has(ResultKind::run)) {
+        why =
+            "perfgauge run times items with its calibrated overhead subtracted, Google "
+            "Benchmark times iterations of its own loop, under other benchmark names and "
+            "with other counters: they are different measurements";
+    } else {
+        why =
+            "a stat result holds whole runs of one command, a Google Benchmark result "
+            "iterations of the benchmarks inside one: nothing of one matches the other";
+    }
+    return fmt::format(
+        "the baseline is {} and the contender {}: {}; compare two results of "
+        "the same kind",
+        kind_description(baseline.kind), kind_description(contender.kind), why);
+}
+
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,
                            const CompareOptions& options) {
+    if (const auto why = mixing_refusal(baseline, contender); !why.empty())
+        throw std::invalid_argument(why);
     Comparison c;
     c.options = options;
+    // What a stat or Google Benchmark file says about itself (a failing command, benchmarks left
+    // out) is short and bears on every row; a run result's warnings are its system's, shown
+    // where it is rendered.
+    if (baseline.kind != ResultKind::run) {
+        const std::pair<const char*, const RunResult*> sides[] = {{"baseline", &baseline},
+                                                                  {"contender", &contender}};
+        for (const auto& [side, r] : sides) {
+            for (const auto& w : r->warnings)
+                c.notes.push_back(fmt::format("{}: {}", side, w));
+        }
+    }
     const double drift = machine_drift(baseline, contender, c);
     const auto single = [](const RunResult& r) { return r.processes < 2; };
-    if (single(baseline) || single(contender)) {
+    if (baseline.kind == ResultKind::stat) {
+        // Every run of the command is a process of its own: what lasts a process is in the
+        // samples' spread already.
+    } else if (baseline.kind == ResultKind::google_benchmark) {
+        c.notes.push_back(
+            "each Google Benchmark file comes from one process: effects that last a whole process "
+            "(code and data placement, the host's state) look like a change of the code there; "
+            "repeat each binary's run to see them");
+    } else if (single(baseline) || single(contender)) {
         c.notes.push_back(fmt::format(
             "the {} was measured in one process: effects that last a whole process (code and data "
             "placement, the host's state) look like a change of the code there; results of "
@@ -309,6 +372,17 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         c.notes.push_back(
             "a change must also exceed the spread between the medians of each side's measuring "
             "processes");
+    }
+    if (baseline.kind == ResultKind::stat && baseline.benchmarks.size() == 1 &&
+        contender.benchmarks.size() == 1) {
+        // One command against another (or the same one again): the pair is the question.
+        const BenchmarkResult& b = baseline.benchmarks.front();
+        const BenchmarkResult& k = contender.benchmarks.front();
+        c.benchmarks.push_back(compare_benchmarks(
+            baseline, b, contender, k, b.name == k.name ? b.name : b.name + " vs " + k.name,
+            options, Method::independent, drift));
+        note_event_differences(baseline, contender, c);
+        return c;
     }
     std::map<std::string, const BenchmarkResult*> by_name;
     for (const auto& b : contender.benchmarks)

@@ -49,15 +49,16 @@ std::string interval_text(const MetricComparison& m) {
 }
 
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
-    return {b.name,
-            m.is_time ? "time/item" : fmt::format("{}/item [{}]", m.metric, source_text(m)),
-            m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
-            m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
-            m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
-            m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
-            interval_text(m),
-            format_p(m.p_value),
-            verdict_text(m)};
+    return {
+        b.name,
+        m.is_time ? "time/" + m.per : fmt::format("{}/{} [{}]", m.metric, m.per, source_text(m)),
+        m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
+        m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
+        m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
+        m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
+        interval_text(m),
+        format_p(m.p_value),
+        verdict_text(m)};
 }
 
 // The rules the verdicts followed, with the thresholds actually used, so a reader never assumes
@@ -105,14 +106,15 @@ std::string render_csv(const Comparison& c) {
                      "method"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            table.add_row(
-                {b.name, m.is_time ? "ns_per_item" : m.metric, fmt::format("{}", m.baseline_median),
-                 fmt::format("{}", m.contender_median), fmt::format("{}", m.ratio),
-                 fmt::format("{}", m.change_pct), fmt::format("{}", m.shift),
-                 m.p_value ? fmt::format("{}", *m.p_value) : "", std::to_string(m.baseline_samples),
-                 std::to_string(m.contender_samples), verdict_text(m), source_text(m),
-                 fmt::format("{}", m.ci_low), fmt::format("{}", m.ci_high),
-                 fmt::format("{}", m.threshold), method_name(m.method)});
+            table.add_row({b.name, m.is_time ? "ns_per_" + m.per : m.metric,
+                           fmt::format("{}", m.baseline_median),
+                           fmt::format("{}", m.contender_median), fmt::format("{}", m.ratio),
+                           fmt::format("{}", m.change_pct), fmt::format("{}", m.shift),
+                           m.p_value ? fmt::format("{}", *m.p_value) : "",
+                           std::to_string(m.baseline_samples), std::to_string(m.contender_samples),
+                           verdict_text(m), source_text(m), fmt::format("{}", m.ci_low),
+                           fmt::format("{}", m.ci_high), fmt::format("{}", m.threshold),
+                           method_name(m.method)});
         }
     }
     return table.render_csv();
@@ -159,7 +161,7 @@ std::string render_json(const Comparison& c) {
         e["metrics"] = nlohmann::json::array();
         for (const auto& m : b.metrics) {
             e["metrics"].push_back(
-                {{"metric", m.is_time ? "ns_per_item" : m.metric},
+                {{"metric", m.is_time ? "ns_per_" + m.per : m.metric},
                  {"source", source_text(m)},
                  {"baseline_median", m.baseline_median},
                  {"contender_median", m.contender_median},
@@ -195,7 +197,7 @@ std::string verdict_text(const MetricComparison& m) {
             if (m.baseline_median != 0 && m.threshold <= std::fabs(m.baseline_median))
                 return fmt::format("equivalent (±{:.1f}%)",
                                    100 * m.threshold / std::fabs(m.baseline_median));
-            return fmt::format("equivalent (±{:g}/item)", m.threshold);
+            return fmt::format("equivalent (±{:g}/{})", m.threshold, m.per);
         case Verdict::inconclusive:
             return "inconclusive";
         case Verdict::too_few_samples:
@@ -223,8 +225,8 @@ std::vector<std::string> regressions(const Comparison& c, double pct) {
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
             if (m.is_time && m.verdict == Verdict::higher && m.change_pct > pct) {
-                out.push_back(fmt::format("{}: {:+.1f}% time per item (p = {})", b.name,
-                                          m.change_pct, format_p(m.p_value)));
+                out.push_back(fmt::format("{}: {:+.1f}% time per {} (p = {})", b.name, m.change_pct,
+                                          m.per, format_p(m.p_value)));
             }
         }
     }

@@ -51,6 +51,30 @@ void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::siz
 
 }  // namespace
 
+std::string_view kind_description(ResultKind kind) {
+    switch (kind) {
+        case ResultKind::run:
+            return "a perfgauge run result";
+        case ResultKind::stat:
+            return "a perfgauge stat result";
+        case ResultKind::google_benchmark:
+            return "a Google Benchmark result";
+    }
+    return "a result";
+}
+
+std::string_view sample_unit(ResultKind kind) {
+    switch (kind) {
+        case ResultKind::run:
+            return "item";
+        case ResultKind::stat:
+            return "run";
+        case ResultKind::google_benchmark:
+            return "iteration";
+    }
+    return "item";
+}
+
 RunResult merge_processes(std::vector<RunResult> parts) {
     if (parts.empty())
         throw std::invalid_argument("no measuring process produced a result");

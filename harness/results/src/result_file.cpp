@@ -1,5 +1,7 @@
 #include "perfgauge/harness/result_file.hpp"
 
+#include "result_file_json.hpp"
+
 #include <cmath>
 #include <limits>
 #include <map>
@@ -228,13 +230,17 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
     } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e400)
         throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
     }
+    return run_from_json(j, origin);
+}
+
+RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
     if (!j.is_object() || !j.contains("benchmarks") || !j.contains("context")) {
         throw ResultFileError(fmt::format(
             "{}: not a benchmark result (expected an object with 'context' and 'benchmarks', as "
             "perfgauge run --format json writes)",
             origin));
     }
-    if (!j["context"].contains("perfgauge")) {
+    if (!j.at("context").contains("perfgauge")) {
         throw ResultFileError(fmt::format(
             "{}: a Google Benchmark result without perfgauge's samples ('context.perfgauge' is "
             "missing); compare it with Google Benchmark's compare.py, or produce it with "
@@ -243,9 +249,9 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
     }
     RunResult r;
     try {
-        read_context(j["context"], r);
+        read_context(j.at("context"), r);
         std::map<std::string, std::size_t> index;
-        for (const auto& e : j["benchmarks"]) {
+        for (const auto& e : j.at("benchmarks")) {
             if (get_or<std::string>(e, "run_type", "") != "iteration")
                 continue;
             const auto name = e.at("run_name").get<std::string>();
@@ -255,7 +261,7 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
             add_sample(e, r, r.benchmarks[it->second]);
         }
         // Running fractions are per benchmark, in the median aggregate.
-        for (const auto& e : j["benchmarks"]) {
+        for (const auto& e : j.at("benchmarks")) {
             if (get_or<std::string>(e, "run_type", "") != "aggregate")
                 continue;
             auto it = index.find(get_or<std::string>(e, "run_name", ""));

@@ -43,6 +43,7 @@ enum class Method {
 
 struct MetricComparison {
     std::string metric;                 ///< "time" or an event name
+    std::string per = "item";           ///< what the values are per: item, run or iteration
     std::optional<EventSource> source;  ///< the counter's source on both sides (none for time)
     bool is_time = false;
     Method method = Method::independent;
@@ -92,7 +93,15 @@ MetricComparison compare_samples(std::string metric, bool is_time,
                                  const CompareOptions& options,
                                  Method method = Method::independent);
 
+/// Why two results cannot be compared ("" when they can): results of different kinds (a run
+/// result, a stat result, a Google Benchmark result) measure different things under different
+/// names, so nothing of one matches anything of the other.
+std::string mixing_refusal(const RunResult& baseline, const RunResult& contender);
+
 /// Two results, benchmarks matched by name; counters matched by event name (counted on both).
+/// Two stat results of one command each are matched whatever the commands (that is what
+/// comparing them asks). Throws std::invalid_argument with mixing_refusal's reason when the
+/// kinds differ.
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,
                            const CompareOptions& options);
 

@@ -13,10 +13,12 @@
 namespace perfgauge::harness {
 
 /// Where values come from, as every report labels them: the kernel's counters of a hardware
-/// PMU, the kernel's software counters and tracepoints, or valgrind's callgrind simulation.
-enum class EventSource { hardware, software, simulated };
+/// PMU, the kernel's software counters and tracepoints, valgrind's callgrind simulation, or a
+/// benchmark's own report (Google Benchmark's user counters: perfgauge cannot know what counted
+/// them, so it never calls them hw or sw).
+enum class EventSource { hardware, software, simulated, reported };
 
-/// "hw", "sw", "sim": the one spelling, used by every writer.
+/// "hw", "sw", "sim", "user": the one spelling, used by every writer.
 constexpr std::string_view source_name(EventSource source) {
     switch (source) {
         case EventSource::hardware:
@@ -25,13 +27,15 @@ constexpr std::string_view source_name(EventSource source) {
             return "sw";
         case EventSource::simulated:
             return "sim";
+        case EventSource::reported:
+            return "user";
     }
     return "?";
 }
 
 constexpr std::optional<EventSource> parse_source(std::string_view text) {
-    for (const EventSource s :
-         {EventSource::hardware, EventSource::software, EventSource::simulated}) {
+    for (const EventSource s : {EventSource::hardware, EventSource::software,
+                                EventSource::simulated, EventSource::reported}) {
         if (source_name(s) == text)
             return s;
     }

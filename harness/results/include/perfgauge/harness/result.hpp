@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,7 +49,22 @@ struct BenchmarkResult {
     std::vector<DisturbedSample> disturbed;  ///< excluded from every statistic
 };
 
+/// What wrote the file a RunResult was read from. Every kind is read into this one model at the
+/// edge (result_file.hpp), so comparisons and exports have a single path; the kind says what a
+/// sample and its values are per, and which results can be matched with which.
+enum class ResultKind {
+    run,               ///< perfgauge run: benchmarks, one sample per batch, values per item
+    stat,              ///< perfgauge stat: one command, one sample per run of it, values per run
+    google_benchmark,  ///< Google Benchmark JSON: one sample per repetition, values per iteration
+};
+
+/// "a perfgauge run result", "a perfgauge stat result", "a Google Benchmark result".
+std::string_view kind_description(ResultKind kind);
+/// What each value of a result of that kind is per: "item", "run", "iteration".
+std::string_view sample_unit(ResultKind kind);
+
 struct RunResult {
+    ResultKind kind = ResultKind::run;
     std::string date;  ///< ISO 8601, local time
     SystemInfo system;
     std::string clock;

@@ -1,0 +1,17 @@
+// Inside the results library: the readers of each result kind, from JSON already parsed, so that
+// parse_result_json parses a file once whatever it holds.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "perfgauge/harness/result.hpp"
+
+namespace perfgauge::harness {
+
+RunResult run_from_json(const nlohmann::json& j, const std::string& origin);
+RunResult stat_from_json(const nlohmann::json& j, const std::string& origin);
+RunResult gbench_from_json(const nlohmann::json& j, const std::string& origin);
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,414 @@
+// perfgauge stat's JSON and Google Benchmark's JSON, converted into the result model (RunResult)
+// as they are read, so that compare and export treat every kind alike; and the dispatch that
+// recognises which kind a file holds.
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "perfgauge/harness/result_file.hpp"
+#include "result_file_json.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+using nlohmann::json;
+
+// A value no measurement produces: the file is refused, naming it, the place and the value.
+[[noreturn]] void refuse(const std::string& origin, ResultKind kind, const std::string& what,
+                         const std::string& value) {
+    throw ResultFileError(
+        fmt::format("{}: impossible value in {}: {} is {}; refusing to use the file", origin,
+                    kind_description(kind), what, value));
+}
+
+[[noreturn]] void malformed(const std::string& origin, ResultKind kind, const std::string& why) {
+    // "malformed perfgauge stat result", as the run reader says "malformed perfgauge result".
+    throw ResultFileError(
+        fmt::format("{}: malformed {}: {}", origin, kind_description(kind).substr(2), why));
+}
+
+bool is_non_finite_token(const json& v) {
+    static const std::set<std::string> tokens = {"NaN", "-NaN", "Infinity", "-Infinity"};
+    return v.is_string() && tokens.count(v.get<std::string>()) > 0;
+}
+
+// A sample's value: a finite number, at least 0 unless `negative_ok` (a user counter may be
+// anything). Google Benchmark's NaN/Infinity (quoted by quote_non_finite_tokens) and negative
+// times are refused as impossible, anything else that is not a number as malformed.
+double sample_value(const json& v, const std::string& origin, ResultKind kind,
+                    const std::string& what, bool negative_ok = false) {
+    if (is_non_finite_token(v))
+        refuse(origin, kind, what, v.get<std::string>());
+    if (!v.is_number())
+        malformed(origin, kind, fmt::format("{} is {}, not a number", what, v.dump()));
+    const double value = v.get<double>();
+    if (!std::isfinite(value) || (!negative_ok && value < 0))
+        refuse(origin, kind, what, fmt::format("{}", value));
+    return value;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words)
+        out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+// ---- perfgauge stat --------------------------------------------------------------------------
+
+EventColumn stat_event_column(const json& e, const std::string& origin) {
+    constexpr ResultKind kStat = ResultKind::stat;
+    EventColumn c;
+    c.name = e.at("event").get<std::string>();
+    const auto kind_text = e.value("kind", std::string("software"));
+    const auto kind = pmu::parse_kind(kind_text);
+    if (!kind)
+        malformed(origin, kStat,
+                  fmt::format("event '{}' has an unknown kind '{}'", c.name, kind_text));
+    c.kind = *kind;
+    c.source = native_source(c.kind);
+    if (const auto it = e.find("source"); it != e.end() && it->is_string()) {
+        const auto source = parse_source(it->get<std::string>());
+        if (!source) {
+            malformed(origin, kStat,
+                      fmt::format("event '{}' has an unknown source '{}'", c.name,
+                                  it->get<std::string>()));
+        }
+        c.source = *source;
+    }
+    const auto status = e.value("status", std::string("counted"));
+    c.counted = status == "counted";
+    if (!c.counted) {
+        const auto text = [&](const char* key) {
+            const auto it = e.find(key);
+            return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
+        c.refusal = {status, text("reason"), text("fix"), pmu::ToolHint::none};
+    }
+    return c;
+}
+
+}  // namespace
+
+RunResult stat_from_json(const json& j, const std::string& origin) {
+    constexpr ResultKind kStat = ResultKind::stat;
+    RunResult r;
+    r.kind = kStat;
+    r.precision_target = 0;  // stat runs a fixed number of times
+    try {
+        BenchmarkResult b;
+        const auto command = j.at("command").get<std::vector<std::string>>();
+        if (command.empty())
+            malformed(origin, kStat, "'command' is empty");
+        b.name = joined(command);
+        b.iterations = 1;
+        b.items_per_iteration = 1;  // the item is one run of the command
+        const json& elapsed = j.at("elapsed_seconds");
+        for (std::size_t s = 0; s < elapsed.size(); ++s) {
+            const double ns = 1e9 * sample_value(elapsed[s], origin, kStat,
+                                                 fmt::format("run {}: elapsed_seconds", s));
+            b.ns_per_item.push_back(ns);
+            b.raw_ns_per_item.push_back(ns);
+        }
+        const std::size_t runs = b.ns_per_item.size();
+        for (const auto& e : j.at("events")) {
+            EventColumn column = stat_event_column(e, origin);
+            std::vector<double> values;
+            double running = 1.0;
+            if (column.counted) {
+                const json& samples = e.at("samples");
+                if (samples.size() != runs) {
+                    malformed(origin, kStat,
+                              fmt::format("event '{}' has {} samples for {} runs", column.name,
+                                          samples.size(), runs));
+                }
+                for (std::size_t s = 0; s < samples.size(); ++s) {
+                    values.push_back(sample_value(samples[s], origin, kStat,
+                                                  fmt::format("run {}: {}", s, column.name)));
+                }
+                if (const auto it = e.find("running_fraction"); it != e.end() && !it->is_null()) {
+                    running = sample_value(*it, origin, kStat,
+                                           fmt::format("{}: running_fraction", column.name));
+                    if (running > 1)
+                        refuse(origin, kStat, fmt::format("{}: running_fraction", column.name),
+                               fmt::format("{}", running));
+                }
+            } else {
+                values.assign(runs, 0.0);  // not counted: values are 0, the refusal says why
+            }
+            b.counters_per_item.push_back(values);
+            b.raw_counters_per_item.push_back(std::move(values));
+            b.running_fraction.push_back(running);
+            r.events.push_back(std::move(column));
+        }
+        r.repetitions = runs;
+        if (const auto it = j.find("exit_status");
+            it != j.end() && it->is_number_integer() && it->get<int>() != 0) {
+            // A failing command's numbers are those of whatever it did before failing.
+            r.warnings.push_back(fmt::format(
+                "the command {}", j.value("exit", fmt::format("exited with {}", it->get<int>()))));
+        }
+        if (const auto it = j.find("interrupted"); it != j.end() && it->is_string()) {
+            r.interrupted_by = it->get<std::string>();
+            r.warnings.push_back(
+                j.value("interrupted_run", false)
+                    ? fmt::format("interrupted by {}: the one run reported was cut short",
+                                  r.interrupted_by)
+                    : fmt::format("interrupted by {}: fewer runs than planned", r.interrupted_by));
+        }
+        if (const auto it = j.find("notes"); it != j.end() && it->is_array()) {
+            for (const auto& note : *it) {
+                if (note.is_string())
+                    r.warnings.push_back(note.get<std::string>());
+            }
+        }
+        r.benchmarks.push_back(std::move(b));
+    } catch (const json::exception& e) {
+        malformed(origin, kStat, e.what());
+    }
+    return r;
+}
+
+// ---- Google Benchmark ------------------------------------------------------------------------
+
+namespace {
+
+// Keys of an entry that are not user counters: Google Benchmark's own fields (1.5 to 1.8), and
+// the two rates it derives from the time (comparing them would count the time twice).
+bool is_gbench_field(const std::string& key) {
+    static const std::set<std::string> fields = {"name",
+                                                 "family_index",
+                                                 "per_family_instance_index",
+                                                 "run_name",
+                                                 "run_type",
+                                                 "repetitions",
+                                                 "repetition_index",
+                                                 "threads",
+                                                 "aggregate_name",
+                                                 "aggregate_unit",
+                                                 "error_occurred",
+                                                 "error_message",
+                                                 "skipped",
+                                                 "skip_message",
+                                                 "iterations",
+                                                 "real_time",
+                                                 "cpu_time",
+                                                 "time_unit",
+                                                 "label",
+                                                 "cpu_coefficient",
+                                                 "real_coefficient",
+                                                 "big_o",
+                                                 "rms",
+                                                 "items_per_second",
+                                                 "bytes_per_second"};
+    return fields.count(key) > 0;
+}
+
+double ns_per_unit(const std::string& unit, const std::string& origin, const std::string& where) {
+    if (unit == "ns")
+        return 1;
+    if (unit == "us")
+        return 1e3;
+    if (unit == "ms")
+        return 1e6;
+    if (unit == "s")
+        return 1e9;
+    malformed(origin, ResultKind::google_benchmark,
+              fmt::format("{}: unknown time_unit '{}' (expected ns, us, ms or s)", where, unit));
+}
+
+// Left out of the samples: failed or skipped benchmarks (Google Benchmark still writes an entry).
+std::string error_of(const json& e) {
+    if (e.value("error_occurred", false))
+        return e.value("error_message", std::string("an error"));
+    if (const auto it = e.find("skipped"); it != e.end() && !it->is_null() &&
+                                           !(it->is_boolean() && !it->get<bool>()) &&
+                                           !(it->is_number() && it->get<double>() == 0)) {
+        return e.value("skip_message", std::string("skipped"));
+    }
+    return {};
+}
+
+}  // namespace
+
+RunResult gbench_from_json(const json& j, const std::string& origin) {
+    constexpr ResultKind kGb = ResultKind::google_benchmark;
+    RunResult r;
+    r.kind = kGb;
+    r.precision_target = 0;
+    try {
+        const json& context = j.at("context");
+        if (const auto it = context.find("date"); it != context.end() && it->is_string())
+            r.date = it->get<std::string>();
+        // Counters in order of first appearance, over every benchmark.
+        std::map<std::string, std::size_t> counter_index;
+        std::map<std::string, std::size_t> bench_index;
+        // Per benchmark and counter: the samples that carry it (a counter every sample lacks
+        // stays empty, and compare leaves it out for that benchmark).
+        std::vector<std::map<std::size_t, std::vector<double>>> values;
+        for (const auto& e : j.at("benchmarks")) {
+            if (e.value("run_type", std::string("iteration")) != "iteration")
+                continue;  // aggregates: perfgauge computes its own from the samples
+            const std::string name = e.contains("run_name") ? e.at("run_name").get<std::string>()
+                                                            : e.at("name").get<std::string>();
+            if (const auto error = error_of(e); !error.empty()) {
+                r.warnings.push_back(
+                    fmt::format("{}: left out: Google Benchmark reported {}", name, error));
+                continue;
+            }
+            const auto [it, inserted] = bench_index.emplace(name, r.benchmarks.size());
+            if (inserted) {
+                r.benchmarks.emplace_back();
+                r.benchmarks.back().name = name;
+                r.benchmarks.back().items_per_iteration = 1;  // the item is one iteration
+                values.emplace_back();
+            }
+            BenchmarkResult& b = r.benchmarks[it->second];
+            const std::size_t s = b.ns_per_item.size();
+            const auto where = [&](const std::string& key) {
+                return fmt::format("'{}' sample {}: {}", name, s, key);
+            };
+            const json& iterations = e.at("iterations");
+            if (!iterations.is_number_unsigned() || iterations.get<std::uint64_t>() == 0) {
+                malformed(origin, kGb,
+                          fmt::format("{} is {}, not a count above 0", where("iterations"),
+                                      iterations.dump()));
+            }
+            b.iterations = iterations.get<std::uint64_t>();
+            const double unit =
+                ns_per_unit(e.value("time_unit", std::string("ns")), origin, where("time_unit"));
+            const double real =
+                unit * sample_value(e.at("real_time"), origin, kGb, where("real_time"));
+            b.ns_per_item.push_back(real);
+            b.raw_ns_per_item.push_back(real);
+            if (const auto cpu = e.find("cpu_time"); cpu != e.end())
+                b.cpu_ns_per_item.push_back(unit *
+                                            sample_value(*cpu, origin, kGb, where("cpu_time")));
+            for (const auto& [key, value] : e.items()) {
+                if (is_gbench_field(key) || !(value.is_number() || is_non_finite_token(value)))
+                    continue;
+                const auto [c, added] = counter_index.emplace(key, r.events.size());
+                if (added) {
+                    // Whatever counted it (perfgauge's adapter, the benchmark itself), perfgauge
+                    // compares it as the benchmark reported it.
+                    r.events.push_back(
+                        {key, pmu::EventKind::software, EventSource::reported, true, {}});
+                }
+                values[it->second][c->second].push_back(
+                    sample_value(value, origin, kGb, where(key), /*negative_ok=*/true));
+            }
+        }
+        for (std::size_t i = 0; i < r.benchmarks.size(); ++i) {
+            BenchmarkResult& b = r.benchmarks[i];
+            const std::size_t n = b.ns_per_item.size();
+            if (!b.cpu_ns_per_item.empty() && b.cpu_ns_per_item.size() != n)
+                malformed(origin, kGb,
+                          fmt::format("'{}': only some samples have cpu_time", b.name));
+            b.counters_per_item.resize(r.events.size());
+            for (auto& [c, v] : values[i]) {
+                if (v.size() != n) {
+                    malformed(origin, kGb,
+                              fmt::format("'{}': counter '{}' in {} of {} samples", b.name,
+                                          r.events[c].name, v.size(), n));
+                }
+                b.counters_per_item[c] = std::move(v);
+            }
+            b.raw_counters_per_item = b.counters_per_item;
+            b.running_fraction.assign(r.events.size(), 1.0);
+        }
+        r.repetitions = r.benchmarks.empty() ? 0 : r.benchmarks.front().ns_per_item.size();
+    } catch (const json::exception& e) {
+        malformed(origin, kGb, e.what());
+    }
+    return r;
+}
+
+std::string quote_non_finite_tokens(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (in_string) {
+            out += ch;
+            if (ch == '\\' && i + 1 < text.size())
+                out += text[++i];  // an escaped character, a quote included
+            else if (ch == '"')
+                in_string = false;
+            continue;
+        }
+        if (ch == '"') {
+            in_string = true;
+            out += ch;
+            continue;
+        }
+        bool replaced = false;
+        for (const std::string_view token : {"-Infinity", "Infinity", "-NaN", "NaN"}) {
+            if (text.substr(i, token.size()) == token) {
+                out += '"';
+                out += token;
+                out += '"';
+                i += token.size() - 1;
+                replaced = true;
+                break;
+            }
+        }
+        if (!replaced)
+            out += ch;
+    }
+    return out;
+}
+
+RunResult parse_result_json(const std::string& text, const std::string& origin) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        // Google Benchmark's NaN and Infinity are not JSON; read them as quoted words and let
+        // the Google Benchmark reader decide where they matter. Anything else stays "not JSON".
+        const json quoted = json::parse(quote_non_finite_tokens(text), nullptr, false);
+        const bool gbench = quoted.is_object() && quoted.contains("benchmarks") &&
+                            quoted.contains("context") && quoted["context"].is_object() &&
+                            !quoted["context"].contains("perfgauge");
+        if (!gbench)
+            throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+        return gbench_from_json(quoted, origin);
+    }
+    if (j.is_object() && j.contains("context") && j.contains("benchmarks")) {
+        if (j["context"].is_object() && !j["context"].contains("perfgauge"))
+            return gbench_from_json(j, origin);
+        return run_from_json(j, origin);
+    }
+    if (j.is_object() && j.contains("command") && j.contains("events") &&
+        j.contains("elapsed_seconds"))
+        return stat_from_json(j, origin);
+    throw ResultFileError(fmt::format(
+        "{}: not a benchmark result (expected the JSON of perfgauge run or perfgauge stat "
+        "(--format json), or of Google Benchmark (--benchmark_out_format=json))",
+        origin));
+}
+
+RunResult parse_stat_json(const std::string& text, const std::string& origin) {
+    try {
+        return stat_from_json(json::parse(text), origin);
+    } catch (const json::parse_error& e) {
+        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+    }
+}
+
+RunResult parse_gbench_json(const std::string& text, const std::string& origin) {
+    json j;
+    try {
+        j = json::parse(quote_non_finite_tokens(text));
+    } catch (const json::parse_error& e) {
+        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+    }
+    return gbench_from_json(j, origin);
+}
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,126 @@
+// End-to-end: perfgauge compare on perfgauge stat results and on Google Benchmark files written
+// by perfgauge-bench-varint, and the refusal to compare kinds that cannot be matched.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <sstream>
+
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+const std::string kWorkload = PERFGAUGE_STAT_WORKLOAD_PATH;
+
+// The files the tests share, made once: two stat results (100 and 3000 pages touched per run),
+// two Google Benchmark files of one small benchmark, a small run result.
+struct Files {
+    TempDir dir;
+    std::string stat_a, stat_b, gb1, gb2, run;
+};
+
+const Files& files() {
+    // Removed (with its directory) when the test program ends.
+    static const std::unique_ptr<Files> made = [] {
+        auto f = std::make_unique<Files>();
+        const auto stat = [&](const std::string& name, const std::string& pages) {
+            const std::string out = (f->dir.path() / name).string();
+            const auto r = perfgauge({"stat", "-r", "5", "-e", "task-clock,page-faults", "--format",
+                                      "json", "-o", out, "--", kWorkload, "touch", pages});
+            EXPECT_EQ(r.exit_code, 0) << r.err;
+            return out;
+        };
+        f->stat_a = stat("a.json", "100");
+        f->stat_b = stat("b.json", "3000");
+        const auto gbench = [&](const std::string& name) {
+            const std::string out = (f->dir.path() / name).string();
+            const auto r =
+                run_process({PERFGAUGE_BENCH_VARINT_PATH, "--perfgauge_events=page-faults",
+                             "--benchmark_repetitions=5",
+                             "--benchmark_filter=^varint/branchy/log-uniform/one-shot$",
+                             "--benchmark_min_time=0.01", "--benchmark_out=" + out,
+                             "--benchmark_out_format=json"});
+            EXPECT_EQ(r.exit_code, 0) << r.err;
+            return out;
+        };
+        f->gb1 = gbench("gb1.json");
+        f->gb2 = gbench("gb2.json");
+        f->run = (f->dir.path() / "run.json").string();
+        const auto r =
+            perfgauge({"run",    "--workload",  "memcpy", "--dist",    "log-uniform", "--sizes",
+                       "1K",     "--cache",     "hot",    "-r",        "5",           "--min-time",
+                       "0.0002", "--warmup",    "0",      "-e",        "task-clock",  "--precision",
+                       "0",      "--processes", "1",      "--backend", "perf",        "-q",
+                       "--json", f->run});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return f;
+    }();
+    return *made;
+}
+
+// The line of `text` that contains `what` ("" when none does).
+std::string line_with(const std::string& text, const std::string& what) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (line.find(what) != std::string::npos)
+            return line;
+    }
+    return "";
+}
+
+TEST(CliCompareKinds, TwoStatResultsEachRunASample) {
+    const auto& f = files();
+    const auto r = perfgauge({"compare", f.stat_a, f.stat_b});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("touch 100 vs " + kWorkload + " touch 3000"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("time/run"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("task-clock/run [sw]"), std::string::npos) << r.out;
+    // ~2900 more faults in every run: the interval lies far beyond any threshold.
+    const auto faults = line_with(r.out, "page-faults/run [sw]");
+    EXPECT_NE(faults.find(" more"), std::string::npos) << r.out;
+    const auto j =
+        nlohmann::json::parse(perfgauge({"compare", f.stat_a, f.stat_b, "--format", "json"}).out);
+    ASSERT_EQ(j["benchmarks"].size(), 1u);
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["metric"], "ns_per_run");
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["baseline_samples"], 5);
+}
+
+TEST(CliCompareKinds, TwoGoogleBenchmarkFilesWithNaN) {
+    const auto& f = files();
+    // What Google Benchmark really wrote: the cv aggregate of the all-zero PAGE-FAULTS is a
+    // bare NaN, which is not JSON.
+    const std::string text = read_file(f.gb1);
+    EXPECT_NE(text.find("\"PAGE-FAULTS\": NaN"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"aggregate_name\": \"cv\""), std::string::npos);
+    const auto r = perfgauge({"compare", f.gb1, f.gb2});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("varint/branchy/log-uniform/one-shot"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("time/iteration"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("PAGE-FAULTS/iteration [user]"), std::string::npos) << r.out;
+    const auto j =
+        nlohmann::json::parse(perfgauge({"compare", f.gb1, f.gb2, "--format", "json"}).out);
+    ASSERT_EQ(j["benchmarks"].size(), 1u);
+    // The 5 repetitions are the samples; mean, median, stddev and cv are not.
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["baseline_samples"], 5);
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][1]["metric"], "PAGE-FAULTS");
+}
+
+TEST(CliCompareKinds, MixingKindsIsRefusedWithTheReason) {
+    const auto& f = files();
+    const auto r = perfgauge({"compare", f.run, f.stat_a});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.err.find("cannot compare " + f.run + " with " + f.stat_a +
+                         ": the baseline is a perfgauge run result and the contender a "
+                         "perfgauge stat result"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(r.out.empty());
+    const auto g = perfgauge({"compare", f.stat_a, f.gb1});
+    EXPECT_EQ(g.exit_code, 2);
+    EXPECT_NE(g.err.find("a Google Benchmark result"), std::string::npos) << g.err;
+}
+
+}  // namespace
+}  // namespace perfgauge::test
