@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
+#include "perfgauge/harness/bmf.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "result_input.hpp"
@@ -14,14 +15,20 @@ namespace perfgauge::cli {
 
 int export_command(const std::vector<std::string>& args) {
     po::options_description options(
-        "usage: perfgauge export RESULT.json --format csv|md|json|table [-o FILE] "
+        "usage: perfgauge export RESULT.json --format csv|md|json|table|bmf [-o FILE] "
         "[--filter REGEX]\n\n"
         "Re-renders a result written by perfgauge run. --filter keeps the benchmarks whose\n"
         "name matches REGEX (ECMAScript syntax, searched anywhere in the name). JSON keeps\n"
-        "every sample and the context as stored; Markdown pastes into a GitHub comment.\n\n"
+        "every sample and the context as stored; Markdown pastes into a GitHub comment.\n"
+        "bmf writes Bencher Metric Format for continuous-benchmarking dashboards, from a run\n"
+        "result, a stat result (--format json; the benchmark is the command) or Google\n"
+        "Benchmark JSON: per benchmark, measure \"latency\" (median ns per item, per run for\n"
+        "stat, per iteration for Google Benchmark) and one measure per counter (simulated ones\n"
+        "named \"EVENT [sim]\"), each {value, lower_value, upper_value}: the median and its\n"
+        "distribution-free 95% interval.\n\n"
         "options");
     options.add_options()("help,h", "show this help")(
-        "format", po::value<std::string>()->default_value("table"), "csv, md, json or table")(
+        "format", po::value<std::string>()->default_value("table"), "csv, md, json, table or bmf")(
         "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
         "filter", po::value<std::string>(), "only benchmarks whose name matches");
     // The positional RESULT.json: plumbing, kept out of --help.
@@ -38,7 +45,9 @@ int export_command(const std::vector<std::string>& args) {
     }
     if (!vm.count("file"))
         throw UsageError("which result file? perfgauge export RESULT.json --format ...");
-    const harness::OutputFormat format = format_option(vm);
+    // bmf is an export of its own, not one of the formats every result renders in.
+    const bool bmf = vm["format"].as<std::string>() == "bmf";
+    const harness::OutputFormat format = bmf ? harness::OutputFormat::json : format_option(vm);
     std::regex filter;
     const bool filtered = vm.count("filter") > 0;
     if (filtered) {
@@ -52,10 +61,21 @@ int export_command(const std::vector<std::string>& args) {
     const std::string output = output_option(vm);
     const std::string path = vm["file"].as<std::string>();
     refuse_input_as_output(output, {path});
-    auto result = read_result_file(path);  // validates the file in every format
     const auto keep = [&](const std::string& name) {
         return !filtered || std::regex_search(name, filter);
     };
+    auto result = read_any_result_file(path);  // validates the file in every format
+    if (bmf) {
+        std::erase_if(result.benchmarks,
+                      [&](const harness::BenchmarkResult& b) { return !keep(b.name); });
+        write_output(harness::render_bmf(result), output);
+        return kExitOk;
+    }
+    if (result.kind != harness::ResultKind::run) {
+        throw UsageError(fmt::format(
+            "{} is {}: --format {} re-renders perfgauge run results; --format bmf takes this one",
+            path, harness::kind_description(result.kind), vm["format"].as<std::string>()));
+    }
     std::string rendered;
     if (format == harness::OutputFormat::json) {
         // The stored JSON minus the filtered-out entries: nothing is recomputed or lost.

@@ -1,11 +1,13 @@
-// End-to-end: perfgauge compare on perfgauge stat results and on Google Benchmark files written
-// by perfgauge-bench-varint, and the refusal to compare kinds that cannot be matched.
+// End-to-end: perfgauge compare and export --format bmf on perfgauge stat results and on Google
+// Benchmark files written by perfgauge-bench-varint, and the refusal to compare kinds that
+// cannot be matched.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <memory>
 #include <sstream>
 
+#include "../support/bmf_schema.hpp"
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
 
@@ -120,6 +122,30 @@ TEST(CliCompareKinds, MixingKindsIsRefusedWithTheReason) {
     const auto g = perfgauge({"compare", f.stat_a, f.gb1});
     EXPECT_EQ(g.exit_code, 2);
     EXPECT_NE(g.err.find("a Google Benchmark result"), std::string::npos) << g.err;
+}
+
+TEST(CliExportBmf, RunStatAndGoogleBenchmarkResultsPassTheSchema) {
+    const auto& f = files();
+    for (const auto& file : {f.run, f.stat_a, f.gb1}) {
+        const auto r = perfgauge({"export", file, "--format", "bmf"});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(bmf_schema_problem(j), "") << r.out;
+        EXPECT_FALSE(j.empty()) << file;
+    }
+    const auto stat = nlohmann::json::parse(perfgauge({"export", f.stat_a, "--format", "bmf"}).out);
+    const auto& measures = stat[kWorkload + " touch 100"];
+    EXPECT_TRUE(measures.contains("latency")) << stat.dump(2);
+    EXPECT_GE(measures["page-faults"]["value"].get<double>(), 100) << stat.dump(2);
+    const auto run = nlohmann::json::parse(perfgauge({"export", f.run, "--format", "bmf"}).out);
+    EXPECT_TRUE(run["memcpy/log-uniform/hot/1K"].contains("task-clock")) << run.dump(2);
+    // Other formats re-render run results only, and say so.
+    const auto csv = perfgauge({"export", f.stat_a, "--format", "csv"});
+    EXPECT_EQ(csv.exit_code, 2);
+    EXPECT_NE(csv.err.find("is a perfgauge stat result: --format csv re-renders perfgauge run "
+                           "results; --format bmf takes this one"),
+              std::string::npos)
+        << csv.err;
 }
 
 }  // namespace
