@@ -81,6 +81,14 @@ TEST(CliMarkers, WithoutMarkersTheWholeProgramCounts) {
     EXPECT_TRUE(j["marked_intervals"].is_null());
 }
 
+TEST(CliMarkers, NoCpusUtilizedFromPartOfTheTaskClock) {
+    // task-clock counts the marked part only, the elapsed time is the whole command's.
+    const auto j = stat_json({"--markers", "-e", "task-clock"}, {kPages});
+    for (const auto& m : j["derived"])
+        EXPECT_NE(m["name"], "CPUs utilized") << j.dump();
+    EXPECT_GT(value(j, "task-clock"), 0) << j.dump();
+}
+
 TEST(CliMarkers, TwoIntervalsAddUp) {
     const auto j = stat_json({"--markers", "-e", "page-faults", "-r", "2"}, {kPages, "twice"});
     EXPECT_NEAR(value(j, "page-faults"), 1000, 40) << j.dump();
