@@ -1,6 +1,7 @@
-// perfgauge stat [-e LIST] [-r N] [--format F] [-o FILE] [--] CMD [ARGS...]
+// perfgauge stat [-e LIST] [-r N] [--markers | --delay MS] [--format F] [-o FILE] -- CMD ...
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <set>
@@ -25,9 +26,9 @@ namespace {
 // Everything before the command: up to "--", or up to the first word that is neither an
 // option nor an option's value. The rest is the command, passed on untouched.
 std::size_t command_start(const std::vector<std::string>& args) {
-    static const std::set<std::string> takes_value = {"-e",       "--events",      "-r",
-                                                      "--repeat", "--repetitions", "--format",
-                                                      "-o",       "--output",      "--backend"};
+    static const std::set<std::string> takes_value = {
+        "-e",       "--events", "-r",       "--repeat",  "--repetitions",
+        "--format", "-o",       "--output", "--backend", "--delay"};
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--")
             return i;
@@ -48,17 +49,21 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
     setup.i1 = caches.i1;
     setup.d1 = caches.d1;
     setup.ll = caches.ll;
-    const auto sim = harness::simulate_command(setup, command, plan.simulated_events());
+    const auto sim =
+        harness::simulate_command(setup, command, plan.simulated_events(), result.markers);
     if (harness::interrupt_signal() != 0)
         throw std::runtime_error("interrupted");  // counts of a run cut short: not merged
     harness::merge_simulated(result, plan, sim);
     result.notes.push_back(
-        fmt::format("sim: one run under {} ({} process{}, {:.2f} s; native {:.2f} s){}",
+        fmt::format("sim: one run under {} ({} process{}, {:.2f} s; native {:.2f} s){}{}",
                     sim.creator, sim.processes, sim.processes == 1 ? "" : "es", sim.wall_seconds,
                     result.elapsed_seconds.empty() ? 0.0 : result.elapsed_seconds.back(),
                     sim.exit.code != result.exit.code || sim.exit.signaled != result.exit.signaled
                         ? fmt::format("; under callgrind the command {}", sim.exit.describe())
-                        : ""));
+                        : "",
+                    result.markers ? "; simulated only between the markers (--instr-atstart=no "
+                                     "and the markers' callgrind client requests)"
+                                   : ""));
     for (const auto& note : caches.notes)
         result.notes.push_back("sim: " + note);
 }
@@ -84,8 +89,8 @@ void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPl
 
 int stat_command(const std::vector<std::string>& args) {
     po::options_description options(fmt::format(
-        "usage: perfgauge stat [-e LIST] [-r N] [--format table|csv|json|md] [-o FILE] [-v]\n"
-        "                      [--] CMD [ARGS...]\n\n"
+        "usage: perfgauge stat [-e LIST] [-r N] [--markers | --delay MS]\n"
+        "                      [--format table|csv|json|md] [-o FILE] [-v] [--] CMD [ARGS...]\n\n"
         "Runs CMD (no shell; PATH is searched) with counters attached from its exec on,\n"
         "its children included, and reports each event like perf stat: the median over the\n"
         "runs, the robust spread (median absolute deviation, % of the median), the running\n"
@@ -95,6 +100,14 @@ int stat_command(const std::vector<std::string>& args) {
         "branch-misses, L1-dcache-*, LLC-*) by running CMD a second time under valgrind\n"
         "--tool=callgrind (children followed); --backend sim always does, --backend perf never.\n"
         "Every value is labelled hw, sw or sim; time is never simulated.\n"
+        "--markers counts only the regions CMD marks with perfgauge_marker_start() and\n"
+        "perfgauge_marker_stop() from the header-only <perfgauge/marker.h> (C or C++, nothing\n"
+        "to link; they do nothing outside perfgauge): counters start disabled, and every marker\n"
+        "turns them on or off for all of CMD's threads and children before it returns. The\n"
+        "report says how many marked intervals it saw; 0 when CMD never marked (then nothing\n"
+        "is counted). Simulated counts follow the markers too (callgrind's client requests).\n"
+        "--delay MS enables the counters MS milliseconds after exec (perf stat -D); not with\n"
+        "--markers, nor with simulated events (callgrind has no clock to wait for).\n"
         "CMD's output passes through untouched; the report goes to stderr, or to FILE (written\n"
         "atomically: complete or not at all).\n\n"
         "SIGINT, SIGTERM and SIGHUP are passed on to CMD (a second one kills it); the runs that\n"
@@ -113,7 +126,10 @@ int stat_command(const std::vector<std::string>& args) {
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
         "output,o", po::value<std::string>(), "write the report to FILE instead of stderr")(
         "verbose,v", "print how each event was opened (groups, perf_event_attr) first")(
-        "backend", po::value<std::string>()->default_value("auto"), "auto, perf or sim");
+        "backend", po::value<std::string>()->default_value("auto"), "auto, perf or sim")(
+        "markers", "count only between CMD's perfgauge_marker_start()/stop() (marker.h)")(
+        "delay", po::value<long>(),
+        "enable the counters MS milliseconds after exec (1 to 3600000)");
 
     const std::size_t split = command_start(args);
     const std::vector<std::string> own(args.begin(), args.begin() + static_cast<long>(split));
@@ -142,6 +158,17 @@ int stat_command(const std::vector<std::string>& args) {
     if (stat.repetitions < 1 || stat.repetitions > 100000) {
         throw UsageError(fmt::format("-r/--repeat must be 1 to 100000, not {}", stat.repetitions));
     }
+    stat.markers = vm.count("markers") != 0;
+    if (vm.count("delay")) {
+        const long delay = vm["delay"].as<long>();
+        if (delay < 1 || delay > 3600000)
+            throw UsageError(fmt::format("--delay must be 1 to 3600000 ms, not {}", delay));
+        if (stat.markers)
+            throw UsageError(
+                "--delay and --markers cannot be combined: with --markers, CMD "
+                "itself says when counting starts");
+        stat.delay = std::chrono::milliseconds(delay);
+    }
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);
     const harness::Backend backend = backend_option(vm);
@@ -151,6 +178,11 @@ int stat_command(const std::vector<std::string>& args) {
     const auto plan = harness::plan_events(pmu::parse_event_list(stat.events), backend,
                                            valgrind.has_value(), harness::system_prober(resolver));
     stat.resolved_events = plan.native_groups;
+    if (stat.delay && plan.any_simulated()) {
+        throw UsageError(
+            "--delay cannot apply to simulated events (callgrind has no clock to "
+            "wait for): use --markers, --backend perf, or software events only");
+    }
     if (!plan.notice.empty()) {
         say("perfgauge stat: {}; '{}' runs twice: natively, then under callgrind\n", plan.notice,
             command.front());

@@ -99,6 +99,12 @@ CallgrindDump parse_callgrind_dump(std::string_view text) {
     if (summary.empty() && totals.empty())
         throw SimulationError("callgrind output has no 'summary:' or 'totals:' line");
     dump.totals = parse_totals(summary.empty() ? totals : summary, dump.events.size());
+    // callgrind 3.19 writes "summary: 0" in a dump taken while instrumentation is off (a
+    // program that ends after CALLGRIND_STOP_INSTRUMENTATION: `stat --markers`), while its
+    // "totals:" still sum the instrumented costs.
+    if (!summary.empty() && !totals.empty() &&
+        std::all_of(dump.totals.begin(), dump.totals.end(), [](std::uint64_t v) { return v == 0; }))
+        dump.totals = parse_totals(totals, dump.events.size());
     return dump;
 }
 

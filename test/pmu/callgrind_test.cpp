@@ -56,6 +56,14 @@ TEST(CallgrindOutput, OmittedTrailingZerosAndTotalsFallback) {
     EXPECT_EQ(d.count("Bim"), 0u);
 }
 
+TEST(CallgrindOutput, ZeroSummaryAfterStoppedInstrumentationFallsBackToTotals) {
+    // What callgrind 3.19 writes at exit after CALLGRIND_STOP_INSTRUMENTATION.
+    const auto d = parse_callgrind_dump(
+        "# callgrind format\nevents: Ir Bc\nsummary: 0\nfn=(1) f\n0 5093 3\ntotals: 5093 3\n");
+    EXPECT_EQ(d.count("Ir"), 5093u);
+    EXPECT_EQ(d.count("Bc"), 3u);
+}
+
 TEST(CallgrindOutput, RejectsWhatIsNotADump) {
     EXPECT_THROW(parse_callgrind_dump("hello\n"), SimulationError);
     EXPECT_THROW(parse_callgrind_dump("# callgrind format\nsummary: 1\n"), SimulationError);

@@ -62,7 +62,10 @@ std::vector<DerivedMetric> derive_metrics(const StatResult& result) {
             }
         }
     }
-    if (has("task-clock") && !result.elapsed_seconds.empty()) {
+    // The elapsed time is the whole command's: with --markers or --delay task-clock covers only
+    // part of it, and their ratio would understate the CPUs used.
+    if (has("task-clock") && !result.elapsed_seconds.empty() && !result.markers &&
+        result.delay_ms == 0) {
         const double elapsed = median(result.elapsed_seconds);
         if (elapsed > 0)
             out.push_back({"CPUs utilized", medians["task-clock"] / 1e9 / elapsed, "CPUs",

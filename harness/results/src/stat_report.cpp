@@ -1,5 +1,6 @@
 #include "perfgauge/harness/stat_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -34,6 +35,30 @@ std::string interruption_text(const StatResult& r) {
 // Seconds and ratios: the shortest text that reads back as the same double.
 std::string exact_text(double v) {
     return fmt::format("{}", v);
+}
+
+// What the counts cover when the command did not count from exec on (--markers, --delay).
+std::string counting_window_text(const StatResult& r) {
+    std::string out;
+    if (r.markers && !r.marked_intervals.empty()) {
+        const auto [low, high] =
+            std::minmax_element(r.marked_intervals.begin(), r.marked_intervals.end());
+        if (*high == 0) {
+            out +=
+                "  0 marked intervals: the command never called perfgauge_marker_start(), so "
+                "nothing was counted\n";
+        } else {
+            const std::string n =
+                *low == *high ? std::to_string(*low) : fmt::format("{} to {}", *low, *high);
+            out += fmt::format(
+                "  {} marked interval{}{}: counted only between perfgauge_marker_start() and "
+                "perfgauge_marker_stop()\n",
+                n, *high == 1 ? "" : "s", r.marked_intervals.size() > 1 ? " per run" : "");
+        }
+    }
+    if (r.delay_ms > 0)
+        out += fmt::format("  --delay {} ms: counting began that long after exec\n", r.delay_ms);
+    return out;
 }
 
 std::string number_text(double v) {
@@ -89,6 +114,7 @@ std::string render_table(const StatResult& r) {
         out += fmt::format("\n  {:.6f} seconds time elapsed{}\n", median(r.elapsed_seconds),
                            r.elapsed_seconds.size() > 1 ? " (median)" : "");
     }
+    out += counting_window_text(r);
     // One explanation per distinct reason, naming the events it covers.
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> reasons;
     for (const auto& e : r.events) {
@@ -174,6 +200,10 @@ std::string render_json(const StatResult& r) {
     j["interrupted"] =
         r.interrupted_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.interrupted_by);
     j["interrupted_run"] = r.interrupted_run;  // the one run reported was cut short
+    // null unless --markers: then the marked intervals of each run
+    j["marked_intervals"] =
+        r.markers ? nlohmann::json(r.marked_intervals) : nlohmann::json(nullptr);
+    j["delay_ms"] = r.delay_ms > 0 ? nlohmann::json(r.delay_ms) : nlohmann::json(nullptr);
     return j.dump(2) + "\n";
 }
 

@@ -35,14 +35,19 @@ std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
 
 CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,
-                                   const std::vector<std::string>& events) {
+                                   const std::vector<std::string>& events, bool markers) {
     const ScratchDir dir("perfgauge-sim", "callgrind's output");
     setup.out_file = (dir.path() / "callgrind.out.%p").string();
     setup.log_file = (dir.path() / "valgrind.log").string();
-    setup.instrument_from_start = true;
+    setup.instrument_from_start = !markers;
     setup.trace_children = true;
+    ChildSetup child_setup;
+    // Markers switch instrumentation only when told to: a marked program simulated without
+    // --markers is simulated whole.
+    if (markers)
+        child_setup.environment = {"PERFGAUGE_MARKER_FD=callgrind"};
     const auto start = std::chrono::steady_clock::now();
-    PendingChild child(pmu::callgrind_command(setup, command));
+    PendingChild child(pmu::callgrind_command(setup, command), child_setup);
     child.start();
     CommandSimulation sim;
     sim.exit = child.wait();

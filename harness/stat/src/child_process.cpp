@@ -1,10 +1,13 @@
 #include "perfgauge/harness/child_process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -25,9 +28,37 @@ void make_pipe(pmu::FileDescriptor& read_end, pmu::FileDescriptor& write_end) {
     write_end.reset(fds[1]);
 }
 
+// perfgauge's environment with `extra` ("NAME=VALUE") replacing or adding entries.
+std::vector<std::string> environment_with(const std::vector<std::string>& extra) {
+    std::vector<std::string> out;
+    for (char** e = environ; *e != nullptr; ++e) {
+        const std::string entry(*e);
+        const auto replaced = std::any_of(extra.begin(), extra.end(), [&](const std::string& x) {
+            const auto eq = x.find('=');
+            return entry.compare(0, eq + 1, x, 0, eq + 1) == 0;
+        });
+        if (!replaced)
+            out.push_back(entry);
+    }
+    out.insert(out.end(), extra.begin(), extra.end());
+    return out;
+}
+
+// A pidfd of `pid`, readable once it has ended; empty on kernels before 5.3 (ENOSYS).
+pmu::FileDescriptor open_pidfd(pid_t pid) {
+#ifdef SYS_pidfd_open
+    const long fd = ::syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0)
+        return pmu::FileDescriptor(static_cast<int>(fd));
+#else
+    (void)pid;
+#endif
+    return {};
+}
+
 }  // namespace
 
-PendingChild::PendingChild(const std::vector<std::string>& argv) {
+PendingChild::PendingChild(const std::vector<std::string>& argv, const ChildSetup& setup) {
     if (argv.empty())
         throw std::invalid_argument("no command to run");
     pmu::FileDescriptor go_read, error_write;
@@ -38,6 +69,13 @@ PendingChild::PendingChild(const std::vector<std::string>& argv) {
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    const bool own_environment = !setup.environment.empty();
+    const auto environment =
+        own_environment ? environment_with(setup.environment) : std::vector<std::string>{};
+    std::vector<char*> envp;
+    for (const auto& e : environment)
+        envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
 
     // An interrupt arriving meanwhile is delivered once the child is registered, so it is
     // passed on to the child too.
@@ -53,7 +91,14 @@ PendingChild::PendingChild(const std::vector<std::string>& argv) {
         // Blocks until the parent closes its end (start() or destruction).
         while (::read(go_read.get(), &byte, 1) < 0 && errno == EINTR) {
         }
-        ::execvp(args[0], args.data());
+        // The one descriptor meant for the command loses its close-on-exec flag here only, so
+        // no other child of perfgauge ever holds it.
+        if (setup.inherited_fd >= 0)
+            ::fcntl(setup.inherited_fd, F_SETFD, 0);
+        if (own_environment)
+            ::execvpe(args[0], args.data(), envp.data());
+        else
+            ::execvp(args[0], args.data());
         const int error = errno;
         [[maybe_unused]] ssize_t ignored = ::write(error_write.get(), &error, sizeof error);
         ::_exit(127);
@@ -79,6 +124,19 @@ void PendingChild::start() {
     go_write_.reset();
 }
 
+void PendingChild::read_exec_outcome() {
+    if (exec_outcome_known_)
+        return;
+    int error = 0;
+    ssize_t n;
+    // The error pipe closes on a successful exec (O_CLOEXEC), so read() returns 0 then.
+    while ((n = ::read(error_read_.get(), &error, sizeof error)) < 0 && errno == EINTR) {
+    }
+    if (n == sizeof error)
+        exec_error_ = error;
+    exec_outcome_known_ = true;
+}
+
 ExitStatus PendingChild::wait() {
     start();
     int status = 0;
@@ -90,12 +148,63 @@ ExitStatus PendingChild::wait() {
     }
     reaped_ = true;
     unregister_child(pid_);
+    return status_from(status);
+}
+
+ExitStatus PendingChild::wait(const WaitHooks& hooks) {
+    start();
+    const auto pidfd = open_pidfd(pid_);
+    int served = hooks.on_readable ? hooks.served_fd : -1;
+    std::optional<std::chrono::steady_clock::time_point> due;
+    bool delay_pending = hooks.after_exec.has_value() && hooks.on_after_exec;
+    int status = 0;
+    for (;;) {
+        const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+        if (done == pid_)
+            break;
+        if (done < 0 && errno != EINTR)
+            throw std::system_error(errno, std::generic_category(), "waitpid");
+        int timeout = pidfd ? -1 : 10;  // without a pidfd, look at the child every 10 ms
+        if (due) {
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+                                  *due - std::chrono::steady_clock::now())
+                                  .count();
+            timeout =
+                static_cast<int>(std::clamp<long long>(left, 0, timeout < 0 ? 1LL << 30 : timeout));
+        }
+        pollfd fds[3] = {{pidfd ? pidfd.get() : -1, POLLIN, 0},
+                         {served, POLLIN, 0},
+                         {exec_outcome_known_ ? -1 : error_read_.get(), POLLIN, 0}};
+        if (::poll(fds, 3, timeout) < 0) {
+            if (errno != EINTR)
+                throw std::system_error(errno, std::generic_category(), "poll");
+            continue;  // an interrupt: passed on to the child by the handler; keep waiting
+        }
+        if (fds[2].revents != 0) {
+            read_exec_outcome();
+            if (!exec_error_ && delay_pending)
+                due = std::chrono::steady_clock::now() + *hooks.after_exec;
+        }
+        if (fds[1].revents != 0 && !hooks.on_readable())
+            served = -1;
+        if (due && std::chrono::steady_clock::now() >= *due) {
+            due.reset();
+            delay_pending = false;
+            hooks.on_after_exec();
+        }
+    }
+    reaped_ = true;
+    unregister_child(pid_);
+    return status_from(status);
+}
+
+ExitStatus PendingChild::status_from(int status) {
     ExitStatus result;
-    int error = 0;
-    // The error pipe closes on a successful exec (O_CLOEXEC), so read() returns 0 then.
-    if (::read(error_read_.get(), &error, sizeof error) == sizeof error) {
+    // Once the child has ended, the pipe has either its errno or end of file: never blocks.
+    read_exec_outcome();
+    if (exec_error_) {
         result.exec_failed = true;
-        result.exec_error = error;
+        result.exec_error = *exec_error_;
         return result;
     }
     if (WIFSIGNALED(status)) {

@@ -1,7 +1,14 @@
 #include "perfgauge/harness/stat.hpp"
 
+#include <sys/socket.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <optional>
+#include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -19,6 +26,82 @@ bool is_time_event(const pmu::EventSpec& spec) {
                                                     spec.attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
+// The control socket of --markers (perfgauge/marker.h): the command's end is passed through
+// PERFGAUGE_MARKER_FD, perfgauge keeps the other. A socket, not pipes: a marker called after
+// perfgauge is gone gets EPIPE (send with MSG_NOSIGNAL) instead of dying of SIGPIPE, and one
+// descriptor carries both the requests and the acknowledgements.
+class MarkerChannel {
+  public:
+    MarkerChannel() {
+        int fds[2];
+        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+            throw std::system_error(errno, std::generic_category(), "socketpair");
+        ours_.reset(fds[0]);
+        theirs_.reset(fds[1]);
+    }
+    int ours() const { return ours_.get(); }
+    int theirs() const { return theirs_.get(); }
+    /// "PERFGAUGE_MARKER_FD=FD:INODE": the inode lets marker.h ignore a variable that leaked
+    /// into a program where FD is something else.
+    std::string environment() const {
+        struct stat st {};
+        if (::fstat(theirs_.get(), &st) != 0)
+            throw std::system_error(errno, std::generic_category(), "fstat");
+        return fmt::format("PERFGAUGE_MARKER_FD={}:{}", theirs_.get(),
+                           static_cast<unsigned long long>(st.st_ino));
+    }
+    /// After fork: only the command (and what it starts) holds its end, so end of file on ours
+    /// means no process can mark any more.
+    void close_theirs() { theirs_.reset(); }
+
+  private:
+    pmu::FileDescriptor ours_, theirs_;
+};
+
+// Serves the markers of one run: 'E' enables the counter groups at the first of nested starts,
+// 'D' disables them at the stop that balances it; every request is acknowledged after the
+// ioctl, so the marker returns with the counters already in the state it asked for.
+struct MarkerServer {
+    pmu::CounterSet& counters;
+    int fd;
+    long depth = 0;
+    long intervals = 0;
+    long unmatched_stops = 0;
+    long unknown_requests = 0;
+
+    // false at end of file (every marking process has ended or closed the socket).
+    bool serve() {
+        char requests[256];
+        const ssize_t n = ::recv(fd, requests, sizeof requests, MSG_DONTWAIT);
+        if (n == 0)
+            return false;
+        if (n < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+        for (ssize_t i = 0; i < n; ++i) {
+            if (requests[i] == 'E') {
+                if (depth++ == 0) {
+                    counters.enable();
+                    ++intervals;
+                }
+            } else if (requests[i] == 'D') {
+                if (depth == 0)
+                    ++unmatched_stops;
+                else if (--depth == 0)
+                    counters.disable();
+            } else {
+                ++unknown_requests;
+            }
+        }
+        // One acknowledgement per request, even unknown ones: a caller never waits forever.
+        // A marker that died before reading its acknowledgement leaves no reader: the send
+        // then fails or fills a buffer nobody reads, which must not stop perfgauge.
+        const std::string acks(static_cast<std::size_t>(n), 'A');
+        [[maybe_unused]] const ssize_t sent =
+            ::send(fd, acks.data(), acks.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        return true;
+    }
+};
+
 }  // namespace
 
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver) {
@@ -28,15 +111,28 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
                             : resolver.resolve(options.events);
     StatResult result;
     result.command = options.command;
+    result.markers = options.markers;
+    result.delay_ms = options.delay ? static_cast<long>(options.delay->count()) : 0;
 
     pmu::CounterOptions counter_options;
     counter_options.inherit = true;
-    counter_options.enable_on_exec = true;
+    // Markers and --delay start with the groups disabled (the leaders' attr.disabled) and
+    // enable them by ioctl, which reaches the inherited counters of every thread and child.
+    counter_options.enable_on_exec = !options.markers && !options.delay;
 
     for (int rep = 0; rep < options.repetitions; ++rep) {
         if (interrupt_signal() != 0)
             break;
-        PendingChild child(options.command);
+        std::optional<MarkerChannel> channel;
+        ChildSetup setup;
+        if (options.markers) {
+            channel.emplace();
+            setup.environment = {channel->environment()};
+            setup.inherited_fd = channel->theirs();
+        }
+        PendingChild child(options.command, setup);
+        if (channel)
+            channel->close_theirs();
         counter_options.pid = child.pid();
         auto counters = pmu::CounterSet::open(groups, counter_options);
         if (rep == 0) {
@@ -49,8 +145,23 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
             }
             result.notes = counters.notes();
         }
+        std::optional<MarkerServer> server;
+        WaitHooks hooks;
+        bool delay_elapsed = false;
+        if (channel) {
+            server.emplace(MarkerServer{counters, channel->ours()});
+            hooks.served_fd = channel->ours();
+            hooks.on_readable = [&server] { return server->serve(); };
+        }
+        if (options.delay) {
+            hooks.after_exec = *options.delay;
+            hooks.on_after_exec = [&counters, &delay_elapsed] {
+                counters.enable();
+                delay_elapsed = true;
+            };
+        }
         const auto start = std::chrono::steady_clock::now();
-        const ExitStatus exit = child.wait();
+        const ExitStatus exit = options.markers || options.delay ? child.wait(hooks) : child.wait();
         const auto stop = std::chrono::steady_clock::now();
         const int signal = interrupt_signal();
         // The run an interrupt killed (or kept from starting) counted part of the work at most.
@@ -65,10 +176,25 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
             break;
         }
 
-        const auto before = counters.make_snapshot();  // zeros: counting began at exec
+        // Zeros: counting began at exec (or, disabled until then, at a marker or the delay).
+        const auto before = counters.make_snapshot();
         auto after = counters.make_snapshot();
         counters.read(after);
         const auto deltas = counters.delta(before, after);
+        // Counters that were never enabled read "not counted"; say why rather than blame the PMU.
+        std::optional<EventRefusal> never_enabled;
+        if (server && server->intervals == 0) {
+            never_enabled = EventRefusal{
+                "not counted",
+                "no marked interval: the command never called perfgauge_marker_start()",
+                "mark the work with perfgauge_marker_start()/perfgauge_marker_stop() from "
+                "<perfgauge/marker.h>, or drop --markers"};
+        } else if (options.delay && !delay_elapsed) {
+            never_enabled = EventRefusal{
+                "not counted",
+                fmt::format("the command ended before --delay {} ms had passed", result.delay_ms),
+                "use a shorter --delay"};
+        }
         if (cut_short) {
             // The only run, cut short: its counts until then are reported, marked so (perf stat
             // does the same when Ctrl-C ends a command) - unless it never reached exec.
@@ -79,12 +205,31 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
         }
         result.exit = exit;
         ++result.repetitions;
+        if (server) {
+            result.marked_intervals.push_back(server->intervals);
+            if (server->depth > 0 && rep == 0)
+                result.notes.push_back(
+                    "the command ended inside a marked interval (perfgauge_marker_start() without "
+                    "its stop): counted until it ended");
+            if (server->unmatched_stops > 0 && rep == 0)
+                result.notes.push_back(fmt::format(
+                    "{} perfgauge_marker_stop() without a start ignored", server->unmatched_stops));
+            if (server->unknown_requests > 0 && rep == 0)
+                result.notes.push_back(fmt::format(
+                    "{} unknown request{} on PERFGAUGE_MARKER_FD ignored", server->unknown_requests,
+                    server->unknown_requests == 1 ? "" : "s"));
+        }
         result.elapsed_seconds.push_back(std::chrono::duration<double>(stop - start).count());
         result.read_path = pmu::read_path_name(after.path);
         for (std::size_t i = 0; i < deltas.size(); ++i) {
             auto& e = result.events[i];
             if (!counters.events()[i].opened || (cut_short && !deltas[i].counted))
                 continue;
+            if (!deltas[i].counted && never_enabled) {
+                e.counted = false;
+                e.refusal = *never_enabled;
+                continue;
+            }
             if (!deltas[i].counted) {
                 e.counted = false;
                 e.refusal = {

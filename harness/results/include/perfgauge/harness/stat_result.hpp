@@ -32,6 +32,12 @@ struct StatResult {
     /// ...unless no run had completed: then the one run reported is the one it cut short,
     /// counted until then.
     bool interrupted_run = false;
+    /// `stat --markers`: counters were on only between the command's markers
+    /// (perfgauge/marker.h); marked_intervals has each run's number of marked intervals.
+    bool markers = false;
+    std::vector<long> marked_intervals;
+    /// `stat --delay MS`: counters were enabled MS milliseconds after exec; 0 without.
+    long delay_ms = 0;
 };
 
 /// A ratio derived from counted events (IPC, branch-miss rate, ...), from medians.

@@ -106,11 +106,13 @@ struct CommandSimulation {
 };
 
 /// Runs `command` under callgrind (instrumented from the start, children followed) in a private
-/// temporary directory and sums every dump. Throws pmu::SimulationError when valgrind cannot run
-/// it or wrote nothing.
+/// temporary directory and sums every dump. With `markers` (`stat --markers`) instrumentation
+/// starts off and only the markers of perfgauge/marker.h turn it on (PERFGAUGE_MARKER_FD=callgrind
+/// tells them to issue callgrind's client requests). Throws pmu::SimulationError when valgrind
+/// cannot run it or wrote nothing.
 CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,
-                                   const std::vector<std::string>& events);
+                                   const std::vector<std::string>& events, bool markers = false);
 
 /// Puts the simulated totals into a native `perfgauge stat` result (one sample each: the
 /// simulation is deterministic), in the plan's event order; refused events become "not

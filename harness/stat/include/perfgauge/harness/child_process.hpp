@@ -3,6 +3,9 @@
 
 #include <sys/types.h>
 
+#include <chrono>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,13 +14,32 @@
 
 namespace perfgauge::harness {
 
+/// What the command gets beyond perfgauge's own environment.
+struct ChildSetup {
+    /// "NAME=VALUE" entries set in the command's environment (replacing NAME if present).
+    std::vector<std::string> environment;
+    /// A descriptor the command inherits across exec (perfgauge's are close-on-exec); -1: none.
+    int inherited_fd = -1;
+};
+
+/// What perfgauge does while it waits for the command (wait(hooks)).
+struct WaitHooks {
+    /// Called whenever `served_fd` is readable (or hung up); returns false once the descriptor
+    /// is done with (end of file), and it is no longer watched. -1: none.
+    int served_fd = -1;
+    std::function<bool()> on_readable;
+    /// Called once, this long after the command's exec succeeded (not when it ends first).
+    std::optional<std::chrono::milliseconds> after_exec;
+    std::function<void()> on_after_exec;
+};
+
 /// A forked child stopped before exec until start() is called, so counters can be attached
 /// to its pid first (with enable_on_exec they start exactly at exec). execvp searches PATH; no
 /// shell is involved. The child starts with default dispositions of SIGINT, SIGTERM, SIGHUP and
 /// SIGQUIT, and is registered to receive perfgauge's interrupts (see interrupt.hpp).
 class PendingChild {
   public:
-    explicit PendingChild(const std::vector<std::string>& argv);
+    explicit PendingChild(const std::vector<std::string>& argv, const ChildSetup& setup = {});
     PendingChild(const PendingChild&) = delete;
     PendingChild& operator=(const PendingChild&) = delete;
     /// Kills and reaps a child that was never started or waited for.
@@ -30,12 +52,23 @@ class PendingChild {
     /// start()s the child and waits for it to end. An interrupt meanwhile reaches the child; the
     /// caller sees interrupt_signal() and reports what completed.
     ExitStatus wait();
+    /// The same, serving `hooks` meanwhile: it polls the served descriptor, a pidfd of the child
+    /// (or, on kernels without pidfd_open, checks every 10 ms) and the exec-error pipe, whose
+    /// closing tells when exec succeeded.
+    ExitStatus wait(const WaitHooks& hooks);
 
   private:
+    /// Reads the exec-error pipe (once): its errno when exec failed, end of file when exec
+    /// succeeded. Blocks until one of them, so only once it is readable or the child ended.
+    void read_exec_outcome();
+    ExitStatus status_from(int wait_status);
+
     pid_t pid_ = -1;
     bool reaped_ = false;
     pmu::FileDescriptor go_write_;    // closing it releases the child
     pmu::FileDescriptor error_read_;  // the child writes its exec errno here
+    bool exec_outcome_known_ = false;
+    std::optional<int> exec_error_;  // set when exec failed
 };
 
 }  // namespace perfgauge::harness

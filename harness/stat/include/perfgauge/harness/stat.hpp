@@ -1,6 +1,7 @@
 // `perfgauge stat`: count a command like perf stat does, and summarise repetitions robustly.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,11 @@ struct StatOptions {
     std::optional<std::vector<pmu::GroupSpec>> resolved_events;
     int repetitions = 1;
     std::vector<std::string> command;
+    /// Counters start disabled; the command turns them on and off with perfgauge/marker.h
+    /// (a control socket named by PERFGAUGE_MARKER_FD, served while perfgauge waits).
+    bool markers = false;
+    /// Counters start disabled and are enabled this long after exec (perf stat -D).
+    std::optional<std::chrono::milliseconds> delay;
 };
 
 /// Resolves the events (throws pmu::EventError on bad names; an empty list counts nothing

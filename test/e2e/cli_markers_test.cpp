@@ -1,0 +1,191 @@
+// End-to-end: `perfgauge stat --markers` and `--delay` counting only part of a command, with
+// programs marked by <perfgauge/marker.h> (test/support/marker_pages.c, marker_scope.cpp).
+// Page faults are a software event: exact, and countable without a PMU. Each page touched once
+// is one minor fault; the tolerances cover the few faults of the markers' own code paths.
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "../support/cli.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+const std::string kPages = PERFGAUGE_MARKER_PAGES_PATH;
+const std::string kScope = PERFGAUGE_MARKER_SCOPE_PATH;
+
+ProcessResult stat(std::vector<std::string> options, const std::vector<std::string>& command) {
+    options.insert(options.begin(), "stat");
+    options.emplace_back("--");
+    options.insert(options.end(), command.begin(), command.end());
+    return perfgauge(options);
+}
+
+// The JSON report (on stderr) of `stat --format json`.
+nlohmann::json stat_json(std::vector<std::string> options,
+                         const std::vector<std::string>& command) {
+    options.insert(options.end(), {"--format", "json"});
+    const auto r = stat(options, command);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (r.exit_code != 0)
+        return nlohmann::json::object();
+    // A simulated run's notice ("... runs twice") comes first, on its own line.
+    const auto start = r.err.find("\n{");
+    return nlohmann::json::parse(
+        r.err[0] == '{' || start == std::string::npos ? r.err : r.err.substr(start + 1));
+}
+
+const nlohmann::json& event(const nlohmann::json& j, const std::string& name) {
+    for (const auto& e : j["events"]) {
+        if (e["event"] == name)
+            return e;
+    }
+    static const nlohmann::json none;
+    ADD_FAILURE() << "no event " << name << " in " << j.dump();
+    return none;
+}
+
+double value(const nlohmann::json& j, const std::string& name) {
+    const auto& e = event(j, name);
+    return e.is_object() && e["value"].is_number() ? e["value"].get<double>() : -1.0;
+}
+
+bool valgrind_installed() {
+    return ::access("/usr/bin/valgrind", X_OK) == 0 || ::access("/bin/valgrind", X_OK) == 0;
+}
+
+TEST(CliMarkers, CountsOnlyTheMarkedPages) {
+    const auto j = stat_json({"--markers", "-e", "page-faults"}, {kPages});
+    EXPECT_NEAR(value(j, "page-faults"), 1000, 40) << j.dump();
+    EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({1}));
+}
+
+TEST(CliMarkers, TableSaysHowManyIntervals) {
+    const auto r = stat({"--markers", "-e", "page-faults"}, {kPages});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("1 marked interval: counted only between perfgauge_marker_start() and "
+                         "perfgauge_marker_stop()"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(CliMarkers, WithoutMarkersTheWholeProgramCounts) {
+    const auto j = stat_json({"-e", "page-faults"}, {kPages});
+    // 7000 touched pages plus the program's start-up (loader, libc): some tens more.
+    EXPECT_GE(value(j, "page-faults"), 7000) << j.dump();
+    EXPECT_LE(value(j, "page-faults"), 7300) << j.dump();
+    EXPECT_TRUE(j["marked_intervals"].is_null());
+}
+
+TEST(CliMarkers, NoCpusUtilizedFromPartOfTheTaskClock) {
+    // task-clock counts the marked part only, the elapsed time is the whole command's.
+    const auto j = stat_json({"--markers", "-e", "task-clock"}, {kPages});
+    for (const auto& m : j["derived"])
+        EXPECT_NE(m["name"], "CPUs utilized") << j.dump();
+    EXPECT_GT(value(j, "task-clock"), 0) << j.dump();
+}
+
+TEST(CliMarkers, TwoIntervalsAddUp) {
+    const auto j = stat_json({"--markers", "-e", "page-faults", "-r", "2"}, {kPages, "twice"});
+    EXPECT_NEAR(value(j, "page-faults"), 1000, 40) << j.dump();
+    EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({2, 2}));
+}
+
+TEST(CliMarkers, ProgramThatNeverMarksCountsNothingAndSaysSo) {
+    const auto r = stat({"--markers", "-e", "page-faults"}, {kPages, "none"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;  // the command's status: it succeeded
+    EXPECT_NE(r.err.find("0 marked intervals: the command never called perfgauge_marker_start()"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("<not counted>"), std::string::npos) << r.err;
+    const auto j = stat_json({"--markers", "-e", "page-faults"}, {kPages, "none"});
+    EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({0}));
+    EXPECT_TRUE(event(j, "page-faults")["value"].is_null());
+    EXPECT_NE(event(j, "page-faults")["reason"].get<std::string>().find("no marked interval"),
+              std::string::npos);
+}
+
+TEST(CliMarkers, ScopedHelperCountsAnotherThreadsPages) {
+    // perfgauge::MarkedScope in C++; the pages are touched by a thread started inside it.
+    const auto j = stat_json({"--markers", "-e", "page-faults"}, {kScope});
+    EXPECT_NEAR(value(j, "page-faults"), 1000, 60) << j.dump();
+    EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({1}));
+}
+
+TEST(CliMarkers, MarkersDoNothingOutsidePerfgauge) {
+    const auto r = run_process({kPages});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    // A stale variable is ignored, not written to: a descriptor that is no socket, one that is
+    // closed, the one-number form, garbage.
+    for (const char* stale : {"PERFGAUGE_MARKER_FD=0:1", "PERFGAUGE_MARKER_FD=999:1",
+                              "PERFGAUGE_MARKER_FD=2", "PERFGAUGE_MARKER_FD=abc"}) {
+        const auto r = run_process({"/usr/bin/env", stale, kPages});
+        EXPECT_EQ(r.exit_code, 0) << stale << ": " << r.err;
+    }
+}
+
+TEST(CliMarkers, DelayStartsCountingLater) {
+    // 3000 pages, 600 ms of sleep, 1000 pages: enabled 300 ms after exec, only the last count.
+    const auto j = stat_json({"--delay", "300", "-e", "page-faults"}, {kPages, "sleep", "600"});
+    EXPECT_NEAR(value(j, "page-faults"), 1000, 40) << j.dump();
+    EXPECT_EQ(j["delay_ms"], 300);
+}
+
+TEST(CliMarkers, DelayLongerThanTheCommandCountsNothingAndSaysWhy) {
+    const auto r = stat({"--delay", "2000", "-e", "page-faults"}, {kPages, "sleep", "0"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("the command ended before --delay 2000 ms had passed"), std::string::npos)
+        << r.err;
+}
+
+TEST(CliMarkers, BadCombinationsAreRefused) {
+    for (const auto& options :
+         std::vector<std::vector<std::string>>{{"--markers", "--delay", "100", "-e", "page-faults"},
+                                               {"--delay", "0", "-e", "page-faults"},
+                                               {"--delay", "-5", "-e", "page-faults"}}) {
+        const auto r = stat(options, {kPages});
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+    }
+}
+
+TEST(CliMarkers, SimulatedInstructionsCoverOnlyTheMarkedWork) {
+    if (PERFGAUGE_SANITIZED_BUILD)
+        GTEST_SKIP() << "AddressSanitizer builds cannot run under valgrind";
+    if (!valgrind_installed())
+        GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)";
+    const auto marked =
+        stat_json({"--markers", "--backend", "sim", "-e", "instructions"}, {kPages});
+    const auto whole = stat_json({"--backend", "sim", "-e", "instructions"}, {kPages});
+    EXPECT_EQ(event(marked, "instructions")["source"], "sim");
+    // The marked loop writes 1000 pages: a few instructions each (and not the millions of the
+    // whole program's 7000 pages, loader and libc start-up).
+    const double m = value(marked, "instructions");
+    const double w = value(whole, "instructions");
+    EXPECT_GE(m, 1000) << marked.dump();
+    EXPECT_LE(m, 30000) << marked.dump();
+    EXPECT_GE(w, 10 * m) << whole.dump();
+    EXPECT_EQ(marked["marked_intervals"], nlohmann::json::array({1}));
+    // Without --markers the markers do not touch the simulation: the marked program is simulated
+    // whole, like the same pages touched by the program that never marks.
+    const auto unmarked = stat_json({"--backend", "sim", "-e", "instructions"}, {kPages, "none"});
+    EXPECT_NEAR(w, value(unmarked, "instructions"), 0.02 * w) << unmarked.dump();
+    // Never marked: the simulation counts nothing either.
+    const auto none =
+        stat_json({"--markers", "--backend", "sim", "-e", "instructions"}, {kPages, "none"});
+    EXPECT_LE(value(none, "instructions"), 0) << none.dump();
+}
+
+TEST(CliMarkers, DelayIsRefusedForSimulatedEvents) {
+    if (PERFGAUGE_SANITIZED_BUILD || !valgrind_installed())
+        GTEST_SKIP() << "needs valgrind (and a build without AddressSanitizer)";
+    const auto r = stat({"--delay", "100", "--backend", "sim", "-e", "instructions"}, {kPages});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--delay cannot apply to simulated events"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace perfgauge::test
