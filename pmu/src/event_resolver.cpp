@@ -166,6 +166,28 @@ EventSpec EventResolver::resolve(const EventTerm& term) const {
     return spec;
 }
 
+namespace {
+
+// An event perfgauge encodes itself (raw hex, perf's software events libpfm4 lacks): user space
+// always, the kernel too when `default_kernel` and no modifier says otherwise.
+EventSpec direct_spec(const EventTerm& term, const char* pmu, EventKind kind, std::uint32_t type,
+                      std::uint64_t config, std::string encoding, bool default_kernel) {
+    EventSpec spec;
+    spec.name = term.name + modifier_suffix(term.modifiers);
+    spec.encoding = std::move(encoding);
+    spec.pmu = pmu;
+    spec.kind = kind;
+    spec.attr.size = sizeof(perf_event_attr);
+    spec.attr.type = type;
+    spec.attr.config = config;
+    apply_privilege(spec.attr, term.modifiers.specified()
+                                   ? term.modifiers
+                                   : PrivilegeModifiers{true, default_kernel});
+    return spec;
+}
+
+}  // namespace
+
 // Raw events are parsed here rather than by libpfm4, whose perf_raw PMU refuses a full 64-bit
 // config (rffffffffffffffff) and calls malformed hex "event not found".
 std::optional<EventSpec> EventResolver::resolve_without_libpfm(const EventTerm& term) const {
@@ -174,36 +196,19 @@ std::optional<EventSpec> EventResolver::resolve_without_libpfm(const EventTerm& 
         return std::nullopt;
     if (raw.shape == RawEventParse::Shape::invalid)
         throw InvalidEventError(raw.error);
-    EventSpec spec;
-    spec.name = term.name + modifier_suffix(term.modifiers);
-    spec.encoding = fmt::format("perf_raw::r{:x} (type {}, config {:#x})", raw.config,
-                                static_cast<unsigned>(PERF_TYPE_RAW), raw.config);
-    spec.pmu = "perf_raw";
-    spec.kind = EventKind::raw;
-    spec.attr.size = sizeof(perf_event_attr);
-    spec.attr.type = PERF_TYPE_RAW;
-    spec.attr.config = raw.config;
-    apply_privilege(spec.attr,
-                    term.modifiers.specified() ? term.modifiers : PrivilegeModifiers{true, false});
-    return spec;
+    return direct_spec(term, "perf_raw", EventKind::raw, PERF_TYPE_RAW, raw.config,
+                       fmt::format("perf_raw::r{:x} (type {}, config {:#x})", raw.config,
+                                   static_cast<unsigned>(PERF_TYPE_RAW), raw.config),
+                       false);
 }
 
 EventSpec EventResolver::software_spec(const EventTerm& term,
                                        const ExtraSoftwareEvent& event) const {
-    EventSpec spec;
-    spec.name = term.name + modifier_suffix(term.modifiers);
-    spec.encoding = fmt::format("perf::{} (type {}, config {})", event.name,
-                                static_cast<unsigned>(PERF_TYPE_SOFTWARE), event.config);
-    spec.pmu = "perf";
-    spec.kind = EventKind::software;
-    spec.attr.size = sizeof(perf_event_attr);
-    spec.attr.type = PERF_TYPE_SOFTWARE;
-    spec.attr.config = event.config;
     // Same default as libpfm4's software events in resolve().
-    apply_privilege(spec.attr, term.modifiers.specified()
-                                   ? term.modifiers
-                                   : PrivilegeModifiers{true, software_counts_kernel_});
-    return spec;
+    return direct_spec(term, "perf", EventKind::software, PERF_TYPE_SOFTWARE, event.config,
+                       fmt::format("perf::{} (type {}, config {})", event.name,
+                                   static_cast<unsigned>(PERF_TYPE_SOFTWARE), event.config),
+                       software_counts_kernel_);
 }
 
 std::optional<EventSpec> EventResolver::resolve_tracepoint(const EventTerm& term) const {

@@ -128,13 +128,17 @@ void write_all(int fd, const std::string& content) {
     }
 }
 
+void check_descriptor_writable(const fs::path& path, int fd) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+        refuse(path, fmt::format("descriptor {} is not open for writing", fd));
+}
+
 void write_to_descriptor(const fs::path& path, const Target& t, const std::string& content) {
     // Whatever perfgauge printed through stdio before must come first.
     if (t.fd == STDOUT_FILENO)
         std::fflush(stdout);
-    const int flags = ::fcntl(t.fd, F_GETFL);
-    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
-        refuse(path, fmt::format("descriptor {} is not open for writing", t.fd));
+    check_descriptor_writable(path, t.fd);
     try {
         write_all(t.fd, content);
     } catch (const std::system_error& e) {
@@ -231,12 +235,9 @@ void check_directory_writable(const fs::path& shown, const fs::path& dir) {
 void check_writable(const fs::path& path) {
     const Target t = resolve(path);
     switch (t.method) {
-        case Method::descriptor: {
-            const int flags = ::fcntl(t.fd, F_GETFL);
-            if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
-                refuse(path, fmt::format("descriptor {} is not open for writing", t.fd));
+        case Method::descriptor:
+            check_descriptor_writable(path, t.fd);
             return;
-        }
         case Method::in_place:
             if (::access(t.path.c_str(), W_OK) != 0)
                 fail(path, "no write permission", errno);
