@@ -7,6 +7,7 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/stat_as_run.hpp"
 #include "result_input.hpp"
 
 namespace perfgauge::cli {
@@ -46,7 +47,8 @@ std::optional<double> fail_on_regression(const po::variables_map& vm) {
 int compare_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
-        "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n\n"
+        "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n"
+        "       perfgauge compare SIDE.json --baseline 'CMD A' --contender 'CMD B' [OPTIONS]\n\n"
         "Two files: results of perfgauge run, of perfgauge stat --format json (one sample per\n"
         "run of the command: elapsed time and each counter per run; two commands are compared\n"
         "whatever their names), or Google Benchmark JSON (--benchmark_out_format=json; one\n"
@@ -57,7 +59,8 @@ int compare_command(const std::vector<std::string>& args) {
         "(contender / baseline), the change, its confidence interval (CI) and a verdict that\n"
         "says only what the interval supports: faster/slower (fewer/more for counters) when it\n"
         "lies beyond the threshold, equivalent (±threshold) when within, inconclusive otherwise,\n"
-        "or too few samples. One file: benchmarks matched on everything but the variant, paired\n"
+        "or too few samples. One file: benchmarks matched on everything but the variant (or, in\n"
+        "a side-by-side stat result, two of its commands, named as its table lists them), paired\n"
         "by interleaved round (per-round differences, sign-test CI). Two files: matched by name,\n"
         "Hodges-Lehmann CI, and each side's IQR raises the threshold (one run cannot show its\n"
         "run-to-run noise). Threshold: the largest of --min-change, the counter's floor per item\n"
@@ -126,10 +129,31 @@ int compare_command(const std::vector<std::string>& args) {
 
     harness::Comparison comparison;
     if (variants) {
-        const auto result = read_result_file(files[0]);
+        const auto result = read_any_result_file(files[0]);
         const auto baseline = vm["baseline"].as<std::string>();
         const auto contender = vm["contender"].as<std::string>();
-        comparison = harness::compare_within(result, "variant", baseline, contender, compare);
+        if (result.kind == harness::ResultKind::google_benchmark) {
+            throw UsageError(fmt::format(
+                "{} is a Google Benchmark result: its benchmarks have no variants perfgauge can "
+                "pair; compare two files instead (perfgauge compare A.json B.json)",
+                files[0]));
+        }
+        // Run results pair the workloads' variants; side-by-side stat results their commands.
+        const bool commands = result.kind == harness::ResultKind::stat;
+        comparison = harness::compare_within(result, commands ? harness::kCommandParam : "variant",
+                                             baseline, contender, compare);
+        for (auto& b : comparison.benchmarks) {
+            if (commands)
+                b.name = b.contender;  // a command line has no variant to strip
+        }
+        if (comparison.benchmarks.empty() && commands) {
+            std::vector<std::string> names;
+            for (const auto& b : result.benchmarks)
+                names.push_back("'" + b.name + "'");
+            throw UsageError(
+                fmt::format("{} has no commands '{}' and '{}' to pair; its commands: {}", files[0],
+                            baseline, contender, fmt::join(names, ", ")));
+        }
         if (comparison.benchmarks.empty()) {
             throw UsageError(
                 fmt::format("{} has no benchmark pairs of variants '{}' and '{}' (variants are the "

@@ -123,10 +123,11 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
     };
     auto try_add = [&](Group& group, std::size_t slot) {
         const bool leader = group.fds.empty();
-        auto result = opener->open(attr_for(set.events_[slot].spec, leader), options.pid,
-                                   options.cpu, leader ? -1 : group.leader());
+        const perf_event_attr attr = attr_for(set.events_[slot].spec, leader);
+        auto result = opener->open(attr, options.pid, options.cpu, leader ? -1 : group.leader());
         if (!result.ok())
             return result.error;
+        set.events_[slot].opened_attr = attr;
         if (options.map_pages)
             group.pages.emplace_back(result.fd.get());
         group.fds.push_back(std::move(result.fd));

@@ -100,7 +100,10 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         method = Method::independent;  // too few shared rounds: compare as two sample sets
     // Paired: the samples of shared rounds, aligned; otherwise every sample.
     auto compare = [&](std::string metric, bool is_time, const std::vector<double>& x,
-                       const std::vector<double>& y) {
+                       const std::vector<double>& y, bool simulated = false) {
+        if (simulated)
+            return compare_samples(std::move(metric), is_time, x, y, options,
+                                   Method::deterministic);
         if (method != Method::paired) {
             auto m = compare_samples(std::move(metric), is_time, x, y, options, method);
             // Independent samples from several processes: what differs between processes of
@@ -122,6 +125,11 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         return compare_samples(std::move(metric), is_time, xs, ys, options, method);
     };
     out.metrics.push_back(compare("time", true, b.ns_per_item, c.ns_per_item));
+    // A command's CPU time (user+system) tells work from waiting, which wall time mixes.
+    if (rb.kind == ResultKind::stat && !b.cpu_ns_per_item.empty() &&
+        b.cpu_ns_per_item.size() == b.ns_per_item.size() &&
+        c.cpu_ns_per_item.size() == c.ns_per_item.size())
+        out.metrics.push_back(compare("cpu-time", true, b.cpu_ns_per_item, c.cpu_ns_per_item));
     for (std::size_t i = 0; i < rb.events.size(); ++i) {
         const std::size_t j = event_index(rc, rb.events[i].name);
         if (!comparable(rb, i, rc, j))
@@ -130,8 +138,9 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         if (b.counters_per_item[i].size() != b.ns_per_item.size() ||
             c.counters_per_item[j].size() != c.ns_per_item.size())
             continue;
-        out.metrics.push_back(
-            compare(rb.events[i].name, false, b.counters_per_item[i], c.counters_per_item[j]));
+        const bool simulated = rb.events[i].source == EventSource::simulated;
+        out.metrics.push_back(compare(rb.events[i].name, false, b.counters_per_item[i],
+                                      c.counters_per_item[j], simulated));
         out.metrics.back().source = rb.events[i].source;
     }
     for (auto& m : out.metrics)
@@ -222,7 +231,12 @@ MetricComparison compare_samples(std::string metric, bool is_time,
     const double floor = is_time ? 0.0 : per_item_floor(m.metric, options);
     m.threshold = std::max(options.min_change * std::fabs(m.baseline_median), floor);
 
-    if (constant(baseline) && constant(contender)) {
+    // Simulated counts (the caller says so) are exact whatever their number; other constant
+    // counts only when there are enough of them to show they do not vary; times never are.
+    const bool enough =
+        baseline.size() >= options.min_samples && contender.size() >= options.min_samples;
+    if (!is_time && (method == Method::deterministic || enough) && constant(baseline) &&
+        constant(contender)) {
         // Simulated counts (one value copied into every sample): the difference is exact and a
         // test of it would be meaningless.
         m.method = Method::deterministic;

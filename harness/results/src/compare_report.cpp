@@ -14,19 +14,6 @@ namespace perfgauge::harness {
 
 namespace {
 
-// "hw", "sw", "sim"; "" for time.
-const char* method_name(Method method) {
-    switch (method) {
-        case Method::paired:
-            return "paired";
-        case Method::independent:
-            return "independent";
-        case Method::deterministic:
-            return "deterministic";
-    }
-    return "?";
-}
-
 std::string source_text(const MetricComparison& m) {
     return m.source ? std::string(source_name(*m.source)) : std::string();
 }
@@ -48,17 +35,22 @@ std::string interval_text(const MetricComparison& m) {
                        100 * m.ci_high / std::fabs(m.baseline_median));
 }
 
+// Times by what they measure: "time" (wall) or "cpu-time" (user+system, stat results).
+std::string time_name(const MetricComparison& m, const char* wall, const char* cpu) {
+    return (m.metric == "time" ? wall : cpu) + m.per;
+}
+
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
-    return {
-        b.name,
-        m.is_time ? "time/" + m.per : fmt::format("{}/{} [{}]", m.metric, m.per, source_text(m)),
-        m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
-        m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
-        m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
-        m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
-        interval_text(m),
-        format_p(m.p_value),
-        verdict_text(m)};
+    return {b.name,
+            m.is_time ? time_name(m, "time/", "cpu-time/")
+                      : fmt::format("{}/{} [{}]", m.metric, m.per, source_text(m)),
+            m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
+            m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
+            m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
+            m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
+            interval_text(m),
+            format_p(m.p_value),
+            verdict_text(m)};
 }
 
 // The rules the verdicts followed, with the thresholds actually used, so a reader never assumes
@@ -106,7 +98,7 @@ std::string render_csv(const Comparison& c) {
                      "method"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            table.add_row({b.name, m.is_time ? "ns_per_" + m.per : m.metric,
+            table.add_row({b.name, m.is_time ? time_name(m, "ns_per_", "cpu_ns_per_") : m.metric,
                            fmt::format("{}", m.baseline_median),
                            fmt::format("{}", m.contender_median), fmt::format("{}", m.ratio),
                            fmt::format("{}", m.change_pct), fmt::format("{}", m.shift),
@@ -161,7 +153,7 @@ std::string render_json(const Comparison& c) {
         e["metrics"] = nlohmann::json::array();
         for (const auto& m : b.metrics) {
             e["metrics"].push_back(
-                {{"metric", m.is_time ? "ns_per_" + m.per : m.metric},
+                {{"metric", m.is_time ? time_name(m, "ns_per_", "cpu_ns_per_") : m.metric},
                  {"source", source_text(m)},
                  {"baseline_median", m.baseline_median},
                  {"contender_median", m.contender_median},
@@ -202,6 +194,18 @@ std::string verdict_text(const MetricComparison& m) {
             return "inconclusive";
         case Verdict::too_few_samples:
             return "too few samples";
+    }
+    return "?";
+}
+
+const char* method_name(Method method) {
+    switch (method) {
+        case Method::paired:
+            return "paired";
+        case Method::independent:
+            return "independent";
+        case Method::deterministic:
+            return "deterministic";
     }
     return "?";
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/result_file.hpp"
+#include "perfgauge/harness/stat_as_run.hpp"
 #include "result_file_json.hpp"
 
 namespace perfgauge::harness {
@@ -52,13 +53,6 @@ double sample_value(const json& v, const std::string& origin, ResultKind kind,
     return value;
 }
 
-std::string joined(const std::vector<std::string>& words) {
-    std::string out;
-    for (const auto& w : words)
-        out += (out.empty() ? "" : " ") + w;
-    return out;
-}
-
 // ---- perfgauge stat --------------------------------------------------------------------------
 
 EventColumn stat_event_column(const json& e, const std::string& origin) {
@@ -95,83 +89,125 @@ EventColumn stat_event_column(const json& e, const std::string& origin) {
 
 }  // namespace
 
+namespace {
+
+// How the command ended, from the shell status and perfgauge's own description of it.
+ExitStatus exit_from_json(const json& j) {
+    ExitStatus exit;
+    const auto it = j.find("exit_status");
+    if (it == j.end() || !it->is_number_integer())
+        return exit;
+    const int status = it->get<int>();
+    const std::string text = j.value("exit", std::string());
+    if (text.starts_with("could not be executed")) {
+        exit.exec_failed = true;
+    } else if (text.starts_with("killed by") && status > 128) {
+        exit.signaled = true;
+        exit.code = status - 128;
+    } else {
+        exit.code = status;
+    }
+    return exit;
+}
+
+std::vector<double> seconds_list(const json& j, const char* key, const std::string& origin) {
+    std::vector<double> out;
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return out;
+    for (std::size_t s = 0; s < it->size(); ++s)
+        out.push_back(
+            sample_value((*it)[s], origin, ResultKind::stat, fmt::format("run {}: {}", s, key)));
+    return out;
+}
+
+// One command's stat JSON, typed; stat_as_run_result turns it into the result model.
+StatResult stat_result_from_json(const json& j, const std::string& origin) {
+    constexpr ResultKind kStat = ResultKind::stat;
+    StatResult s;
+    s.command = j.at("command").get<std::vector<std::string>>();
+    if (s.command.empty())
+        malformed(origin, kStat, "'command' is empty");
+    s.elapsed_seconds = seconds_list(j, "elapsed_seconds", origin);
+    const std::size_t runs = s.elapsed_seconds.size();
+    s.user_seconds = seconds_list(j, "user_seconds", origin);
+    s.system_seconds = seconds_list(j, "system_seconds", origin);
+    if ((!s.user_seconds.empty() && s.user_seconds.size() != runs) ||
+        s.system_seconds.size() != s.user_seconds.size())
+        malformed(origin, kStat, "user_seconds and system_seconds do not have one value per run");
+    s.repetitions = static_cast<int>(runs);
+    for (const auto& e : j.at("events")) {
+        StatEventResult event;
+        static_cast<EventColumn&>(event) = stat_event_column(e, origin);
+        event.unit = e.value("unit", std::string());
+        if (event.counted) {
+            const json& samples = e.at("samples");
+            // Simulated counts come from one run under callgrind: one value for every run.
+            const bool one_simulated =
+                event.source == EventSource::simulated && samples.size() == 1;
+            if (samples.size() != runs && !one_simulated) {
+                malformed(origin, kStat,
+                          fmt::format("event '{}' has {} samples for {} runs", event.name,
+                                      samples.size(), runs));
+            }
+            for (std::size_t k = 0; k < samples.size(); ++k) {
+                event.samples.push_back(sample_value(samples[k], origin, kStat,
+                                                     fmt::format("run {}: {}", k, event.name)));
+            }
+            if (const auto it = e.find("running_fraction"); it != e.end() && !it->is_null()) {
+                event.running_fraction = sample_value(
+                    *it, origin, kStat, fmt::format("{}: running_fraction", event.name));
+                if (event.running_fraction > 1)
+                    refuse(origin, kStat, fmt::format("{}: running_fraction", event.name),
+                           fmt::format("{}", event.running_fraction));
+            }
+        }
+        s.events.push_back(std::move(event));
+    }
+    s.exit = exit_from_json(j);
+    if (const auto it = j.find("interrupted"); it != j.end() && it->is_string()) {
+        s.interrupted_by = it->get<std::string>();
+        s.interrupted_run = j.value("interrupted_run", false);
+    }
+    if (const auto it = j.find("notes"); it != j.end() && it->is_array()) {
+        for (const auto& note : *it) {
+            if (note.is_string())
+                s.notes.push_back(note.get<std::string>());
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
 RunResult stat_from_json(const json& j, const std::string& origin) {
     constexpr ResultKind kStat = ResultKind::stat;
-    RunResult r;
-    r.kind = kStat;
-    r.precision_target = 0;  // stat runs a fixed number of times
     try {
-        BenchmarkResult b;
-        const auto command = j.at("command").get<std::vector<std::string>>();
-        if (command.empty())
-            malformed(origin, kStat, "'command' is empty");
-        b.name = joined(command);
-        b.iterations = 1;
-        b.items_per_iteration = 1;  // the item is one run of the command
-        const json& elapsed = j.at("elapsed_seconds");
-        for (std::size_t s = 0; s < elapsed.size(); ++s) {
-            const double ns = 1e9 * sample_value(elapsed[s], origin, kStat,
-                                                 fmt::format("run {}: elapsed_seconds", s));
-            b.ns_per_item.push_back(ns);
-            b.raw_ns_per_item.push_back(ns);
-        }
-        const std::size_t runs = b.ns_per_item.size();
-        for (const auto& e : j.at("events")) {
-            EventColumn column = stat_event_column(e, origin);
-            std::vector<double> values;
-            double running = 1.0;
-            if (column.counted) {
-                const json& samples = e.at("samples");
-                if (samples.size() != runs) {
-                    malformed(origin, kStat,
-                              fmt::format("event '{}' has {} samples for {} runs", column.name,
-                                          samples.size(), runs));
-                }
-                for (std::size_t s = 0; s < samples.size(); ++s) {
-                    values.push_back(sample_value(samples[s], origin, kStat,
-                                                  fmt::format("run {}: {}", s, column.name)));
-                }
-                if (const auto it = e.find("running_fraction"); it != e.end() && !it->is_null()) {
-                    running = sample_value(*it, origin, kStat,
-                                           fmt::format("{}: running_fraction", column.name));
-                    if (running > 1)
-                        refuse(origin, kStat, fmt::format("{}: running_fraction", column.name),
-                               fmt::format("{}", running));
-                }
-            } else {
-                values.assign(runs, 0.0);  // not counted: values are 0, the refusal says why
+        if (const auto it = j.find("commands"); it != j.end()) {
+            // Side by side: every command's own stat JSON, in the order given; sample k of each
+            // is round k.
+            SideBySideResult side;
+            std::vector<std::vector<std::string>> lines;
+            for (const auto& command : *it) {
+                side.commands.push_back(stat_result_from_json(command, origin));
+                lines.push_back(side.commands.back().command);
             }
-            b.counters_per_item.push_back(values);
-            b.raw_counters_per_item.push_back(std::move(values));
-            b.running_fraction.push_back(running);
-            r.events.push_back(std::move(column));
-        }
-        r.repetitions = runs;
-        if (const auto it = j.find("exit_status");
-            it != j.end() && it->is_number_integer() && it->get<int>() != 0) {
-            // A failing command's numbers are those of whatever it did before failing.
-            r.warnings.push_back(fmt::format(
-                "the command {}", j.value("exit", fmt::format("exited with {}", it->get<int>()))));
-        }
-        if (const auto it = j.find("interrupted"); it != j.end() && it->is_string()) {
-            r.interrupted_by = it->get<std::string>();
-            r.warnings.push_back(
-                j.value("interrupted_run", false)
-                    ? fmt::format("interrupted by {}: the one run reported was cut short",
-                                  r.interrupted_by)
-                    : fmt::format("interrupted by {}: fewer runs than planned", r.interrupted_by));
-        }
-        if (const auto it = j.find("notes"); it != j.end() && it->is_array()) {
-            for (const auto& note : *it) {
-                if (note.is_string())
-                    r.warnings.push_back(note.get<std::string>());
+            if (side.commands.size() < 2)
+                malformed(origin, kStat, "'commands' holds fewer than two commands");
+            RunResult r = stat_as_run_result(side.commands, side_by_side_labels(lines));
+            if (const auto notes = j.find("notes"); notes != j.end() && notes->is_array()) {
+                for (const auto& note : *notes) {
+                    if (note.is_string())
+                        r.warnings.push_back(note.get<std::string>());
+                }
             }
+            return r;
         }
-        r.benchmarks.push_back(std::move(b));
+        const StatResult s = stat_result_from_json(j, origin);
+        return stat_as_run_result({s}, {});
     } catch (const json::exception& e) {
         malformed(origin, kStat, e.what());
     }
-    return r;
 }
 
 // ---- Google Benchmark ------------------------------------------------------------------------
@@ -384,8 +420,9 @@ RunResult parse_result_json(const std::string& text, const std::string& origin) 
             return gbench_from_json(j, origin);
         return run_from_json(j, origin);
     }
-    if (j.is_object() && j.contains("command") && j.contains("events") &&
-        j.contains("elapsed_seconds"))
+    if (j.is_object() &&
+        ((j.contains("command") && j.contains("events") && j.contains("elapsed_seconds")) ||
+         (j.contains("commands") && j.contains("side_by_side"))))
         return stat_from_json(j, origin);
     throw ResultFileError(fmt::format(
         "{}: not a benchmark result (expected the JSON of perfgauge run or perfgauge stat "

@@ -10,10 +10,11 @@
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
+#include "stat_report_parts.hpp"
 
 namespace perfgauge::harness {
 
-namespace {
+namespace detail {
 
 std::string command_text(const StatResult& r) {
     std::string out;
@@ -22,7 +23,6 @@ std::string command_text(const StatResult& r) {
     return out;
 }
 
-// Counts print as integers when they are (unscaled counts), else with 2 decimals.
 // The footer of an interrupted stat: what the numbers above rest on.
 std::string interruption_text(const StatResult& r) {
     if (r.interrupted_run)
@@ -75,14 +75,46 @@ std::pair<std::string, std::string> display_value(const StatEventResult& e) {
     return {number_text(m), ""};
 }
 
-std::string spread_text(const StatEventResult& e) {
-    if (e.samples.size() < 2)
+std::string spread_text(const std::vector<double>& values) {
+    if (values.size() < 2)
         return "";
-    const double m = median(e.samples);
+    const double m = median(values);
     if (m == 0)
         return "";
-    return fmt::format("+-{:.1f}%", 100.0 * median_absolute_deviation(e.samples) / std::fabs(m));
+    return fmt::format("+-{:.1f}%", 100.0 * median_absolute_deviation(values) / std::fabs(m));
 }
+
+std::string spread_text(const StatEventResult& e) {
+    return spread_text(e.samples);
+}
+
+std::string refusals_text(const std::vector<const StatResult*>& results) {
+    // One explanation per distinct reason, naming the events it covers (once, in first-seen
+    // order, however many commands share it).
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> reasons;
+    for (const StatResult* r : results) {
+        for (const auto& e : r->events) {
+            if (e.refusal.reason.empty())
+                continue;
+            auto& names = reasons[{e.refusal.status + ": " + e.refusal.reason, e.refusal.fix}];
+            if (std::find(names.begin(), names.end(), e.name) == names.end())
+                names.push_back(e.name);
+        }
+    }
+    std::string out;
+    for (const auto& [why, names] : reasons) {
+        out += fmt::format("\n  {}: {}\n", fmt::join(names, ", "), why.first);
+        if (!why.second.empty())
+            out += fmt::format("    fix: {}\n", why.second);
+    }
+    return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
 
 std::string render_table(const StatResult& r) {
     std::string out =
@@ -114,18 +146,12 @@ std::string render_table(const StatResult& r) {
         out += fmt::format("\n  {:.6f} seconds time elapsed{}\n", median(r.elapsed_seconds),
                            r.elapsed_seconds.size() > 1 ? " (median)" : "");
     }
+    if (!r.user_seconds.empty()) {
+        out += fmt::format("  {:.6f} seconds user\n  {:.6f} seconds sys\n", median(r.user_seconds),
+                           median(r.system_seconds));
+    }
     out += counting_window_text(r);
-    // One explanation per distinct reason, naming the events it covers.
-    std::map<std::pair<std::string, std::string>, std::vector<std::string>> reasons;
-    for (const auto& e : r.events) {
-        if (!e.refusal.reason.empty())
-            reasons[{e.refusal.status + ": " + e.refusal.reason, e.refusal.fix}].push_back(e.name);
-    }
-    for (const auto& [why, names] : reasons) {
-        out += fmt::format("\n  {}: {}\n", fmt::join(names, ", "), why.first);
-        if (!why.second.empty())
-            out += fmt::format("    fix: {}\n", why.second);
-    }
+    out += refusals_text({&r});
     for (const auto& note : r.notes)
         out += fmt::format("\n  note: {}\n", note);
     if (!r.interrupted_by.empty())
@@ -135,35 +161,55 @@ std::string render_table(const StatResult& r) {
 }
 
 std::string render_csv(const StatResult& r) {
-    std::vector<std::string> header = csv_columns(kStatCsvHeader);
-    TextTable table(header);
-    for (const auto& e : r.events) {
-        const bool has = e.counted && !e.samples.empty();
-        table.add_row({e.name, has ? number_text(median(e.samples)) : "", e.unit,
-                       has ? fmt::format("{:.4f}", e.running_fraction) : "", status_text(e),
-                       std::string(pmu::kind_name(e.kind)), std::to_string(e.samples.size()),
-                       has ? number_text(quantile(e.samples, 0)) : "",
-                       has ? number_text(quantile(e.samples, 1)) : "",
-                       has ? number_text(median_absolute_deviation(e.samples)) : "",
-                       e.refusal.reason, std::string(source_name(e.source))});
-    }
-    // Below the events, in the same columns: the elapsed time (kind "elapsed"; no counter, so
-    // no source) and each derived ratio (kind "derived"), as the table and JSON show them.
-    if (!r.elapsed_seconds.empty()) {
-        const auto& t = r.elapsed_seconds;
-        table.add_row({"elapsed", exact_text(median(t)), "s", "", "measured", "elapsed",
-                       std::to_string(t.size()), exact_text(quantile(t, 0)),
-                       exact_text(quantile(t, 1)), exact_text(median_absolute_deviation(t)), "",
-                       ""});
-    }
-    for (const auto& m : derive_metrics(r)) {
-        table.add_row({m.name, exact_text(m.value), m.unit, "", "derived", "derived",
-                       std::to_string(r.elapsed_seconds.size()), "", "", "", "", m.source});
-    }
+    TextTable table(csv_columns(kStatCsvHeader));
+    for (auto& row : stat_csv_rows(r))
+        table.add_row(std::move(row));
     return table.render_csv();
 }
 
-std::string render_json(const StatResult& r) {
+}  // namespace
+
+std::vector<std::vector<std::string>> detail::stat_csv_rows(const StatResult& r) {
+    std::vector<std::vector<std::string>> table;
+    for (const auto& e : r.events) {
+        const bool has = e.counted && !e.samples.empty();
+        table.push_back({e.name, has ? number_text(median(e.samples)) : "", e.unit,
+                         has ? fmt::format("{:.4f}", e.running_fraction) : "", status_text(e),
+                         std::string(pmu::kind_name(e.kind)), std::to_string(e.samples.size()),
+                         has ? number_text(quantile(e.samples, 0)) : "",
+                         has ? number_text(quantile(e.samples, 1)) : "",
+                         has ? number_text(median_absolute_deviation(e.samples)) : "",
+                         e.refusal.reason, std::string(source_name(e.source))});
+    }
+    // Below the events, in the same columns: the elapsed time (kind "elapsed"; no counter, so
+    // no source), the CPU time in user and kernel mode (kind "cpu-time") and each derived ratio
+    // (kind "derived"), as the table and JSON show them.
+    if (!r.elapsed_seconds.empty()) {
+        struct Time {
+            const char* name;
+            const char* kind;
+            const std::vector<double>& values;
+        };
+        const Time times[] = {{"elapsed", "elapsed", r.elapsed_seconds},
+                              {"user", "cpu-time", r.user_seconds},
+                              {"sys", "cpu-time", r.system_seconds}};
+        for (const auto& [name, kind, t] : times) {
+            if (t.empty())
+                continue;
+            table.push_back({name, exact_text(median(t)), "s", "", "measured", kind,
+                             std::to_string(t.size()), exact_text(quantile(t, 0)),
+                             exact_text(quantile(t, 1)), exact_text(median_absolute_deviation(t)),
+                             "", ""});
+        }
+    }
+    for (const auto& m : derive_metrics(r)) {
+        table.push_back({m.name, exact_text(m.value), m.unit, "", "derived", "derived",
+                         std::to_string(r.elapsed_seconds.size()), "", "", "", "", m.source});
+    }
+    return table;
+}
+
+nlohmann::json detail::stat_json(const StatResult& r) {
     nlohmann::json j;
     j["command"] = r.command;
     j["repetitions"] = r.repetitions;
@@ -171,6 +217,8 @@ std::string render_json(const StatResult& r) {
     j["exit"] = r.exit.describe();
     j["read_path"] = r.read_path;
     j["elapsed_seconds"] = r.elapsed_seconds;
+    j["user_seconds"] = r.user_seconds;
+    j["system_seconds"] = r.system_seconds;
     j["events"] = nlohmann::json::array();
     for (const auto& e : r.events) {
         nlohmann::json ev;
@@ -204,7 +252,13 @@ std::string render_json(const StatResult& r) {
     j["marked_intervals"] =
         r.markers ? nlohmann::json(r.marked_intervals) : nlohmann::json(nullptr);
     j["delay_ms"] = r.delay_ms > 0 ? nlohmann::json(r.delay_ms) : nlohmann::json(nullptr);
-    return j.dump(2) + "\n";
+    return j;
+}
+
+namespace {
+
+std::string render_json(const StatResult& r) {
+    return stat_json(r).dump(2) + "\n";
 }
 
 std::string render_markdown(const StatResult& r) {
@@ -231,6 +285,10 @@ std::string render_markdown(const StatResult& r) {
                                           r.elapsed_seconds.size(), quantile(r.elapsed_seconds, 0),
                                           quantile(r.elapsed_seconds, 1))
                             : "");
+        if (!r.user_seconds.empty())
+            out += fmt::format("CPU: {:.6f} s user, {:.6f} s sys{}\n", median(r.user_seconds),
+                               median(r.system_seconds),
+                               r.user_seconds.size() > 1 ? " (medians)" : "");
     }
     if (const auto metrics = derive_metrics(r); !metrics.empty()) {
         TextTable derived({"metric", "value", "unit", "source"},

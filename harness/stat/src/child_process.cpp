@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,10 +143,12 @@ ExitStatus PendingChild::wait() {
     int status = 0;
     // An interrupt meanwhile reaches the child through the handler (or, from a terminal,
     // directly); perfgauge waits for it to end and its caller sees interrupt_signal().
-    while (::waitpid(pid_, &status, 0) < 0) {
+    rusage usage{};
+    while (::wait4(pid_, &status, 0, &usage) < 0) {
         if (errno != EINTR)
-            throw std::system_error(errno, std::generic_category(), "waitpid");
+            throw std::system_error(errno, std::generic_category(), "wait4");
     }
+    record_usage(usage);
     reaped_ = true;
     unregister_child(pid_);
     return status_from(status);
@@ -159,11 +162,14 @@ ExitStatus PendingChild::wait(const WaitHooks& hooks) {
     bool delay_pending = hooks.after_exec.has_value() && hooks.on_after_exec;
     int status = 0;
     for (;;) {
-        const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-        if (done == pid_)
+        rusage usage{};
+        const pid_t done = ::wait4(pid_, &status, WNOHANG, &usage);
+        if (done == pid_) {
+            record_usage(usage);
             break;
+        }
         if (done < 0 && errno != EINTR)
-            throw std::system_error(errno, std::generic_category(), "waitpid");
+            throw std::system_error(errno, std::generic_category(), "wait4");
         int timeout = pidfd ? -1 : 10;  // without a pidfd, look at the child every 10 ms
         if (due) {
             const auto left = std::chrono::ceil<std::chrono::milliseconds>(
@@ -196,6 +202,13 @@ ExitStatus PendingChild::wait(const WaitHooks& hooks) {
     reaped_ = true;
     unregister_child(pid_);
     return status_from(status);
+}
+
+void PendingChild::record_usage(const rusage& usage) {
+    const auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
+    usage_ = CpuTimes{seconds(usage.ru_utime), seconds(usage.ru_stime)};
 }
 
 ExitStatus PendingChild::status_from(int status) {

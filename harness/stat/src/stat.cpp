@@ -102,154 +102,247 @@ struct MarkerServer {
     }
 };
 
-}  // namespace
+std::vector<pmu::GroupSpec> resolved_groups(const StatOptions& options,
+                                            const pmu::EventResolver& resolver) {
+    if (options.resolved_events)
+        return *options.resolved_events;
+    if (options.events.find_first_not_of(" \t") == std::string::npos)
+        return {};
+    return resolver.resolve(options.events);
+}
 
-StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver) {
-    const auto groups = options.resolved_events ? *options.resolved_events
-                        : options.events.find_first_not_of(" \t") == std::string::npos
-                            ? std::vector<pmu::GroupSpec>{}
-                            : resolver.resolve(options.events);
+StatResult empty_result(const StatOptions& options, const std::vector<std::string>& command) {
     StatResult result;
-    result.command = options.command;
+    result.command = command;
     result.markers = options.markers;
     result.delay_ms = options.delay ? static_cast<long>(options.delay->count()) : 0;
+    return result;
+}
 
+// How one run of a command ended, as far as the repetitions are concerned.
+enum class RunOutcome {
+    counted,      ///< it ran and exited 0: its counts were added
+    failed,       ///< it exited non-zero, died, or could not be executed (exec failure counted)
+    interrupted,  ///< perfgauge was interrupted: what completed is the report
+};
+
+// Runs `command` once with the counters attached and adds its counts to `result` (the first run
+// of a result also sets up its event columns and notes).
+RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec>& groups,
+                    const std::vector<std::string>& command, StatResult& result) {
+    if (interrupt_signal() != 0)
+        return RunOutcome::interrupted;
+    const bool first = result.repetitions == 0;
     pmu::CounterOptions counter_options;
     counter_options.inherit = true;
     // Markers and --delay start with the groups disabled (the leaders' attr.disabled) and
     // enable them by ioctl, which reaches the inherited counters of every thread and child.
     counter_options.enable_on_exec = !options.markers && !options.delay;
 
-    for (int rep = 0; rep < options.repetitions; ++rep) {
-        if (interrupt_signal() != 0)
-            break;
-        std::optional<MarkerChannel> channel;
-        ChildSetup setup;
-        if (options.markers) {
-            channel.emplace();
-            setup.environment = {channel->environment()};
-            setup.inherited_fd = channel->theirs();
+    std::optional<MarkerChannel> channel;
+    ChildSetup setup;
+    if (options.markers) {
+        channel.emplace();
+        setup.environment = {channel->environment()};
+        setup.inherited_fd = channel->theirs();
+    }
+    PendingChild child(command, setup);
+    if (channel)
+        channel->close_theirs();
+    counter_options.pid = child.pid();
+    auto counters = pmu::CounterSet::open(groups, counter_options);
+    if (first) {
+        const auto columns = native_columns(counters);
+        result.events.clear();
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            StatEventResult e;
+            static_cast<EventColumn&>(e) = columns[i];
+            e.unit = is_time_event(counters.events()[i].spec) ? "ns" : "";
+            result.events.push_back(std::move(e));
         }
-        PendingChild child(options.command, setup);
-        if (channel)
-            channel->close_theirs();
-        counter_options.pid = child.pid();
-        auto counters = pmu::CounterSet::open(groups, counter_options);
-        if (rep == 0) {
-            const auto columns = native_columns(counters);
-            for (std::size_t i = 0; i < columns.size(); ++i) {
-                StatEventResult e;
-                static_cast<EventColumn&>(e) = columns[i];
-                e.unit = is_time_event(counters.events()[i].spec) ? "ns" : "";
-                result.events.push_back(std::move(e));
-            }
-            result.notes = counters.notes();
-        }
-        std::optional<MarkerServer> server;
-        WaitHooks hooks;
-        bool delay_elapsed = false;
-        if (channel) {
-            server.emplace(MarkerServer{counters, channel->ours()});
-            hooks.served_fd = channel->ours();
-            hooks.on_readable = [&server] { return server->serve(); };
-        }
-        if (options.delay) {
-            hooks.after_exec = *options.delay;
-            hooks.on_after_exec = [&counters, &delay_elapsed] {
-                counters.enable();
-                delay_elapsed = true;
-            };
-        }
-        const auto start = std::chrono::steady_clock::now();
-        const ExitStatus exit = options.markers || options.delay ? child.wait(hooks) : child.wait();
-        const auto stop = std::chrono::steady_clock::now();
-        const int signal = interrupt_signal();
-        // The run an interrupt killed (or kept from starting) counted part of the work at most.
-        const bool cut_short = signal != 0 && (exit.signaled || exit.exec_failed);
-        if (signal != 0)
-            result.interrupted_by = signal_name(signal);
-        if (cut_short && (result.repetitions > 0 || exit.exec_failed))
-            break;  // the completed runs are the report
-        if (exit.exec_failed) {
-            result.exit = exit;
-            ++result.repetitions;
-            break;
-        }
-
-        // Zeros: counting began at exec (or, disabled until then, at a marker or the delay).
-        const auto before = counters.make_snapshot();
-        auto after = counters.make_snapshot();
-        counters.read(after);
-        const auto deltas = counters.delta(before, after);
-        // Counters that were never enabled read "not counted"; say why rather than blame the PMU.
-        std::optional<EventRefusal> never_enabled;
-        if (server && server->intervals == 0) {
-            never_enabled = EventRefusal{
-                "not counted",
-                "no marked interval: the command never called perfgauge_marker_start()",
-                "mark the work with perfgauge_marker_start()/perfgauge_marker_stop() from "
-                "<perfgauge/marker.h>, or drop --markers"};
-        } else if (options.delay && !delay_elapsed) {
-            never_enabled = EventRefusal{
-                "not counted",
-                fmt::format("the command ended before --delay {} ms had passed", result.delay_ms),
-                "use a shorter --delay"};
-        }
-        if (cut_short) {
-            // The only run, cut short: its counts until then are reported, marked so (perf stat
-            // does the same when Ctrl-C ends a command) - unless it never reached exec.
-            if (std::none_of(deltas.begin(), deltas.end(),
-                             [](const pmu::ScaledCount& d) { return d.counted; }))
-                break;
-            result.interrupted_run = true;
-        }
+        const auto notes = counters.notes();
+        result.notes.insert(result.notes.end(), notes.begin(), notes.end());
+        if (options.on_opened)
+            options.on_opened(counters);
+    }
+    std::optional<MarkerServer> server;
+    WaitHooks hooks;
+    bool delay_elapsed = false;
+    if (channel) {
+        server.emplace(MarkerServer{counters, channel->ours()});
+        hooks.served_fd = channel->ours();
+        hooks.on_readable = [&server] { return server->serve(); };
+    }
+    if (options.delay) {
+        hooks.after_exec = *options.delay;
+        hooks.on_after_exec = [&counters, &delay_elapsed] {
+            counters.enable();
+            delay_elapsed = true;
+        };
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const ExitStatus exit = options.markers || options.delay ? child.wait(hooks) : child.wait();
+    const auto stop = std::chrono::steady_clock::now();
+    const int signal = interrupt_signal();
+    // The run an interrupt killed (or kept from starting) counted part of the work at most.
+    const bool cut_short = signal != 0 && (exit.signaled || exit.exec_failed);
+    if (signal != 0)
+        result.interrupted_by = signal_name(signal);
+    if (cut_short && (result.repetitions > 0 || exit.exec_failed))
+        return RunOutcome::interrupted;  // the completed runs are the report
+    if (exit.exec_failed) {
         result.exit = exit;
         ++result.repetitions;
-        if (server) {
-            result.marked_intervals.push_back(server->intervals);
-            if (server->depth > 0 && rep == 0)
-                result.notes.push_back(
-                    "the command ended inside a marked interval (perfgauge_marker_start() without "
-                    "its stop): counted until it ended");
-            if (server->unmatched_stops > 0 && rep == 0)
-                result.notes.push_back(fmt::format(
-                    "{} perfgauge_marker_stop() without a start ignored", server->unmatched_stops));
-            if (server->unknown_requests > 0 && rep == 0)
-                result.notes.push_back(fmt::format(
-                    "{} unknown request{} on PERFGAUGE_MARKER_FD ignored", server->unknown_requests,
-                    server->unknown_requests == 1 ? "" : "s"));
+        return RunOutcome::failed;
+    }
+
+    // Zeros: counting began at exec (or, disabled until then, at a marker or the delay).
+    const auto before = counters.make_snapshot();
+    auto after = counters.make_snapshot();
+    counters.read(after);
+    const auto deltas = counters.delta(before, after);
+    // Counters that were never enabled read "not counted"; say why rather than blame the PMU.
+    std::optional<EventRefusal> never_enabled;
+    if (server && server->intervals == 0) {
+        never_enabled = EventRefusal{
+            "not counted", "no marked interval: the command never called perfgauge_marker_start()",
+            "mark the work with perfgauge_marker_start()/perfgauge_marker_stop() from "
+            "<perfgauge/marker.h>, or drop --markers"};
+    } else if (options.delay && !delay_elapsed) {
+        never_enabled = EventRefusal{
+            "not counted",
+            fmt::format("the command ended before --delay {} ms had passed", result.delay_ms),
+            "use a shorter --delay"};
+    }
+    if (cut_short) {
+        // The only run, cut short: its counts until then are reported, marked so (perf stat
+        // does the same when Ctrl-C ends a command) - unless it never reached exec.
+        if (std::none_of(deltas.begin(), deltas.end(),
+                         [](const pmu::ScaledCount& d) { return d.counted; }))
+            return RunOutcome::interrupted;
+        result.interrupted_run = true;
+    }
+    result.exit = exit;
+    ++result.repetitions;
+    if (server) {
+        result.marked_intervals.push_back(server->intervals);
+        if (server->depth > 0 && first)
+            result.notes.push_back(
+                "the command ended inside a marked interval (perfgauge_marker_start() without "
+                "its stop): counted until it ended");
+        if (server->unmatched_stops > 0 && first)
+            result.notes.push_back(fmt::format("{} perfgauge_marker_stop() without a start ignored",
+                                               server->unmatched_stops));
+        if (server->unknown_requests > 0 && first)
+            result.notes.push_back(
+                fmt::format("{} unknown request{} on PERFGAUGE_MARKER_FD ignored",
+                            server->unknown_requests, server->unknown_requests == 1 ? "" : "s"));
+    }
+    result.elapsed_seconds.push_back(std::chrono::duration<double>(stop - start).count());
+    const CpuTimes cpu = child.cpu_times();
+    result.user_seconds.push_back(cpu.user_seconds);
+    result.system_seconds.push_back(cpu.system_seconds);
+    result.read_path = pmu::read_path_name(after.path);
+    for (std::size_t i = 0; i < deltas.size(); ++i) {
+        auto& e = result.events[i];
+        if (!counters.events()[i].opened || (cut_short && !deltas[i].counted))
+            continue;
+        if (!deltas[i].counted && never_enabled) {
+            e.counted = false;
+            e.refusal = *never_enabled;
+            continue;
         }
-        result.elapsed_seconds.push_back(std::chrono::duration<double>(stop - start).count());
-        result.read_path = pmu::read_path_name(after.path);
-        for (std::size_t i = 0; i < deltas.size(); ++i) {
-            auto& e = result.events[i];
-            if (!counters.events()[i].opened || (cut_short && !deltas[i].counted))
-                continue;
-            if (!deltas[i].counted && never_enabled) {
-                e.counted = false;
-                e.refusal = *never_enabled;
-                continue;
-            }
-            if (!deltas[i].counted) {
-                e.counted = false;
-                e.refusal = {
-                    "not counted",
-                    "the event was opened but never scheduled on the PMU (all counters busy)",
-                    "count fewer events at once, or free counters (other profilers, NMI watchdog)"};
-                continue;
-            }
-            e.samples.push_back(deltas[i].value);
-            e.running_fraction = std::min(e.running_fraction, deltas[i].running_fraction);
+        if (!deltas[i].counted) {
+            e.counted = false;
+            e.refusal = {
+                "not counted",
+                "the event was opened but never scheduled on the PMU (all counters busy)",
+                "count fewer events at once, or free counters (other profilers, NMI watchdog)"};
+            continue;
         }
-        if (!result.interrupted_by.empty())
+        e.samples.push_back(deltas[i].value);
+        e.running_fraction = std::min(e.running_fraction, deltas[i].running_fraction);
+    }
+    if (!result.interrupted_by.empty())
+        return RunOutcome::interrupted;
+    return result.exit.shell_status() != 0 ? RunOutcome::failed : RunOutcome::counted;
+}
+
+}  // namespace
+
+StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver) {
+    const auto groups = resolved_groups(options, resolver);
+    StatResult result = empty_result(options, options.command);
+    for (int rep = 0; rep < options.repetitions; ++rep) {
+        const RunOutcome outcome = run_once(options, groups, options.command, result);
+        if (outcome == RunOutcome::interrupted)
             break;
-        if (result.exit.shell_status() != 0 && rep + 1 < options.repetitions) {
-            result.notes.push_back(fmt::format("stopped after run {} of {}: the command {}",
-                                               rep + 1, options.repetitions,
-                                               result.exit.describe()));
+        if (outcome == RunOutcome::failed) {
+            if (!result.exit.exec_failed && rep + 1 < options.repetitions)
+                result.notes.push_back(fmt::format("stopped after run {} of {}: the command {}",
+                                                   rep + 1, options.repetitions,
+                                                   result.exit.describe()));
             break;
         }
     }
+    return result;
+}
+
+namespace {
+
+// --prepare: a shell command before a run. Its output passes through like the command's.
+ExitStatus run_prepare(const std::string& prepare) {
+    PendingChild child({"/bin/sh", "-c", prepare});
+    return child.wait();
+}
+
+}  // namespace
+
+SideBySideResult run_side_by_side(const SideBySideOptions& options,
+                                  const pmu::EventResolver& resolver) {
+    const auto groups = resolved_groups(options.stat, resolver);
+    SideBySideResult result;
+    result.labels = side_by_side_labels(options.commands);
+    result.rounds_planned = options.stat.repetitions;
+    result.warmup = options.warmup;
+    result.prepare = options.prepare;
+    for (const auto& command : options.commands)
+        result.commands.push_back(empty_result(options.stat, command));
+
+    // One run of command `c`, into `into`; false when the rounds must stop.
+    const auto run = [&](std::size_t c, StatResult& into) {
+        if (!options.prepare.empty() && interrupt_signal() == 0) {
+            const ExitStatus prepared = run_prepare(options.prepare);
+            if (interrupt_signal() != 0)
+                return false;
+            if (prepared.shell_status() != 0) {
+                result.failed_prepare = prepared;
+                return false;
+            }
+        }
+        const RunOutcome outcome = run_once(options.stat, groups, options.commands[c], into);
+        if (outcome == RunOutcome::failed) {
+            result.failed_command = c;
+            result.commands[c].exit = into.exit;
+        }
+        return outcome == RunOutcome::counted;
+    };
+    bool going = true;
+    for (int w = 0; going && w < options.warmup; ++w) {
+        for (std::size_t c = 0; going && c < options.commands.size(); ++c) {
+            StatResult warmup = empty_result(options.stat, options.commands[c]);
+            going = run(c, warmup);
+            result.failed_in_warmup = !going && result.failed_command.has_value();
+        }
+    }
+    for (int round = 0; going && round < options.stat.repetitions; ++round) {
+        for (std::size_t k = 0; going && k < options.commands.size(); ++k) {
+            const std::size_t c = round % 2 == 0 ? k : options.commands.size() - 1 - k;
+            going = run(c, result.commands[c]);
+        }
+    }
+    if (const int signal = interrupt_signal(); signal != 0)
+        result.interrupted_by = signal_name(signal);
     return result;
 }
 

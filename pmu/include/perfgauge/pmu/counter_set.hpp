@@ -35,6 +35,9 @@ struct EventSlot {
     int error = 0;             ///< errno from perf_event_open when !opened
     std::size_t group = 0;     ///< which opened group holds it (when opened)
     std::size_t position = 0;  ///< its index inside that group
+    /// The attributes perf_event_open accepted (spec.attr with read_format, disabled, inherit,
+    /// enable_on_exec as this set opened it); meaningful when opened.
+    perf_event_attr opened_attr{};
 };
 
 enum class ReadPath { read_syscall, rdpmc };

@@ -84,9 +84,13 @@ struct Comparison {
 /// "inconclusive", "too few samples".
 std::string verdict_text(const MetricComparison& m);
 
+/// "paired", "independent", "deterministic".
+const char* method_name(Method method);
+
 /// Compares one metric's samples. `method` paired needs equal sample counts, in round order
-/// (it falls back to independent otherwise); samples that are all equal on both sides are
-/// compared as deterministic whatever `method` says.
+/// (it falls back to independent otherwise). Counts that are all equal on both sides are
+/// compared exactly (deterministic) when the caller passes Method::deterministic (simulated
+/// counts, however few) or when each side has at least min_samples of them; times never are.
 MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,

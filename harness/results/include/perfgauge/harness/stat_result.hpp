@@ -2,6 +2,8 @@
 // derived from them. Plain data; stat_report.hpp renders it.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,10 @@ struct StatResult {
     std::vector<std::string> command;
     int repetitions = 0;                  ///< repetitions actually run
     std::vector<double> elapsed_seconds;  ///< wall-clock time of each repetition
-    ExitStatus exit;                      ///< of the last repetition run
+    /// CPU time of each repetition in user and kernel mode (the command and the descendants it
+    /// waited for). Empty in results of older perfgauge versions.
+    std::vector<double> user_seconds, system_seconds;
+    ExitStatus exit;  ///< of the last repetition run
     std::string read_path = "read()";
     std::vector<StatEventResult> events;
     std::vector<std::string> notes;  ///< group splits, early stops, ...
@@ -39,6 +44,35 @@ struct StatResult {
     /// `stat --delay MS`: counters were enabled MS milliseconds after exec; 0 without.
     long delay_ms = 0;
 };
+
+/// `perfgauge stat -- A ::: B [::: ...]`: commands run round by round, interleaved (A B, then
+/// B A, ...), so drift of the machine falls on every command alike; the runs of one round are
+/// paired when the commands are compared.
+struct SideBySideResult {
+    /// In the order given; the first is the baseline. Sample k of each is round k.
+    std::vector<StatResult> commands;
+    /// The commands' names in tables and comparisons: the command line, made unique with
+    /// " #2", " #3" when the same command is given more than once.
+    std::vector<std::string> labels;
+    int rounds_planned = 0;
+    int warmup = 0;       ///< uncounted runs of each command before the first round
+    std::string prepare;  ///< shell command run before every run ("" none)
+    /// What ended the rounds early: a command that failed (its index and how), or --prepare.
+    std::optional<std::size_t> failed_command;
+    std::optional<ExitStatus> failed_prepare;
+    bool failed_in_warmup = false;
+    std::string interrupted_by;      ///< the signal that interrupted the rounds ("" none)
+    std::vector<std::string> notes;  ///< about all commands (simulation, early stops)
+
+    /// Rounds every command completed: the samples that can be paired.
+    std::size_t complete_rounds() const;
+    /// The shell status perfgauge exits with: 0 when every command (and --prepare) exited 0,
+    /// else the status of the first that failed.
+    int exit_status() const;
+};
+
+/// " #2"-suffixed labels for repeated command lines, as SideBySideResult::labels holds them.
+std::vector<std::string> side_by_side_labels(const std::vector<std::vector<std::string>>& commands);
 
 /// A ratio derived from counted events (IPC, branch-miss rate, ...), from medians.
 struct DerivedMetric {

@@ -1,6 +1,7 @@
 // Starting a command for `perfgauge stat`: fork, let the parent attach counters, then exec.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -20,6 +21,13 @@ struct ChildSetup {
     std::vector<std::string> environment;
     /// A descriptor the command inherits across exec (perfgauge's are close-on-exec); -1: none.
     int inherited_fd = -1;
+};
+
+/// CPU time a command used: its own and that of the descendants it waited for (wait4's rusage;
+/// children it left running are not in it).
+struct CpuTimes {
+    double user_seconds = 0;
+    double system_seconds = 0;
 };
 
 /// What perfgauge does while it waits for the command (wait(hooks)).
@@ -56,8 +64,11 @@ class PendingChild {
     /// (or, on kernels without pidfd_open, checks every 10 ms) and the exec-error pipe, whose
     /// closing tells when exec succeeded.
     ExitStatus wait(const WaitHooks& hooks);
+    /// After wait(): the CPU time the command used.
+    CpuTimes cpu_times() const { return usage_; }
 
   private:
+    void record_usage(const struct rusage& usage);
     /// Reads the exec-error pipe (once): its errno when exec failed, end of file when exec
     /// succeeded. Blocks until one of them, so only once it is readable or the child ended.
     void read_exec_outcome();
@@ -69,6 +80,7 @@ class PendingChild {
     pmu::FileDescriptor error_read_;  // the child writes its exec errno here
     bool exec_outcome_known_ = false;
     std::optional<int> exec_error_;  // set when exec failed
+    CpuTimes usage_;
 };
 
 }  // namespace perfgauge::harness

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "perfgauge/harness/stat_result.hpp"
+#include "perfgauge/pmu/counter_set.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/event_spec.hpp"
 
@@ -26,6 +28,9 @@ struct StatOptions {
     bool markers = false;
     /// Counters start disabled and are enabled this long after exec (perf stat -D).
     std::optional<std::chrono::milliseconds> delay;
+    /// Called once the counters of the first run are open (before the command execs), with the
+    /// attributes the kernel accepted: `stat -v` prints them.
+    std::function<void(const pmu::CounterSet&)> on_opened;
 };
 
 /// Resolves the events (throws pmu::EventError on bad names; an empty list counts nothing
@@ -34,5 +39,22 @@ struct StatOptions {
 /// when it fails or cannot be started, or when perfgauge is interrupted (interrupt.hpp): then
 /// `interrupted_by` names the signal and only the runs that completed are counted.
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver);
+
+/// `perfgauge stat -- A ::: B [::: ...]`: `options.command` is ignored; `options.repetitions`
+/// is the number of rounds.
+struct SideBySideOptions {
+    StatOptions stat;
+    std::vector<std::vector<std::string>> commands;
+    int warmup = 0;       ///< uncounted runs of each command before the first round
+    std::string prepare;  ///< run with /bin/sh -c before every run, warmups included ("" none)
+};
+
+/// Runs every command once per round, in the given order in even rounds and reversed in odd
+/// ones (A B, B A, ...), so a drifting machine weighs on each alike; each run is counted as
+/// run_stat counts one. Stops after the first failure (a command or --prepare exiting non-zero,
+/// or a command that cannot be executed) or interruption; the rounds every command completed
+/// are the ones compared.
+SideBySideResult run_side_by_side(const SideBySideOptions& options,
+                                  const pmu::EventResolver& resolver);
 
 }  // namespace perfgauge::harness
