@@ -129,9 +129,21 @@ std::string render_table(const SideBySideResult& r, const Comparison& comparison
     for (const auto& s : r.commands)
         all.push_back(&s);
     out += refusals_text(all);
+    // A note every command has (how simulation was set up, ...) once; the others by letter.
+    const auto everywhere = [&](const std::string& note) {
+        return std::all_of(r.commands.begin(), r.commands.end(), [&](const StatResult& s) {
+            return std::find(s.notes.begin(), s.notes.end(), note) != s.notes.end();
+        });
+    };
+    for (const auto& note : r.commands.front().notes) {
+        if (everywhere(note))
+            out += fmt::format("\n  note: {}\n", note);
+    }
     for (std::size_t c = 0; c < r.commands.size(); ++c) {
-        for (const auto& note : r.commands[c].notes)
-            out += fmt::format("\n  note ({}): {}\n", letter(c), note);
+        for (const auto& note : r.commands[c].notes) {
+            if (!everywhere(note))
+                out += fmt::format("\n  note ({}): {}\n", letter(c), note);
+        }
     }
     for (const auto& note : r.notes)
         out += fmt::format("\n  note: {}\n", note);
