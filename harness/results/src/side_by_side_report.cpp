@@ -214,7 +214,8 @@ std::string render_csv(const SideBySideResult& r, const Comparison& comparison) 
                 c == 0 ? nullptr
                        : comparison_of(comparison, r.labels[c], name == "elapsed" ? "time" : name);
             row.insert(row.begin(), r.labels[c]);
-            if (m != nullptr && m->baseline_median != 0) {
+            if (m != nullptr && m->baseline_median != 0 &&
+                m->verdict != Verdict::too_few_samples) {
                 const double base = std::fabs(m->baseline_median);
                 for (const auto& cell :
                      {fmt::format("{}", m->ratio), fmt::format("{}", m->change_pct),
