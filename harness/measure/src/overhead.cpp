@@ -48,12 +48,12 @@ Overhead calibrate_overhead(
     return out;
 }
 
-Overhead per_pause(const Overhead& with_pauses, const Overhead& empty, double pauses) {
+Overhead per_pause(const Overhead& with_pauses, const Overhead& base, double pauses) {
     const double n = std::max(1.0, pauses);
     Overhead out;
-    out.ns = (with_pauses.ns - empty.ns) / n;
-    for (std::size_t i = 0; i < with_pauses.counts.size() && i < empty.counts.size(); ++i)
-        out.counts.push_back((with_pauses.counts[i] - empty.counts[i]) / n);
+    out.ns = (with_pauses.ns - base.ns) / n;
+    for (std::size_t i = 0; i < with_pauses.counts.size() && i < base.counts.size(); ++i)
+        out.counts.push_back((with_pauses.counts[i] - base.counts[i]) / n);
     return out;
 }
 

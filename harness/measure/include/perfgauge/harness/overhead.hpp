@@ -32,9 +32,10 @@ Overhead calibrate_overhead(
     std::size_t samples, std::size_t events,
     const std::function<void(double& ns, std::vector<double>& counts)>& measure_nothing);
 
-/// The cost of one pause/resume pair, from a measurement holding `pauses` of them and an empty
-/// one (pure).
-Overhead per_pause(const Overhead& with_pauses, const Overhead& empty, double pauses);
+/// The cost of one pause/resume pair, from a measurement holding `pauses` more of them than
+/// `base` (an empty one, or one with a few pairs, so that entering and leaving the loop of
+/// pairs cancels out) (pure).
+Overhead per_pause(const Overhead& with_pauses, const Overhead& base, double pauses);
 
 /// `raw` minus the fixed cost once and the pause cost `pauses` times (pure).
 inline double corrected(double raw, double fixed, double per_pause, double pauses) {
