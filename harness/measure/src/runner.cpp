@@ -234,7 +234,13 @@ std::uint64_t Runner::size_batch(const Benchmark& b) {
         if (long_enough && std::chrono::steady_clock::now() >= deadline)
             return iterations;
         if (!long_enough) {
-            const double factor = ns > 0 ? std::clamp(1.2 * target_ns / ns, 1.5, 10.0) : 10.0;
+            // Towards whichever limit comes first: grown by the measured time alone, a body that
+            // pauses every iteration overshot its wall-time limit up to 10x (50 ms batches with
+            // a counter group here, nearly all of them switched out on a busy machine).
+            double need = kPausedWallFactor * target_ns / std::max(1.0, wall.count());
+            if (ns > 0)
+                need = std::min(need, target_ns / ns);
+            const double factor = std::clamp(1.2 * need, 1.5, 10.0);
             iterations =
                 std::max(iterations + 1,
                          static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));
