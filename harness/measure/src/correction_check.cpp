@@ -95,7 +95,7 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
                              }
                          },
                          {}}});
-        if (check.rows.empty()) {
+        if (check.rows.empty()) {  // one Runner for every k: its events and costs, once
             for (const auto& e : result.events) {
                 if (e.counted)
                     check.counted.push_back(e.name);
