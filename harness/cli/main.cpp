@@ -35,7 +35,7 @@ commands:
   events [FILTER]    list the events known here and whether each can be opened
   events --resolve LIST
                      parse and resolve an event list, show each event's encoding
-  calibrate          clock overhead/resolution, snapshot cost, empty-region residual
+  calibrate          clock granularity and overhead, snapshot cost, overhead correction check
   stat [-e LIST] [-r N] -- CMD [ARGS...]
                      count a command like perf stat (the exit status is the command's)
 

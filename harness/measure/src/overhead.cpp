@@ -1,10 +1,33 @@
 #include "perfgauge/harness/overhead.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
+
+namespace {
+
+constexpr std::size_t kSamplesPerGroup = 32;
+constexpr std::size_t kMinGroups = 5;
+
+}  // namespace
+
+double quantum_robust_mean(std::span<const double> samples) {
+    const std::size_t n = samples.size();
+    if (n == 0)
+        return 0;
+    const std::size_t groups = std::clamp(n / kSamplesPerGroup, std::min(n, kMinGroups), n);
+    std::vector<double> means(groups);
+    for (std::size_t g = 0; g < groups; ++g) {
+        // Consecutive samples: a burst of disturbance lands in few groups.
+        const auto group = samples.subspan(g * n / groups, (g + 1) * n / groups - g * n / groups);
+        means[g] =
+            std::accumulate(group.begin(), group.end(), 0.0) / static_cast<double>(group.size());
+    }
+    return median(means);
+}
 
 Overhead calibrate_overhead(
     std::size_t samples, std::size_t events,
@@ -19,18 +42,18 @@ Overhead calibrate_overhead(
             counts[i][s] = one[i];
     }
     Overhead out;
-    out.ns = samples > 0 ? median(ns) : 0.0;
+    out.ns = quantum_robust_mean(ns);
     for (const auto& c : counts)
-        out.counts.push_back(samples > 0 ? median(c) : 0.0);
+        out.counts.push_back(quantum_robust_mean(c));
     return out;
 }
 
-Overhead per_pause(const Overhead& with_pauses, const Overhead& empty, double pauses) {
+Overhead per_pause(const Overhead& with_pauses, const Overhead& base, double pauses) {
     const double n = std::max(1.0, pauses);
     Overhead out;
-    out.ns = (with_pauses.ns - empty.ns) / n;
-    for (std::size_t i = 0; i < with_pauses.counts.size() && i < empty.counts.size(); ++i)
-        out.counts.push_back((with_pauses.counts[i] - empty.counts[i]) / n);
+    out.ns = (with_pauses.ns - base.ns) / n;
+    for (std::size_t i = 0; i < with_pauses.counts.size() && i < base.counts.size(); ++i)
+        out.counts.push_back((with_pauses.counts[i] - base.counts[i]) / n);
     return out;
 }
 

@@ -23,7 +23,14 @@ namespace perfgauge::harness {
 namespace {
 
 constexpr std::size_t kCalibrationBatches = 1000;
-constexpr int kPausesPerCalibrationBatch = 16;
+// The pause cost is the slope between batches of few and of many pause/resume pairs: what one
+// more pair costs inside a run of them, which is what a benchmark pausing every iteration pays.
+// Against an empty batch, what entering and leaving the loop of pairs costs (its exit
+// mispredicted, code not yet warm) would be spread over the pairs as part of their cost.
+// 500 batches of each: 24000 pairs in all (16000 before).
+constexpr int kFewCalibrationPauses = 8;
+constexpr int kManyCalibrationPauses = 40;
+constexpr std::size_t kPauseCalibrationBatches = 500;
 constexpr double kPausedWallFactor = 20;
 // Above this share of the measured time, the subtracted pause cost dominates the result.
 constexpr double kPauseCorrectionWarnShare = 0.5;
@@ -84,30 +91,34 @@ Runner::Runner(const RunnerOptions& options)
     // the measured interval, through exactly the path real batches take.
     const std::size_t events = counters_.events().size();
     std::vector<double> wall_minus_cpu;
-    auto empty_batches_of = [&](const Benchmark& b) {
-        return calibrate_overhead(
-            kCalibrationBatches, events, [&](double& ns, std::vector<double>& counts) {
-                const Batch batch = run_batch(b, 0);
-                ns = batch.ns;
-                counts = batch_counts_;
-                if (batch.health.involuntary_switches == 0)
-                    wall_minus_cpu.push_back(batch.health.wall_ns - batch.health.cpu_ns);
-            });
+    auto empty_batches_of = [&](const Benchmark& b, std::size_t batches) {
+        return calibrate_overhead(batches, events, [&](double& ns, std::vector<double>& counts) {
+            const Batch batch = run_batch(b, 0);
+            ns = batch.ns;
+            counts = batch_counts_;
+            if (batch.health.involuntary_switches == 0)
+                wall_minus_cpu.push_back(batch.health.wall_ns - batch.health.cpu_ns);
+        });
     };
-    batch_overhead_ = empty_batches_of(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}});
+    batch_overhead_ =
+        empty_batches_of(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}}, kCalibrationBatches);
     cpu_clock_slack_ns_ = cpu_clock_slack_ns(wall_minus_cpu);
-    const Benchmark pauses{"(pauses)",
-                           1,
-                           0,
-                           [](BatchState& s) {
-                               for (int i = 0; i < kPausesPerCalibrationBatch; ++i) {
-                                   s.pause();
-                                   s.resume();
-                               }
-                           },
-                           {}};
+    auto pauses = [](int n) {
+        return Benchmark{"(pauses)",
+                         1,
+                         0,
+                         [n](BatchState& s) {
+                             for (int i = 0; i < n; ++i) {
+                                 s.pause();
+                                 s.resume();
+                             }
+                         },
+                         {}};
+    };
+    const Overhead few = empty_batches_of(pauses(kFewCalibrationPauses), kPauseCalibrationBatches);
     pause_overhead_ =
-        per_pause(empty_batches_of(pauses), batch_overhead_, kPausesPerCalibrationBatch);
+        per_pause(empty_batches_of(pauses(kManyCalibrationPauses), kPauseCalibrationBatches), few,
+                  kManyCalibrationPauses - kFewCalibrationPauses);
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
@@ -223,7 +234,13 @@ std::uint64_t Runner::size_batch(const Benchmark& b) {
         if (long_enough && std::chrono::steady_clock::now() >= deadline)
             return iterations;
         if (!long_enough) {
-            const double factor = ns > 0 ? std::clamp(1.2 * target_ns / ns, 1.5, 10.0) : 10.0;
+            // Towards whichever limit comes first: grown by the measured time alone, a body that
+            // pauses every iteration overshot its wall-time limit up to 10x (50 ms batches with
+            // a counter group here, nearly all of them switched out on a busy machine).
+            double need = kPausedWallFactor * target_ns / std::max(1.0, wall.count());
+            if (ns > 0)
+                need = std::min(need, target_ns / ns);
+            const double factor = std::clamp(1.2 * need, 1.5, 10.0);
             iterations =
                 std::max(iterations + 1,
                          static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));

@@ -102,7 +102,8 @@ void Session::leave() {
 }
 
 void Session::calibrate(std::size_t samples) {
-    // Empty regions through exactly the path real regions take; medians resist preemption.
+    // Empty regions through exactly the path real regions take; the estimate
+    // (quantum_robust_mean) survives both the clock's steps and a preempted sample.
     const std::size_t slot = slot_for(kCalibrationRegion);
     slot_for(kCalibrationInner);  // made now, so that the calibration slots are the last two
     // An empty region, and an empty region holding one empty region: the first is the inside

@@ -2,10 +2,48 @@
 
 #include <gtest/gtest.h>
 
+#include <numeric>
+#include <vector>
+
+#include "perfgauge/harness/statistics.hpp"
+
 namespace perfgauge::harness {
 namespace {
 
-TEST(Overhead, MediansResistAPreemptedCalibrationSample) {
+// A 33 ns interval read by a clock that steps every 10 ns, at phases spread over the step: 30 ns
+// seven times in ten, 40 ns three times in ten.
+std::vector<double> quantised_33ns(std::size_t n) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = (i * 7 % 10) < 3 ? 40.0 : 30.0;
+    return v;
+}
+
+TEST(QuantumRobustMean, RecoversTheIntervalAQuantisedMedianRoundsAway) {
+    const auto v = quantised_33ns(2000);
+    EXPECT_DOUBLE_EQ(median(v), 30.0);  // a whole step: 3 ns short
+    EXPECT_NEAR(quantum_robust_mean(v), 33.0, 0.05);
+}
+
+TEST(QuantumRobustMean, IgnoresPreemptedSamplesAMeanWouldCarry) {
+    auto v = quantised_33ns(2000);
+    v[100] = v[900] = v[1500] = 2e6;  // three preemptions of 2 ms
+    EXPECT_GT(std::accumulate(v.begin(), v.end(), 0.0) / 2000, 3000.0);
+    EXPECT_NEAR(quantum_robust_mean(v), 33.0, 0.3);
+}
+
+TEST(QuantumRobustMean, FewSamplesAreTheirOwnGroups) {
+    EXPECT_DOUBLE_EQ(quantum_robust_mean(std::vector<double>{}), 0.0);
+    EXPECT_DOUBLE_EQ(quantum_robust_mean(std::vector<double>{7}), 7.0);
+    // Under five groups' worth, each sample is a group: the median.
+    EXPECT_DOUBLE_EQ(quantum_robust_mean(std::vector<double>{1, 100, 2}), 2.0);
+    // 64 samples make five groups of 12-13: the middle group means decide.
+    std::vector<double> v(64, 10.0);
+    v[0] = 1e9;
+    EXPECT_DOUBLE_EQ(quantum_robust_mean(v), 10.0);
+}
+
+TEST(Overhead, ResistsAPreemptedCalibrationSample) {
     int call = 0;
     const Overhead o = calibrate_overhead(5, 2, [&](double& ns, std::vector<double>& counts) {
         ASSERT_EQ(counts.size(), 2u);
@@ -15,7 +53,7 @@ TEST(Overhead, MediansResistAPreemptedCalibrationSample) {
         ++call;
     });
     EXPECT_EQ(call, 5);
-    EXPECT_DOUBLE_EQ(o.ns, 13.0);  // median of 10, 11, 1e6, 13, 14
+    EXPECT_DOUBLE_EQ(o.ns, 13.0);  // five samples, five groups: median of 10, 11, 1e6, 13, 14
     EXPECT_EQ(o.counts, (std::vector<double>{3, 7}));
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace perfgauge::harness {
@@ -15,16 +16,26 @@ struct Overhead {
     std::vector<double> counts;  ///< per event, in the counter set's order
 };
 
+/// The mean of `samples` in a form that survives both a quantised clock and preemption: the
+/// median of the means of consecutive groups (about 32 samples each, at least 5 groups while
+/// there are that many samples; fewer samples are their own groups, i.e. the plain median).
+/// A median of readings that each come in whole clock steps (10 ns on a VM) is itself a whole
+/// step, off by up to half of one; a group's mean is not quantised (a fixed interval read at
+/// random phases averages to its true length), and the median over groups ignores the few a
+/// preempted sample inflated. Empty input gives 0.
+double quantum_robust_mean(std::span<const double> samples);
+
 /// Calls `measure_nothing` `samples` times; each call fills the time and the per-event counts
-/// (sized `events`) of one empty measurement. Medians, not means: a calibration sample that was
-/// preempted must not inflate every later correction.
+/// (sized `events`) of one empty measurement, then estimates each with quantum_robust_mean():
+/// neither a whole clock step (a median) nor inflated by a preempted sample (a mean).
 Overhead calibrate_overhead(
     std::size_t samples, std::size_t events,
     const std::function<void(double& ns, std::vector<double>& counts)>& measure_nothing);
 
-/// The cost of one pause/resume pair, from a measurement holding `pauses` of them and an empty
-/// one (pure).
-Overhead per_pause(const Overhead& with_pauses, const Overhead& empty, double pauses);
+/// The cost of one pause/resume pair, from a measurement holding `pauses` more of them than
+/// `base` (an empty one, or one with a few pairs, so that entering and leaving the loop of
+/// pairs cancels out) (pure).
+Overhead per_pause(const Overhead& with_pauses, const Overhead& base, double pauses);
 
 /// `raw` minus the fixed cost once and the pause cost `pauses` times (pure).
 inline double corrected(double raw, double fixed, double per_pause, double pauses) {

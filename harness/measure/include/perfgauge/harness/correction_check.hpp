@@ -1,0 +1,77 @@
+// Does the product's overhead correction hold? Seed 000's experiment (Ou 2020, Go issue 41641)
+// run through the Runner itself, so that it checks the correction `perfgauge run` applies and
+// not a copy of it: k dependent atomic adds per iteration, once in a loop that never pauses (the
+// reference: what an iteration really costs) and once with a pause()/resume() pair in every
+// iteration, raw and corrected by the Runner's calibrated batch and pause costs. The corrected
+// time must match the reference: |error| <= 1 ns at k = 1 and <= 2% from k = 100 on.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace perfgauge::harness {
+
+/// One k of the sweep, per iteration, in ns (medians over the Runner's clean samples).
+struct CorrectionRow {
+    std::uint64_t k = 0;      ///< dependent atomic adds per iteration
+    double reference_ns = 0;  ///< no pauses: the true cost of an iteration
+    double raw_ns = 0;        ///< a pause()/resume() pair per iteration, nothing subtracted
+    double corrected_ns = 0;  ///< ... minus the calibrated costs, as perfgauge reports it
+    /// raw - reference and corrected - reference, each the median of the differences within an
+    /// interleaved round (paired: a machine that drifts between rounds moves both sides).
+    double raw_error_ns = 0;
+    double error_ns = 0;
+    std::size_t pairs = 0;  ///< rounds in which both sides have a clean sample
+};
+
+/// The median over the rounds both sides have a clean sample in of `paused - reference`
+/// (values[i] was taken in rounds[i]); NaN when they share no round (pure).
+double paired_difference_ns(const std::vector<std::size_t>& reference_rounds,
+                            const std::vector<double>& reference,
+                            const std::vector<std::size_t>& paused_rounds,
+                            const std::vector<double>& paused, std::size_t* pairs = nullptr);
+
+/// The target: |error| <= max(1 ns, 2% of the reference). That is 1 ns at k = 1
+/// (an iteration of a few ns) and 2% from k = 100 on (hundreds of ns and more), as the issue
+/// asks; in between the looser of the two applies.
+inline constexpr double kCorrectionToleranceNs = 1.0;
+inline constexpr double kCorrectionToleranceShare = 0.02;
+
+double correction_tolerance_ns(double reference_ns);
+/// The error as a share of the reference (NaN when the reference is not positive).
+double correction_error_share(const CorrectionRow& r);
+bool correction_passes(const CorrectionRow& r);
+
+/// The sweep with one set of counters.
+struct CorrectionCheck {
+    std::string events;                    ///< as asked ("": no counters)
+    std::vector<std::string> counted;      ///< events the kernel opened
+    std::vector<std::string> not_counted;  ///< "cycles: not supported: ..." for the others
+    double batch_overhead_ns = 0;          ///< subtracted once per sample
+    double pause_overhead_ns = 0;          ///< subtracted once per pause()/resume() pair
+    std::vector<CorrectionRow> rows;
+    bool passes() const;
+};
+
+struct CorrectionCheckOptions {
+    std::vector<std::uint64_t> ks = {1, 10, 100, 1000, 10000, 100000};
+    std::size_t repetitions = 21;  ///< clean samples per benchmark at least, paired by round
+    /// Then more rounds until each median is known within this share (the runner's precision-
+    /// driven sampling), or `max_time_s` of sampling per benchmark: a 2% target needs medians
+    /// known well within it, and one iteration of k = 100000 is a whole batch.
+    double precision = 0.005;
+    double max_time_s = 0.1;
+    /// Per batch. Shorter than perfgauge run's 2 ms: a batch that pauses every iteration lasts
+    /// up to 20x this in wall time (with counters, a read() at each pause and resume: 3.5 us an
+    /// iteration here), and a batch of 4 ms on a busy machine was switched out nearly every time
+    /// (disturbed, re-taken). 50 us is still 1000x the batch's own measurement (28 ns here).
+    double min_sample_time_s = 0.00005;
+    double warmup_time_s = 0.02;
+};
+
+/// Runs the sweep with a Runner counting `events` ("": none) on the calling thread.
+CorrectionCheck check_correction(const std::string& events, const CorrectionCheckOptions& options);
+
+}  // namespace perfgauge::harness
