@@ -66,8 +66,8 @@ software events are always measured natively; every value is labelled hw, sw or 
 that simulates skips the avx512 variant (valgrind cannot decode AVX-512), saying so.
 The simulation starts once the native measurement has ended: each benchmark in a process of
 its own (--sim-jobs at once, default one per CPU; the counts do not depend on it), --sim-items
-items each (an iteration longer than that is cut to its first --sim-items items: per-item
-counts have converged by then), callgrind's cache simulation only when a cache event (or
+items each (a varint iteration longer than that is cut to its first --sim-items varints:
+per-item counts have converged by then), callgrind's cache simulation only when a cache event (or
 est-cycles) is asked for. est-cycles is an estimate, never a measured cycle count: L1 hits +
 5*LL hits + 35*memory accesses + 15*mispredicted branches (cycles itself is not simulated).
 The time breakdown (native, simulation, per benchmark) is in the table's notes and the JSON.
@@ -186,7 +186,7 @@ int run_command(const std::vector<std::string>& args) {
                                        "auto, perf or sim (see above)")(
         "sim-items", po::value<std::uint64_t>()->default_value(harness::kDefaultSimulatedItems),
         "items counted per benchmark under simulation: whole iterations up to this many, "
-        "the first this-many items of a longer one (see above)")(
+        "the first this-many varints of a longer one (see above)")(
         "sim-jobs", po::value<unsigned>()->default_value(0),
         "simulation processes at once, after the native measurement (0: one per CPU)");
     po::options_description hidden;

@@ -49,6 +49,8 @@ int run_simulation_child(const std::string& manifest_path, const workloads::Suit
     const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
     const auto manifest =
         harness::run_simulated_batches(suite.benchmarks, items, ll_bytes, simulation_jobs(vm));
+    if (const int signal = harness::interrupt_signal(); signal != 0)
+        return harness::interrupted_exit_status(signal);  // its processes were reaped
     harness::write_output_file(manifest_path, harness::manifest_to_json(manifest));
     return kExitOk;
 }

@@ -58,11 +58,12 @@ struct SuiteSpec {
     /// parent, which checked before measuring: under valgrind it would decode the whole arena
     /// once more per variant, at valgrind's speed.
     bool check_decoders = true;
-    /// Simulation only (0: off): an iteration of more than this many items decodes (or copies)
-    /// just the first this-many of its window, since per-item counts have converged long
-    /// before a 64M working set ends (README: the convergence table). bytes_per_iteration stays
-    /// the whole window's: it is the working set whose cache behaviour the prefix stands for
-    /// (the simulation warms up only what fits in the last-level cache).
+    /// Simulation only (0: off): an end-on-end varint iteration of more than this many items
+    /// decodes just the first this-many of its window, since per-item counts have converged
+    /// long before a 64M working set ends (README: the convergence table). bytes_per_iteration
+    /// stays the whole window's: it is the working set whose cache behaviour the prefix stands
+    /// for (the simulation warms up only what fits in the last-level cache). memcpy always
+    /// copies whole windows: glibc takes another path for shorter copies.
     std::uint64_t max_items_per_iteration = 0;
 };
 

@@ -64,8 +64,8 @@ SimulationManifest run_simulated_batches(const std::vector<Benchmark>& benchmark
 struct SimulatedCounts {
     std::string name;
     double items = 0;                            ///< counted items
-    double seconds = 0;                          ///< its simulation process's wall time
     std::vector<double> per_item, raw_per_item;  ///< [event]
+    double seconds = 0;                          ///< its simulation process's wall time
 };
 
 /// Pure: matches dumps to batches by trigger and maps callgrind's events to `events`
