@@ -67,10 +67,11 @@ that simulates skips the avx512 variant (valgrind cannot decode AVX-512), saying
 The simulation starts once the native measurement has ended: each benchmark in a process of
 its own (--sim-jobs at once, default one per CPU; the counts do not depend on it), --sim-items
 items each (a varint iteration longer than that is cut to its first --sim-items varints:
-per-item counts have converged by then), callgrind's cache simulation only when a cache event (or
-est-cycles) is asked for. est-cycles is an estimate, never a measured cycle count: L1 hits +
-5*LL hits + 35*memory accesses + 15*mispredicted branches (cycles itself is not simulated).
-The time breakdown (native, simulation, per benchmark) is in the table's notes and the JSON.
+per-item counts have converged by then), callgrind's cache simulation only when a cache
+event (or est-cycles) is asked for. est-cycles is an estimate, never a measured cycle count:
+L1 hits + 5*LL hits + 35*memory accesses + 15*mispredicted branches (cycles itself is not
+simulated). The time breakdown (native, simulation, per benchmark) is in the table's notes
+and the JSON.
 
 Exit status: 0 success, 1 the work could not be done, 2 bad options, names or output paths.
 
