@@ -64,6 +64,14 @@ L1-dcache-misses and LLC-misses) are counted by re-running the same benchmarks u
 perf_event_open only. sim: simulate every hardware event even where a PMU exists. Time and
 software events are always measured natively; every value is labelled hw, sw or sim. A run
 that simulates skips the avx512 variant (valgrind cannot decode AVX-512), saying so.
+The simulation starts once the native measurement has ended: each benchmark in a process of
+its own (--sim-jobs at once, default one per CPU; the counts do not depend on it), --sim-items
+items each (a varint iteration longer than that is cut to its first --sim-items varints:
+per-item counts have converged by then), callgrind's cache simulation only when a cache
+event (or est-cycles) is asked for. est-cycles is an estimate, never a measured cycle count:
+L1 hits + 5*LL hits + 35*memory accesses + 15*mispredicted branches (cycles itself is not
+simulated). The time breakdown (native, simulation, per benchmark) is in the table's notes
+and the JSON.
 
 Exit status: 0 success, 1 the work could not be done, 2 bad options, names or output paths.
 
@@ -178,7 +186,10 @@ int run_command(const std::vector<std::string>& args) {
         "quiet,q", "no progress line")("backend", po::value<std::string>()->default_value("auto"),
                                        "auto, perf or sim (see above)")(
         "sim-items", po::value<std::uint64_t>()->default_value(harness::kDefaultSimulatedItems),
-        "items counted per benchmark under simulation, at least (whole iterations)");
+        "items counted per benchmark under simulation: whole iterations up to this many, "
+        "the first this-many varints of a longer one (see above)")(
+        "sim-jobs", po::value<unsigned>()->default_value(0),
+        "simulation processes at once, after the native measurement (0: one per CPU)");
     po::options_description hidden;
     hidden.add_options()("internal-sim-child", po::value<std::string>(),
                          "perfgauge's own: the simulation child writes its manifest here")(
@@ -195,12 +206,11 @@ int run_command(const std::vector<std::string>& args) {
     // Checked first: a bad number is refused at once, before the machine is probed.
     const auto timing = timing_options(vm);
 
-    // Interrupts stop the measurement between batches, and what was measured is saved. Not
-    // under valgrind: the simulation child simply ends there (its parent saves the native
-    // result without the simulated counts).
+    // Interrupts stop the measurement between batches, and what was measured is saved. The
+    // simulation child (under valgrind) passes them on to its simulation processes, reaps them
+    // and ends; its parent saves the native result without the simulated counts.
     std::optional<harness::InterruptHandling> interrupts;
-    if (!vm.count("internal-sim-child"))
-        interrupts.emplace();
+    interrupts.emplace();
     const auto interruption = [] {
         const int signal = harness::interrupt_signal();
         return signal != 0 ? harness::signal_name(signal) : std::string();
@@ -334,15 +344,8 @@ int run_command(const std::vector<std::string>& args) {
         sim = simulate_unless_interrupted(vm, plan, caches, *valgrind, result);
     if (sim) {
         harness::merge_simulated(result, plan, *sim);
-        result.simulation = {{"notice", plan.notice},
-                             {"simulator", sim->creator},
-                             {"caches", describe_caches(caches)},
-                             {"min_items", std::to_string(vm["sim-items"].as<std::uint64_t>())},
-                             {"simulation_seconds", fmt::format("{:.2f}", sim->wall_seconds)},
-                             {"native_seconds", fmt::format("{:.2f}", native_wall.count())}};
-        say("perfgauge run: simulation {:.1f} s, native measurement {:.1f} s ({:.1f}x)\n",
-            sim->wall_seconds, native_wall.count(),
-            sim->wall_seconds / std::max(native_wall.count(), 1e-9));
+        result.simulation = simulation_context(plan, *sim, caches, vm, native_wall.count());
+        say("perfgauge run: {}\n", time_breakdown(*sim, native_wall.count()));
     } else if (backend != harness::Backend::perf && result.interrupted_by.empty()) {
         harness::merge_simulated(result, plan, {});  // places events neither backend counts
     } else if (backend != harness::Backend::perf) {

@@ -1,5 +1,6 @@
 #include "run_simulation.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -9,6 +10,8 @@
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
+#include "perfgauge/pmu/callgrind_output.hpp"
+#include "perfgauge/pmu/event_name.hpp"
 #include "run_options.hpp"
 
 namespace perfgauge::cli {
@@ -37,13 +40,26 @@ int run_simulation_child(const std::string& manifest_path, const workloads::Suit
         throw UsageError(
             "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
     }
-    const workloads::Suite suite = workloads::build_suite(spec, system.cpu);
+    const std::uint64_t items = vm["sim-items"].as<std::uint64_t>();
+    workloads::SuiteSpec simulated = spec;
+    simulated.check_decoders = false;  // the parent did, on the same bytes, before measuring
+    simulated.max_items_per_iteration = items;
+    const workloads::Suite suite = workloads::build_suite(simulated, system.cpu);
     const auto caches = simulated_caches_for(spec, vm, system);
     const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
-    const auto manifest = harness::run_simulated_batches(
-        suite.benchmarks, vm["sim-items"].as<std::uint64_t>(), ll_bytes);
+    const auto manifest =
+        harness::run_simulated_batches(suite.benchmarks, items, ll_bytes, simulation_jobs(vm));
+    if (const int signal = harness::interrupt_signal(); signal != 0)
+        return harness::interrupted_exit_status(signal);  // its processes were reaped
     harness::write_output_file(manifest_path, harness::manifest_to_json(manifest));
     return kExitOk;
+}
+
+unsigned simulation_jobs(const po::variables_map& vm) {
+    const unsigned jobs = vm["sim-jobs"].as<unsigned>();
+    if (jobs > 256)
+        throw UsageError(fmt::format("--sim-jobs must be 0 (one per CPU) to 256, not {}", jobs));
+    return jobs == 0 ? harness::default_simulation_jobs() : jobs;
 }
 
 harness::SimulationResult run_simulation(const po::variables_map& vm,
@@ -60,12 +76,53 @@ harness::SimulationResult run_simulation(const po::variables_map& vm,
         request.program.push_back(std::move(a));
     request.program.push_back(fmt::format("--sim-items={}", vm["sim-items"].as<std::uint64_t>()));
     request.events = plan.simulated_events();
-    for (const auto& note : caches.notes)
-        say("perfgauge run: simulated caches: {}\n", note);
-    const std::string geometry = describe_caches(caches);
-    say("perfgauge run: simulating {} benchmarks under callgrind{}\n", benchmarks,
-        geometry.empty() ? "" : " (" + geometry + ")");
+    request.jobs = simulation_jobs(vm);
+    const bool cache_sim = harness::needs_cache_simulation(request.events);
+    if (cache_sim) {
+        for (const auto& note : caches.notes)
+            say("perfgauge run: simulated caches: {}\n", note);
+    }
+    const std::string geometry = cache_sim ? describe_caches(caches) : "";
+    say("perfgauge run: simulating {} benchmarks under callgrind, {} at once{}\n", benchmarks,
+        request.jobs,
+        cache_sim ? (geometry.empty() ? "" : " (" + geometry + ")")
+                  : " (no cache simulation: no cache event asked for)");
     return harness::simulate(request);
+}
+
+std::string time_breakdown(const harness::SimulationResult& sim, double native_seconds) {
+    return fmt::format(
+        "native measurement {:.1f} s, then simulation {:.1f} s ({} process{} at once{}; {:.1f}x "
+        "native)",
+        native_seconds, sim.wall_seconds, sim.jobs, sim.jobs == 1 ? "" : "es",
+        sim.cache_sim ? ", caches simulated" : ", no cache simulation",
+        sim.wall_seconds / std::max(native_seconds, 1e-9));
+}
+
+std::vector<std::pair<std::string, std::string>> simulation_context(
+    const harness::EventPlan& plan, const harness::SimulationResult& sim,
+    const harness::SimulatedCaches& caches, const po::variables_map& vm, double native_seconds) {
+    std::vector<std::string> per_benchmark;
+    for (const auto& b : sim.benchmarks)
+        per_benchmark.push_back(fmt::format("{} {:.2f}", b.name, b.seconds));
+    std::vector<std::pair<std::string, std::string>> out = {
+        {"notice", plan.notice},
+        {"simulator", sim.creator},
+        {"caches", sim.cache_sim ? describe_caches(caches) : "not simulated (no cache event)"},
+        {"min_items", std::to_string(vm["sim-items"].as<std::uint64_t>())},
+        {"simulation_seconds", fmt::format("{:.2f}", sim.wall_seconds)},
+        {"native_seconds", fmt::format("{:.2f}", native_seconds)},
+        {"simulation_jobs", std::to_string(sim.jobs)},
+        {"time", time_breakdown(sim, native_seconds)},
+        // Each benchmark's simulation process, fork to exit: where the simulation time goes.
+        {"simulation_seconds_by_benchmark", fmt::format("{}", fmt::join(per_benchmark, "; "))}};
+    const auto events = plan.simulated_events();
+    const bool estimate = std::any_of(events.begin(), events.end(), [](const std::string& e) {
+        return pmu::without_modifiers(e) == "est-cycles";
+    });
+    if (estimate)
+        out.emplace_back("est_cycles", std::string(pmu::estimated_cycles_formula()));
+    return out;
 }
 
 harness::EventRefusal interrupted_simulation() {

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/event_plan.hpp"
@@ -22,16 +24,31 @@ harness::SimulatedCaches simulated_caches_for(const workloads::SuiteSpec& spec,
                                               const po::variables_map& vm,
                                               const harness::SystemInfo& system);
 
-/// Inside valgrind (--internal-sim-child): builds the same suite, runs each benchmark between
-/// client requests, writes the manifest. UsageError when not under valgrind.
+/// Inside valgrind (--internal-sim-child): builds the same suite (not checking the decoders
+/// again, and cutting iterations of more than --sim-items items to their first --sim-items),
+/// runs each benchmark between client requests in a process of its own, --sim-jobs at once,
+/// writes the manifest. UsageError when not under valgrind.
 int run_simulation_child(const std::string& manifest_path, const workloads::SuiteSpec& spec,
                          const po::variables_map& vm, const harness::SystemInfo& system);
+
+/// --sim-jobs, 0 meaning one per CPU this process may use.
+unsigned simulation_jobs(const po::variables_map& vm);
 
 /// Parent: perfgauge itself, with the same suite options, under callgrind.
 harness::SimulationResult run_simulation(const po::variables_map& vm,
                                          const harness::EventPlan& plan,
                                          const harness::SimulatedCaches& caches,
                                          const std::string& valgrind, std::size_t benchmarks);
+
+/// "native measurement 25.1 s, simulation 20.3 s (2 processes at once; 0.8x native)".
+std::string time_breakdown(const harness::SimulationResult& sim, double native_seconds);
+
+/// What a run's result records about its simulation (JSON context and the table's footer):
+/// simulator, caches, items, the time breakdown with each benchmark's simulation time, and the
+/// est-cycles formula when est-cycles was simulated.
+std::vector<std::pair<std::string, std::string>> simulation_context(
+    const harness::EventPlan& plan, const harness::SimulationResult& sim,
+    const harness::SimulatedCaches& caches, const po::variables_map& vm, double native_seconds);
 
 /// Why simulated events have no value when an interrupt stopped the simulation.
 harness::EventRefusal interrupted_simulation();

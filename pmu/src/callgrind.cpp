@@ -51,15 +51,16 @@ std::string cache_flag(std::string_view which, const SimCache& cache) {
 std::vector<std::string> callgrind_command(const CallgrindSetup& setup,
                                            const std::vector<std::string>& program) {
     std::vector<std::string> argv = {
-        setup.valgrind, "-q", "--tool=callgrind", "--branch-sim=yes", "--cache-sim=yes",
+        setup.valgrind, "-q", "--tool=callgrind", "--branch-sim=yes",
+        setup.cache_sim ? "--cache-sim=yes" : "--cache-sim=no",
         setup.instrument_from_start ? "--instr-atstart=yes" : "--instr-atstart=no",
         // Counts only: no per-line or per-instruction tables.
         "--dump-line=no", "--dump-instr=no"};
-    if (setup.i1)
+    if (setup.cache_sim && setup.i1)
         argv.push_back(cache_flag("I1", *setup.i1));
-    if (setup.d1)
+    if (setup.cache_sim && setup.d1)
         argv.push_back(cache_flag("D1", *setup.d1));
-    if (setup.ll)
+    if (setup.cache_sim && setup.ll)
         argv.push_back(cache_flag("LL", *setup.ll));
     if (setup.trace_children)
         argv.emplace_back("--trace-children=yes");

@@ -129,6 +129,78 @@ TEST(CliSim, CountsArePerItemWhateverTheBatchAndPausesAreNotCounted) {
     EXPECT_NEAR(large.at(flush)["instructions"].get<double>(), per_item, 0.01 * per_item);
 }
 
+// Every benchmark is simulated in a process forked for it from the same state, so running
+// them three at a time gives exactly the counts of running them one after another: caches,
+// predictor and all, for whole iterations (4K) and for cut ones (1M, beyond --sim-items).
+TEST(CliSim, ParallelSimulationCountsEqualTheSerialOnes) {
+    SKIP_WITHOUT_SIMULATION();
+    const std::vector<std::string> selection = {
+        "--backend",   "sim",
+        "--workload",  "varint,memcpy",
+        "--variant",   "branchy,bmi2",
+        "--cache",     "hot,cold",
+        "--sizes",     "4K,1M",
+        "--l3",        "256K",
+        "-e",          "instructions,branch-misses,LLC-misses,est-cycles",
+        "--sim-items", "20000"};
+    auto with_jobs = [&](const char* jobs) {
+        auto args = selection;
+        args.insert(args.end(), {"--sim-jobs", jobs});
+        return run_json(args);
+    };
+    const auto serial_json = with_jobs("1");
+    const auto parallel_json = with_jobs("3");
+    const auto serial = aggregates(serial_json);
+    const auto parallel = aggregates(parallel_json);
+    ASSERT_EQ(serial.size(), 12u);
+    std::size_t compared = 0;
+    for (const auto& [name, s] : serial) {
+        ASSERT_TRUE(parallel.count(name)) << name;
+        const auto& p = parallel.at(name);
+        // A benchmark whose every native sample was disturbed has no samples to carry them.
+        if (!s.contains("instructions") || !p.contains("instructions"))
+            continue;
+        ++compared;
+        for (const char* event : {"instructions", "branch-misses", "LLC-misses", "est-cycles"}) {
+            EXPECT_EQ(s[event].get<double>(), p[event].get<double>()) << name << " " << event;
+            const std::string raw = std::string("perfgauge_raw_") + event;
+            EXPECT_EQ(s[raw].get<double>(), p[raw].get<double>()) << name << " " << raw;
+        }
+    }
+    EXPECT_GE(compared, 6u);
+    // The time breakdown: how many processes, and each benchmark's simulation time.
+    const auto& context = parallel_json["context"]["perfgauge"]["simulation"];
+    EXPECT_EQ(context["simulation_jobs"], "3") << context.dump();
+    EXPECT_EQ(serial_json["context"]["perfgauge"]["simulation"]["simulation_jobs"], "1");
+    const auto by_benchmark = context["simulation_seconds_by_benchmark"].get<std::string>();
+    for (const auto& [name, s] : serial)
+        EXPECT_NE(by_benchmark.find(name + " "), std::string::npos) << name;
+    EXPECT_NE(context["time"].get<std::string>().find("native measurement"), std::string::npos);
+}
+
+// est-cycles is an estimate made from simulated cache hits and mispredictions, labelled as one,
+// with its formula in the result; cycles stays not simulated beside it.
+TEST(CliSim, EstimatedCyclesComeWithTheirFormulaAndCyclesStayUnsimulated) {
+    SKIP_WITHOUT_SIMULATION();
+    const auto j =
+        run_json({"--backend", "sim", "--workload", "varint", "--variant", "branchy,bmi2",
+                  "--cache", "hot", "--sizes", "4K", "-e", "cycles,instructions,est-cycles"});
+    const auto a = aggregates(j);
+    const auto& branchy = a.at("varint/branchy/log-uniform/end-on-end/hot/4K");
+    const auto& bmi2 = a.at("varint/bmi2/log-uniform/end-on-end/hot/4K");
+    EXPECT_FALSE(branchy.contains("cycles")) << "cycles is never simulated";
+    EXPECT_EQ(branchy["perfgauge_sources"]["est-cycles"], "sim");
+    // Every instruction is at least one L1 access; ~0.9 mispredictions per varint cost branchy
+    // ~14 more estimated cycles than bmi2, which has about as many accesses.
+    EXPECT_GE(branchy["est-cycles"].get<double>(), branchy["instructions"].get<double>());
+    EXPECT_GT(branchy["est-cycles"].get<double>(), bmi2["est-cycles"].get<double>() + 10);
+    const auto& sim = j["context"]["perfgauge"]["simulation"];
+    EXPECT_NE(sim["est_cycles"].get<std::string>().find("35*memory accesses"), std::string::npos)
+        << sim.dump();
+    EXPECT_EQ(sim["caches"].get<std::string>().find("not simulated"), std::string::npos)
+        << "est-cycles needs the cache simulation: " << sim.dump();
+}
+
 TEST(CliSim, SimulatedCachesTellHotFromCold) {
     SKIP_WITHOUT_SIMULATION();
     const auto r = aggregates(run_json({"--backend", "sim", "--workload", "varint", "--variant",

@@ -79,17 +79,66 @@ TEST(SimulatedEvents, SumTheirCallgrindEvents) {
     auto count = [&](const char* name) {
         const auto* e = find_simulated_event(name);
         EXPECT_NE(e, nullptr) << name;
-        return e ? simulated_count(*e, d) : 0;
+        return e ? simulated_count(*e, d) : 0.0;
     };
-    EXPECT_EQ(count("instructions"), 11024u);
-    EXPECT_EQ(count("branches"), 1006u);        // Bc + Bi
-    EXPECT_EQ(count("branch-misses"), 12u);     // Bcm + Bim
-    EXPECT_EQ(count("L1-dcache-misses"), 10u);  // D1mr + D1mw
-    EXPECT_EQ(count("L1-dcache-load-misses"), 7u);
-    EXPECT_EQ(count("LLC-misses"), 3u);  // DLmr + DLmw
-    EXPECT_EQ(count("L1-dcache-loads"), 500u);
+    EXPECT_EQ(count("instructions"), 11024.0);
+    EXPECT_EQ(count("branches"), 1006.0);        // Bc + Bi
+    EXPECT_EQ(count("branch-misses"), 12.0);     // Bcm + Bim
+    EXPECT_EQ(count("L1-dcache-misses"), 10.0);  // D1mr + D1mw
+    EXPECT_EQ(count("L1-dcache-load-misses"), 7.0);
+    EXPECT_EQ(count("LLC-misses"), 3.0);  // DLmr + DLmw
+    EXPECT_EQ(count("L1-dcache-loads"), 500.0);
+    // 11538 accesses, 14 L1 misses of which 7 missed the LL too, 12 mispredictions:
+    // (11538 - 14) + 5 * 7 + 35 * 7 + 15 * 12.
+    EXPECT_EQ(count("est-cycles"), 11524.0 + 35 + 245 + 180);
     EXPECT_EQ(find_simulated_event("cycles"), nullptr);
     EXPECT_EQ(find_simulated_event("instructions:u"), nullptr);  // modifiers are removed first
+}
+
+TEST(EstimatedCycles, WeighTheLevelThatServedEachAccessAndEachMisprediction) {
+    CallgrindCosts c;
+    c.ir = 1000;  // instruction fetches are accesses too
+    c.dr = 300;
+    c.dw = 100;
+    c.i1mr = 10;
+    c.d1mr = 50;
+    c.d1mw = 20;
+    c.ilmr = 2;
+    c.dlmr = 30;
+    c.dlmw = 8;
+    c.bcm = 4;
+    c.bim = 1;
+    const CacheHits h = cache_hits(c);
+    EXPECT_EQ(h.l1, 1400.0 - 80);
+    EXPECT_EQ(h.ll, 80.0 - 40);
+    EXPECT_EQ(h.ram, 40.0);
+    EXPECT_EQ(estimated_cycles(c), 1320 + 5 * 40 + 35 * 40 + 15 * 5);
+    // Everything from L1 and no misprediction: one cycle per access.
+    CallgrindCosts l1_only;
+    l1_only.ir = 7;
+    l1_only.dr = 2;
+    l1_only.dw = 1;
+    EXPECT_EQ(estimated_cycles(l1_only), 10.0);
+    // One memory access costs 35, not 1 + 5 + 35: the levels it missed are not added.
+    CallgrindCosts from_memory;
+    from_memory.ir = 1;
+    from_memory.i1mr = 1;
+    from_memory.ilmr = 1;
+    EXPECT_EQ(estimated_cycles(from_memory), 35.0);
+}
+
+TEST(EstimatedCycles, NeedTheCacheSimulationWhereInstructionsAndBranchesDoNot) {
+    EXPECT_TRUE(needs_cache_simulation(*find_simulated_event("est-cycles")));
+    EXPECT_TRUE(needs_cache_simulation(*find_simulated_event("LLC-misses")));
+    EXPECT_FALSE(needs_cache_simulation(*find_simulated_event("instructions")));
+    EXPECT_FALSE(needs_cache_simulation(*find_simulated_event("branch-misses")));
+    EXPECT_FALSE(needs_cache_simulation(*find_simulated_event("branches")));
+    const auto formula = estimated_cycles_formula();
+    EXPECT_NE(formula.find("5*LL hits + 35*memory accesses + 15*mispredicted"),
+              std::string_view::npos);
+    // cycles is never simulated: the reason points at the estimate instead.
+    EXPECT_EQ(find_simulated_event("cycles"), nullptr);
+    EXPECT_NE(not_simulated_reason("cycles").find("est-cycles"), std::string::npos);
 }
 
 TEST(SimulatedEvents, WithoutBranchSimulationTheCountIsRefused) {
@@ -160,6 +209,19 @@ TEST(CallgrindCommand, CarriesTheSimulationOptionsAndTheProgramLast) {
     EXPECT_TRUE(has("--D1=32768,8,64"));
     EXPECT_TRUE(has("--LL=33554432,16,64"));
     EXPECT_FALSE(has("--trace-children=yes"));
+    {
+        // Instructions and branches only: no cache simulation, and so no cache geometry.
+        CallgrindSetup fast = setup;
+        fast.cache_sim = false;
+        const auto quick = callgrind_command(fast, {"/bin/prog"});
+        auto in = [&](const char* arg) {
+            return std::find(quick.begin(), quick.end(), arg) != quick.end();
+        };
+        EXPECT_TRUE(in("--cache-sim=no"));
+        EXPECT_FALSE(in("--cache-sim=yes"));
+        EXPECT_TRUE(in("--branch-sim=yes"));
+        EXPECT_FALSE(in("--D1=32768,8,64"));
+    }
     EXPECT_TRUE(has("--callgrind-out-file=/tmp/x/callgrind.out.%p"));
     ASSERT_GE(argv.size(), 3u);
     EXPECT_EQ(argv[argv.size() - 3], "--");

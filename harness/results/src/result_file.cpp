@@ -190,21 +190,25 @@ void read_context(const json& context, RunResult& r) {
     }
 }
 
+// A benchmark as its first entry (iteration or aggregate) describes it, without samples.
+BenchmarkResult benchmark_from(const json& e, const RunResult& r) {
+    BenchmarkResult b;
+    b.name = e.at("run_name").get<std::string>();
+    b.iterations = get_or<std::uint64_t>(e, "iterations", 0);
+    b.items_per_iteration = get_or<double>(e, "perfgauge_items_per_iteration", 1);
+    b.bytes_per_iteration = get_or<double>(e, "perfgauge_bytes_per_iteration", 0);
+    if (const auto it = e.find("perfgauge_params"); it != e.end()) {
+        for (const auto& [key, value] : it->items())
+            b.params.emplace_back(key, value.get<std::string>());
+    }
+    b.counters_per_item.resize(r.events.size());
+    b.raw_counters_per_item.resize(r.events.size());
+    b.running_fraction.assign(r.events.size(), 1.0);
+    return b;
+}
+
 // Samples of one benchmark, in repetition order, from its "iteration" entries.
 void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
-    if (b.ns_per_item.empty()) {
-        b.name = e.at("run_name").get<std::string>();
-        b.iterations = get_or<std::uint64_t>(e, "iterations", 0);
-        b.items_per_iteration = get_or<double>(e, "perfgauge_items_per_iteration", 1);
-        b.bytes_per_iteration = get_or<double>(e, "perfgauge_bytes_per_iteration", 0);
-        if (const auto it = e.find("perfgauge_params"); it != e.end()) {
-            for (const auto& [key, value] : it->items())
-                b.params.emplace_back(key, value.get<std::string>());
-        }
-        b.counters_per_item.resize(r.events.size());
-        b.raw_counters_per_item.resize(r.events.size());
-        b.running_fraction.assign(r.events.size(), 1.0);
-    }
     const double ns = checked<double>(e.at("perfgauge_ns_per_item"), "perfgauge_ns_per_item");
     b.rounds.push_back(get_or<std::size_t>(e, "repetition_index", b.ns_per_item.size()));
     if (const auto it = e.find("perfgauge_process"); it != e.end())
@@ -251,35 +255,25 @@ RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
     try {
         read_context(j.at("context"), r);
         std::map<std::string, std::size_t> index;
+        // Benchmarks keep the file's order, the one they were written (and measured) in: a
+        // benchmark whose every sample was disturbed has only its aggregate entry, and must
+        // not move to the end (merging measuring processes matches benchmarks by position).
         for (const auto& e : j.at("benchmarks")) {
-            if (get_or<std::string>(e, "run_type", "") != "iteration")
+            const auto type = get_or<std::string>(e, "run_type", "");
+            if (type != "iteration" && type != "aggregate")
                 continue;
             const auto name = e.at("run_name").get<std::string>();
             const auto [it, inserted] = index.emplace(name, r.benchmarks.size());
-            if (inserted)
-                r.benchmarks.emplace_back();
-            add_sample(e, r, r.benchmarks[it->second]);
+            if (inserted)  // every sample disturbed: no iteration entry, but it was measured
+                r.benchmarks.push_back(benchmark_from(e, r));
+            if (type == "iteration")
+                add_sample(e, r, r.benchmarks[it->second]);
         }
         // Running fractions are per benchmark, in the median aggregate.
         for (const auto& e : j.at("benchmarks")) {
             if (get_or<std::string>(e, "run_type", "") != "aggregate")
                 continue;
-            auto it = index.find(get_or<std::string>(e, "run_name", ""));
-            if (it == index.end()) {
-                // Every sample disturbed: no iteration entry, but the benchmark was measured.
-                it = index.emplace(e.at("run_name").get<std::string>(), r.benchmarks.size()).first;
-                BenchmarkResult b;
-                b.name = it->first;
-                b.iterations = get_or<std::uint64_t>(e, "iterations", 0);
-                if (const auto params = e.find("perfgauge_params"); params != e.end()) {
-                    for (const auto& [key, value] : params->items())
-                        b.params.emplace_back(key, value.get<std::string>());
-                }
-                b.counters_per_item.resize(r.events.size());
-                b.raw_counters_per_item.resize(r.events.size());
-                b.running_fraction.assign(r.events.size(), 1.0);
-                r.benchmarks.push_back(std::move(b));
-            }
+            const auto it = index.find(get_or<std::string>(e, "run_name", ""));
             auto& b = r.benchmarks[it->second];
             for (std::size_t i = 0; i < r.events.size(); ++i) {
                 b.running_fraction[i] = get_or<double>(

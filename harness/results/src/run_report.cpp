@@ -285,10 +285,18 @@ std::string simulation_footer(const RunResult& r, const char* bullet) {
         }
         return std::string("?");
     };
-    return fmt::format(
+    std::string out = fmt::format(
         "{}[sim] {}; {} with {}, one batch of at least {} items per benchmark (deterministic: "
         "the same value in every sample)\n",
         bullet, get("notice"), get("simulator"), get("caches"), get("min_items"));
+    // Results saved before the breakdown or the estimate existed have neither.
+    for (const char* key : {"time", "est_cycles"}) {
+        for (const auto& [k, v] : r.simulation) {
+            if (k == key)
+                out += fmt::format("{}[sim] {}\n", bullet, v);
+        }
+    }
+    return out;
 }
 
 std::vector<std::string> headers(const RunResult& r) {

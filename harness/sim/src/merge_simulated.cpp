@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-
 namespace perfgauge::harness {
 
 namespace {
@@ -82,8 +81,11 @@ void merge_simulated(RunResult& r, const EventPlan& plan, const SimulationResult
                 value = it->second->per_item[sim_index];
                 raw = it->second->raw_per_item[sim_index];
             }
-            per_item[b].push_back(std::vector<double>(samples, value));
-            raw_per_item[b].push_back(std::vector<double>(samples, raw));
+            // A benchmark whose every native sample was disturbed keeps its simulated count
+            // (deterministic, independent of any sample) as one value.
+            const std::size_t values = std::max<std::size_t>(samples, 1);
+            per_item[b].push_back(std::vector<double>(values, value));
+            raw_per_item[b].push_back(std::vector<double>(values, raw));
             running[b].push_back(1.0);
         }
     }

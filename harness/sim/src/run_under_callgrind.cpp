@@ -2,6 +2,10 @@
 // child (perfgauge run), each in a private temporary directory, and reading what it wrote.
 #include "perfgauge/harness/simulation.hpp"
 
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -33,6 +37,21 @@ std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
 
 }  // namespace
 
+bool needs_cache_simulation(const std::vector<std::string>& events) {
+    return std::any_of(events.begin(), events.end(), [](const std::string& e) {
+        return pmu::needs_cache_simulation(simulated_event_of(e));
+    });
+}
+
+unsigned default_simulation_jobs() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return static_cast<unsigned>(CPU_COUNT(&set));
+    const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? static_cast<unsigned>(online) : 1U;
+}
+
 CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,
                                    const std::vector<std::string>& events, bool markers) {
@@ -41,6 +60,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
     setup.log_file = (dir.path() / "valgrind.log").string();
     setup.instrument_from_start = !markers;
     setup.trace_children = true;
+    setup.cache_sim = needs_cache_simulation(events);
     ChildSetup child_setup;
     // Markers switch instrumentation only when told to: a marked program simulated without
     // --markers is simulated whole.
@@ -68,7 +88,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
         const auto& event = simulated_event_of(e);
         double total = 0;
         for (const auto& d : dumps)
-            total += static_cast<double>(pmu::simulated_count(event, d));
+            total += pmu::simulated_count(event, d);
         sim.totals.push_back(total);
     }
     return sim;
@@ -78,6 +98,7 @@ SimulationResult simulate(const SimulationRequest& request) {
     const ScratchDir dir("perfgauge-sim", "callgrind's output");
     const auto manifest_path = dir.path() / "manifest.json";
     pmu::CallgrindSetup setup = request.setup;
+    setup.cache_sim = needs_cache_simulation(request.events);
     setup.out_file = (dir.path() / "callgrind.out.%p").string();
     // valgrind's own chatter ("L3 cache found, using its data...") stays out of the way and
     // is shown only when the run fails.
@@ -85,12 +106,15 @@ SimulationResult simulate(const SimulationRequest& request) {
     setup.log_file = log_path.string();
     auto program = request.program;
     program.push_back("--internal-sim-child=" + manifest_path.string());
+    program.push_back(fmt::format("--sim-jobs={}", std::max(1U, request.jobs)));
 
     const auto start = std::chrono::steady_clock::now();
     PendingChild child(pmu::callgrind_command(setup, program));
     child.start();
     const ExitStatus status = child.wait();
     SimulationResult result;
+    result.jobs = std::max(1U, request.jobs);
+    result.cache_sim = setup.cache_sim;
     result.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (status.exec_failed || status.signaled || status.code != 0) {

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "forked_tasks.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "simulated_event.hpp"
 
@@ -24,7 +26,8 @@ json batch_json(const SimulatedBatch& b) {
             {"warmup_iterations", b.warmup_iterations},
             {"iterations", b.iterations},
             {"items_per_iteration", b.items_per_iteration},
-            {"pauses", b.pauses}};
+            {"pauses", b.pauses},
+            {"seconds", b.seconds}};
 }
 
 SimulatedBatch batch_from(const json& j) {
@@ -35,6 +38,7 @@ SimulatedBatch batch_from(const json& j) {
     b.iterations = j.at("iterations").get<std::uint64_t>();
     b.items_per_iteration = j.at("items_per_iteration").get<double>();
     b.pauses = j.at("pauses").get<std::uint64_t>();
+    b.seconds = j.value("seconds", 0.0);
     return b;
 }
 
@@ -103,7 +107,8 @@ std::uint64_t run_simulated_batch(const Benchmark& b, std::uint64_t warmup,
 }  // namespace
 
 SimulationManifest run_simulated_batches(const std::vector<Benchmark>& benchmarks,
-                                         std::uint64_t min_items, std::uint64_t ll_bytes) {
+                                         std::uint64_t min_items, std::uint64_t ll_bytes,
+                                         unsigned jobs) {
     SimulationManifest m;
     const Benchmark empty{"(empty)", 1, 0, [](BatchState&) {}, {}};
     const Benchmark pauses{"(pauses)",
@@ -131,9 +136,30 @@ SimulationManifest run_simulated_batches(const std::vector<Benchmark>& benchmark
                    std::ceil(static_cast<double>(min_items) / b.items_per_iteration)));
         const bool cacheable = b.bytes_per_iteration <= static_cast<double>(ll_bytes);
         batch.warmup_iterations = cacheable ? batch.iterations : 0;
-        batch.pauses =
-            run_simulated_batch(b, batch.warmup_iterations, batch.iterations, batch.dump);
         m.batches.push_back(batch);
+    }
+    // Each benchmark in a process of its own, forked from this one as the calibration left
+    // it: every benchmark starts from the same simulated caches and predictor, so its counts
+    // are the same whichever benchmarks ran before it or beside it, and whatever `jobs` is.
+    // The longest first, so that the last to finish is a short one.
+    auto cost = [&](std::size_t i) {
+        const auto& b = m.batches[i];
+        return static_cast<double>(b.iterations + b.warmup_iterations) * b.items_per_iteration;
+    };
+    std::vector<std::size_t> order(m.batches.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
+    const auto outcomes = run_forked(
+        order, jobs,
+        [&](std::size_t i) {
+            const auto& b = m.batches[i];
+            return run_simulated_batch(benchmarks[i], b.warmup_iterations, b.iterations, b.dump);
+        },
+        [&](std::size_t i) { return m.batches[i].name; });
+    for (std::size_t i = 0; i < m.batches.size(); ++i) {
+        m.batches[i].pauses = outcomes[i].value;
+        m.batches[i].seconds = outcomes[i].seconds;
     }
     return m;
 }
@@ -156,7 +182,7 @@ std::vector<SimulatedCounts> simulated_counts(const SimulationManifest& manifest
     for (const auto& e : events)
         mapped.push_back(&simulated_event_of(e));
     auto count = [&](const SimulatedBatch& b, std::size_t e) {
-        return static_cast<double>(pmu::simulated_count(*mapped[e], dump_of(b)));
+        return pmu::simulated_count(*mapped[e], dump_of(b));
     };
 
     // Simulated counts are deterministic: one calibration batch each is its own median.
@@ -175,6 +201,7 @@ std::vector<SimulatedCounts> simulated_counts(const SimulationManifest& manifest
         SimulatedCounts c;
         c.name = b.name;
         c.items = static_cast<double>(b.iterations) * b.items_per_iteration;
+        c.seconds = b.seconds;
         for (std::size_t e = 0; e < mapped.size(); ++e) {
             const double raw = count(b, e);
             c.raw_per_item.push_back(raw / c.items);

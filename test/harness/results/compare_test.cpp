@@ -356,6 +356,32 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     EXPECT_THROW(merge_processes({}), std::invalid_argument);
 }
 
+// A measuring process on a loaded machine can have every sample of a benchmark disturbed: the
+// benchmark then has an aggregate entry only. It keeps its place, so that the processes' results
+// still merge benchmark by benchmark.
+TEST(MergeProcesses, ABenchmarkWithEverySampleDisturbedKeepsItsPlace) {
+    auto first = result({bench("a", "x", 8, 10, 3), bench("b", "y", 4, 10, 3)});
+    auto second = first;
+    auto& a = second.benchmarks[0];
+    for (std::size_t k = 0; k < a.ns_per_item.size(); ++k)
+        a.disturbed.push_back({k, a.ns_per_item[k], 2e6, 1e6, 1, 1.0});
+    a.ns_per_item.clear();
+    a.raw_ns_per_item.clear();
+    for (auto& c : a.counters_per_item)
+        c.clear();
+    for (auto& c : a.raw_counters_per_item)
+        c.clear();
+    const auto back = parse_run_json(render_run(second, OutputFormat::json), "second");
+    ASSERT_EQ(back.benchmarks.size(), 2u);
+    EXPECT_EQ(back.benchmarks[0].name, "a");
+    EXPECT_EQ(back.benchmarks[0].disturbed.size(), 3u);
+    EXPECT_EQ(back.benchmarks[1].name, "b");
+    const auto merged =
+        merge_processes({parse_run_json(render_run(first, OutputFormat::json), "first"), back});
+    EXPECT_EQ(merged.benchmarks[0].ns_per_item.size(), 3u);
+    EXPECT_EQ(merged.benchmarks[1].ns_per_item.size(), 6u);
+}
+
 TEST(Compare, AChangeAcrossResultsMustExceedTheSpreadBetweenProcesses) {
     // The baseline's two processes disagree by 12% (one ran in a slow state); the contender is
     // 6% faster than the baseline's median: not a verdict the processes support.

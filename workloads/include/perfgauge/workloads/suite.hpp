@@ -53,6 +53,18 @@ struct SuiteSpec {
     /// Counters are simulated under valgrind for this run: variants valgrind cannot run are
     /// skipped (with the reason), so every benchmark has every counter.
     bool simulated = false;
+    /// Check every variant against the reference decoder on the data before building the
+    /// benchmarks. The simulation child (same data seed, so the same bytes) leaves it to its
+    /// parent, which checked before measuring: under valgrind it would decode the whole arena
+    /// once more per variant, at valgrind's speed.
+    bool check_decoders = true;
+    /// Simulation only (0: off): an end-on-end varint iteration of more than this many items
+    /// decodes just the first this-many of its window, since per-item counts have converged
+    /// long before a 64M working set ends (README: the convergence table). bytes_per_iteration
+    /// stays the whole window's: it is the working set whose cache behaviour the prefix stands
+    /// for (the simulation warms up only what fits in the last-level cache). memcpy always
+    /// copies whole windows: glibc takes another path for shorter copies.
+    std::uint64_t max_items_per_iteration = 0;
 };
 
 /// A selection that cannot be run (unknown names, nothing left to run).

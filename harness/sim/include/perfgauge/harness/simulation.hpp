@@ -30,6 +30,7 @@ struct SimulatedBatch {
     std::uint64_t iterations = 0;  ///< counted
     double items_per_iteration = 1;
     std::uint64_t pauses = 0;  ///< pause()/resume() pairs inside the counted iterations
+    double seconds = 0;  ///< wall time of its simulation process: the time breakdown, never a count
 };
 
 /// What the child writes: every batch, plus the two calibration batches (an empty body, and
@@ -50,9 +51,13 @@ SimulationManifest manifest_from_json(const std::string& text);
 /// Child side (inside valgrind). Each benchmark: instrumentation on, warm-up iterations (to
 /// fill the simulated caches and train the predictor, skipped when one iteration's bytes
 /// exceed `ll_bytes`: they could not stay cached anyway), zero, at least `min_items` items
-/// counted, dump, instrumentation off. Fixed iteration counts, no clock: deterministic.
+/// counted, dump, instrumentation off. Fixed iteration counts, no clock: deterministic. Each
+/// benchmark runs in a process forked for it once the calibration batches have run, `jobs`
+/// at once: every benchmark starts from the same simulator state, so its counts are the same
+/// whatever ran before or beside it (jobs = 1 gives the same counts as jobs = 8).
 SimulationManifest run_simulated_batches(const std::vector<Benchmark>& benchmarks,
-                                         std::uint64_t min_items, std::uint64_t ll_bytes);
+                                         std::uint64_t min_items, std::uint64_t ll_bytes,
+                                         unsigned jobs = 1);
 
 /// Per benchmark (manifest order): counts per item of each simulated event, corrected (the
 /// calibrated batch and pause costs subtracted, never below zero) and raw.
@@ -60,6 +65,7 @@ struct SimulatedCounts {
     std::string name;
     double items = 0;                            ///< counted items
     std::vector<double> per_item, raw_per_item;  ///< [event]
+    double seconds = 0;                          ///< its simulation process's wall time
 };
 
 /// Pure: matches dumps to batches by trigger and maps callgrind's events to `events`
@@ -84,12 +90,22 @@ struct SimulationRequest {
     pmu::CallgrindSetup setup;         ///< out_file is set by simulate()
     std::vector<std::string> program;  ///< the child command; gets --internal-sim-child=M
     std::vector<std::string> events;   ///< simulated event names
+    unsigned jobs = 1;                 ///< simulation processes at once (after the native run)
 };
+
+/// Whether any of `events` (simulated names) needs callgrind's cache simulation; without it
+/// (instructions, branches, branch-misses) callgrind runs about twice as fast.
+bool needs_cache_simulation(const std::vector<std::string>& events);
+
+/// Simulation processes to run at once by default: the CPUs this process may run on.
+unsigned default_simulation_jobs();
 
 struct SimulationResult {
     std::vector<SimulatedCounts> benchmarks;
     std::string creator;  ///< "callgrind-3.19.0"
     double wall_seconds = 0;
+    unsigned jobs = 1;      ///< simulation processes run at once
+    bool cache_sim = true;  ///< callgrind simulated the caches (a cache event was asked for)
 };
 
 /// Runs the child under callgrind in a private temporary directory (removed afterwards) and
