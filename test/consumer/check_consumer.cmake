@@ -39,7 +39,7 @@ if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "benchmark")
 endif()
 
 # Internal headers (the simulated backend, the runner's column building) are not installed.
-foreach(internal event_plan.hpp simulation.hpp native_columns.hpp)
+foreach(internal event_plan.hpp simulation.hpp simulation_valgrind.hpp native_columns.hpp)
   if(EXISTS ${WORK_DIR}/prefix/include/perfgauge/harness/${internal})
     message(FATAL_ERROR "internal header installed: perfgauge/harness/${internal}")
   endif()

@@ -10,6 +10,7 @@
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
+#include "stat_regions.hpp"
 
 namespace perfgauge::harness {
 
@@ -115,6 +116,7 @@ std::string render_table(const StatResult& r) {
                            r.elapsed_seconds.size() > 1 ? " (median)" : "");
     }
     out += counting_window_text(r);
+    out += regions_text(r, false);
     // One explanation per distinct reason, naming the events it covers.
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> reasons;
     for (const auto& e : r.events) {
@@ -204,6 +206,8 @@ std::string render_json(const StatResult& r) {
     j["marked_intervals"] =
         r.markers ? nlohmann::json(r.marked_intervals) : nlohmann::json(nullptr);
     j["delay_ms"] = r.delay_ms > 0 ? nlohmann::json(r.delay_ms) : nlohmann::json(nullptr);
+    if (!r.regions.empty())
+        j["regions"] = regions_json(r);  // simulated counts per Session region
     return j.dump(2) + "\n";
 }
 
@@ -239,6 +243,7 @@ std::string render_markdown(const StatResult& r) {
             derived.add_row({m.name, fmt::format("{:.3f}", m.value), m.unit, m.source});
         out += "\n" + derived.render_markdown();
     }
+    out += regions_text(r, true);
     if (!r.interrupted_by.empty())
         out += fmt::format("\n{}\n", interruption_text(r));
     return out;

@@ -3,6 +3,7 @@
 #include "perfgauge/harness/simulation.hpp"
 
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -42,10 +43,13 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
     setup.instrument_from_start = !markers;
     setup.trace_children = true;
     ChildSetup child_setup;
+    // Sessions dump at their region boundaries only when told to (a user's own callgrind run
+    // keeps one dump).
+    child_setup.environment = {"PERFGAUGE_REGIONS=callgrind"};
     // Markers switch instrumentation only when told to: a marked program simulated without
     // --markers is simulated whole.
     if (markers)
-        child_setup.environment = {"PERFGAUGE_MARKER_FD=callgrind"};
+        child_setup.environment.push_back("PERFGAUGE_MARKER_FD=callgrind");
     const auto start = std::chrono::steady_clock::now();
     PendingChild child(pmu::callgrind_command(setup, command), child_setup);
     child.start();
@@ -62,7 +66,11 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                             return log.empty() ? std::string() : "; valgrind said:\n" + log;
                         }()));
     }
-    sim.processes = dumps.size();
+    // Sessions' region dumps make several files per process: count the processes.
+    std::set<std::uint64_t> pids;
+    for (const auto& d : dumps)
+        pids.insert(d.pid);
+    sim.processes = pids.size();
     sim.creator = dumps.front().creator;
     for (const auto& e : events) {
         const auto& event = simulated_event_of(e);
@@ -71,6 +79,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
             total += static_cast<double>(pmu::simulated_count(event, d));
         sim.totals.push_back(total);
     }
+    sim.regions = simulated_regions(dumps, events);
     return sim;
 }
 
