@@ -102,6 +102,13 @@ TEST(GbenchCounters, SimulatedInstructionsMatchPerfgaugeRun) {
     EXPECT_NEAR(adapter / run, 1.0, 0.01) << "adapter " << adapter << " run " << run;
 }
 
+TEST(GbenchCounters, HelpNamesPerfgaugeFlags) {
+    const auto r = run_process({PERFGAUGE_GBENCH_THREADS_PATH, "--help"});
+    for (const char* flag :
+         {"--perfgauge_events", "--perfgauge_backend", "--perfgauge_sim_items", "benchmark_filter"})
+        EXPECT_NE(r.out.find(flag), std::string::npos) << flag << "\n" << r.out;
+}
+
 TEST(GbenchCounters, BadBackendIsRefused) {
     const auto r = run_process({PERFGAUGE_GBENCH_THREADS_PATH, "--perfgauge_events=instructions",
                                 "--perfgauge_backend=simulated"});

@@ -1,5 +1,6 @@
 #include "perfgauge/harness/gbench_counters.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,15 @@ bool is_simulation_child() {
 }
 
 namespace {
+
+constexpr const char* kFlagsHelp =
+    "perfgauge (per-item counters, perfgauge::gbench):\n"
+    "  --perfgauge_events=LIST     events per item (perf stat syntax), added to each run's\n"
+    "                              counters in upper case (INSTRUCTIONS=...)\n"
+    "  --perfgauge_backend=B       auto (default): perf, simulated where the kernel cannot\n"
+    "                              count; perf: never simulate; sim: hardware events simulated\n"
+    "                              with valgrind's callgrind, reported as NAME[sim]\n"
+    "  --perfgauge_sim_items=N     items each benchmark counts under simulation (100000)\n\n";
 
 // One counter set per thread, opened on first use with the natively counted events.
 pmu::CounterSet* thread_counters() {
@@ -72,6 +82,8 @@ void plan(AdapterState& s) {
 bool initialize(int* argc, char** argv) {
     AdapterState& s = adapter_state();
     s.user_args.assign(argv + 1, argv + *argc);
+    if (std::find(s.user_args.begin(), s.user_args.end(), "--help") != s.user_args.end())
+        std::fputs(kFlagsHelp, stdout);  // Google Benchmark's own --help follows
     try {
         s.flags = take_perfgauge_flags(s.user_args);
     } catch (const std::invalid_argument& e) {
