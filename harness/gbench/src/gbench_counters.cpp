@@ -117,15 +117,14 @@ bool initialize(int* argc, char** argv) {
 
 namespace {
 
-// Simulation child: the first thread of a run to arrive starts counting, before any thread's
-// loop can begin.
+// Simulation child: the first thread of a run to arrive starts instrumentation; each thread
+// zeroes its own counts (callgrind runs with --separate-threads).
 void begin_simulated_run() {
     AdapterState& s = adapter_state();
     const std::lock_guard lock(s.run_mutex);
-    if (s.run_started++ == 0) {
+    if (s.run_started++ == 0)
         pmu::callgrind::start_instrumentation();
-        pmu::callgrind::zero_stats();
-    }
+    pmu::callgrind::zero_stats();
 }
 
 }  // namespace
@@ -155,21 +154,24 @@ std::int64_t items_of(const benchmark::State& state) {
                                        : static_cast<std::int64_t>(state.iterations());
 }
 
-// Simulation child: the last thread of a run to finish dumps it (Google Benchmark does not
-// wait for every thread between a loop's end and the destructor) and stops the benchmark's
-// growth once a run has counted the requested items (Google Benchmark would go on tenfold).
+// Simulation child: each thread dumps its own counts (callgrind runs with --separate-threads);
+// the last thread of a run to finish stops instrumentation, and the benchmark's growth once the
+// run has counted the requested items (Google Benchmark would go on tenfold).
 void end_simulated_run(benchmark::State& state) {
     AdapterState& s = adapter_state();
     const std::lock_guard lock(s.run_mutex);
-    s.run_items += static_cast<std::uint64_t>(std::max<std::int64_t>(0, items_of(state)));
+    const auto items = static_cast<std::uint64_t>(std::max<std::int64_t>(0, items_of(state)));
+    const std::string trigger =
+        fmt::format("perfgauge-gbench:{}:{}", s.next_dump, state.thread_index());
+    pmu::callgrind::dump_stats(trigger.c_str());
+    s.pending.push_back({trigger, items, s.next_dump});
+    s.run_items += items;
     if (++s.run_finished < state.threads())
         return;
-    const std::string trigger = fmt::format("perfgauge-gbench:{}", s.next_dump++);
-    pmu::callgrind::dump_stats(trigger.c_str());
     pmu::callgrind::stop_instrumentation();
-    s.pending.push_back({trigger, s.run_items});
     if (s.run_items >= s.flags.sim_items)
         state.SkipWithError("perfgauge: simulated");
+    ++s.next_dump;
     s.run_started = s.run_finished = 0;
     s.run_items = 0;
 }

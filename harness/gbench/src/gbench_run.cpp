@@ -1,6 +1,7 @@
 // Running the selected benchmarks: in the parent, first under callgrind (when events are
 // simulated), then natively with the simulated per-item counts added to each run's counters;
 // in the simulation child, recording which dump belongs to which benchmark.
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -20,8 +21,8 @@ namespace perfgauge::gbench {
 
 namespace {
 
-// Simulation child: prints nothing (the parent reports) and gives each benchmark the dump of
-// its last counted run, the one that reached the requested items.
+// Simulation child: prints nothing (the parent reports) and gives each benchmark the dumps of
+// its last counted run (one per thread), the one that reached the requested items.
 class RecordingReporter final : public benchmark::BenchmarkReporter {
   public:
     explicit RecordingReporter(harness::SimulationManifest& manifest) : manifest_(manifest) {}
@@ -31,8 +32,11 @@ class RecordingReporter final : public benchmark::BenchmarkReporter {
         for (const auto& run : runs) {
             if (run.run_type != Run::RT_Iteration || s.pending.empty())
                 continue;
-            const PendingDump& last = s.pending.back();
-            manifest_.batches.push_back({run.run_name.str(), last.trigger, 0, last.items, 1, 0});
+            const std::uint64_t last = s.pending.back().run;
+            for (const auto& d : s.pending) {
+                if (d.run == last)
+                    manifest_.batches.push_back({run.run_name.str(), d.trigger, 0, d.items, 1, 0});
+            }
             s.pending.clear();
         }
     }
@@ -60,6 +64,7 @@ void simulate_selected(AdapterState& s) {
     request.setup.i1 = caches.i1;
     request.setup.d1 = caches.d1;
     request.setup.ll = caches.ll;
+    request.setup.separate_threads = true;  // ->Threads(N): each thread dumps its own counts
     request.program = {harness::own_executable()};
     for (auto& a : simulation_child_arguments(s.user_args))
         request.program.push_back(std::move(a));
@@ -67,8 +72,20 @@ void simulate_selected(AdapterState& s) {
     request.events = s.simulated_events;
     fmt::print(stderr, "perfgauge: simulating the selected benchmarks under callgrind ...\n");
     const auto result = harness::simulate(request);
-    for (const auto& b : result.benchmarks)
-        s.simulated[b.name] = b.per_item;
+    // One batch per thread of a benchmark: per item across them = sum of counts / sum of items.
+    std::map<std::string, std::pair<std::vector<double>, double>> totals;
+    for (const auto& b : result.benchmarks) {
+        auto& [counts, items] = totals[b.name];
+        counts.resize(b.per_item.size(), 0.0);
+        for (std::size_t e = 0; e < b.per_item.size(); ++e)
+            counts[e] += b.per_item[e] * b.items;
+        items += b.items;
+    }
+    for (auto& [name, t] : totals) {
+        for (auto& c : t.first)
+            c = t.second > 0 ? c / t.second : 0;
+        s.simulated[name] = t.first;
+    }
     benchmark::AddCustomContext(
         "perfgauge_sim",
         fmt::format("counters marked [sim] are per item, simulated by {} under callgrind over at "

@@ -16,8 +16,9 @@ namespace perfgauge::gbench {
 /// A counted run of the simulation child (inside valgrind), waiting for its benchmark's name:
 /// Google Benchmark tells it to the reporter once the benchmark's runs are over.
 struct PendingDump {
-    std::string trigger;      ///< the dump's reason ("perfgauge-gbench:3")
-    std::uint64_t items = 0;  ///< across threads
+    std::string trigger;      ///< the dump's reason ("perfgauge-gbench:3:1": run 3, thread 1)
+    std::uint64_t items = 0;  ///< of that thread
+    std::uint64_t run = 0;    ///< runs of one benchmark: the last one is the counted one
 };
 
 struct AdapterState {

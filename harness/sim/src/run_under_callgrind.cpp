@@ -26,7 +26,9 @@ std::string read_log_quietly(const std::filesystem::path& path) {
 std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
     std::vector<pmu::CallgrindDump> dumps;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        if (entry.path().filename().string().rfind("callgrind.out", 0) == 0)
+        // With --separate-threads callgrind leaves the base name empty (dumps are NAME-01, ...).
+        if (entry.path().filename().string().rfind("callgrind.out", 0) == 0 &&
+            entry.file_size() > 0)
             dumps.push_back(pmu::parse_callgrind_dump(read_text_file(entry.path())));
     }
     return dumps;

@@ -40,8 +40,12 @@ struct CallgrindSetup {
     /// measured code knows its regions); true: the whole program (perfgauge stat).
     bool instrument_from_start = false;
     bool trace_children = false;  ///< follow fork/exec; one output file per process
-    std::string out_file;         ///< --callgrind-out-file (%p: the pid)
-    std::string log_file;         ///< --log-file for valgrind's own messages ("": stderr)
+    /// One dump per thread (--separate-threads=yes): a client request's dump then holds the
+    /// calling thread's counts only, which is what a multi-threaded counted region needs
+    /// (summed over threads, zeroing from one thread and dumping from another loses counts).
+    bool separate_threads = false;
+    std::string out_file;  ///< --callgrind-out-file (%p: the pid)
+    std::string log_file;  ///< --log-file for valgrind's own messages ("": stderr)
 };
 
 /// valgrind -q --tool=callgrind --branch-sim=yes --cache-sim=yes ... -- program...
