@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+
 namespace perfgauge::harness {
 
 namespace {
