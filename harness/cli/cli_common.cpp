@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/simulation_valgrind.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 
 namespace perfgauge::cli {
@@ -131,25 +132,11 @@ harness::Backend backend_option(const po::variables_map& vm) {
 }
 
 std::optional<std::string> simulation_valgrind(harness::Backend backend) {
-    if (backend == harness::Backend::perf)
-        return std::nullopt;
-    if (const char* why = pmu::valgrind_incompatibility()) {
-        if (backend == harness::Backend::sim)
-            throw std::runtime_error(fmt::format("--backend sim: {}", why));
-        return std::nullopt;
-    }
-    auto lookup = pmu::locate_valgrind();
-    if (!lookup.path && backend == harness::Backend::sim)
-        throw std::runtime_error("--backend sim needs valgrind: " + lookup.problem);
-    return lookup.path;
+    return harness::simulation_valgrind(backend, "--backend sim");
 }
 
 std::string own_executable() {
-    std::error_code ec;
-    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
-    return path.string();
+    return harness::own_executable();
 }
 
 }  // namespace perfgauge::cli

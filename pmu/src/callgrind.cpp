@@ -64,6 +64,8 @@ std::vector<std::string> callgrind_command(const CallgrindSetup& setup,
         argv.push_back(cache_flag("LL", *setup.ll));
     if (setup.trace_children)
         argv.emplace_back("--trace-children=yes");
+    if (setup.separate_threads)
+        argv.emplace_back("--separate-threads=yes");
     if (!setup.out_file.empty())
         argv.push_back("--callgrind-out-file=" + setup.out_file);
     if (!setup.log_file.empty())

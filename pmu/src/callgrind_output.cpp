@@ -82,6 +82,10 @@ CallgrindDump parse_callgrind_dump(std::string_view text) {
             is_callgrind = true;
         if (starts_with(line, "creator:"))
             dump.creator = std::string(trim(line.substr(8)));
+        else if (starts_with(line, "pid:"))
+            dump.pid = parse_totals(line.substr(4), 1).front();
+        else if (starts_with(line, "part:"))
+            dump.part = parse_totals(line.substr(5), 1).front();
         else if (starts_with(line, "desc: Trigger:"))
             dump.trigger = std::string(trim(line.substr(14)));
         else if (starts_with(line, "events:")) {

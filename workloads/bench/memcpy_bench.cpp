@@ -29,12 +29,5 @@ void memcpy_hot(benchmark::State& state) {
 BENCHMARK(memcpy_hot)->Name("memcpy/hot")->RangeMultiplier(8)->Range(64, 64 << 20);
 
 int main(int argc, char** argv) {
-    if (!perfgauge::gbench::initialize(&argc, argv))
-        return 2;
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 2;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return perfgauge::gbench::run_main(argc, argv);
 }

@@ -3,6 +3,7 @@
 // Names: varint/<variant>/<dist>/end-on-end/hot/<bytes> and varint/<variant>/<dist>/one-shot.
 // One benchmark iteration is one varint (KeepRunningBatch over the buffer's varints).
 //   perfgauge-bench-varint --perfgauge_events=task-clock,page-faults --benchmark_filter=bmi2
+//   perfgauge-bench-varint --perfgauge_events=instructions --perfgauge_backend=sim ...
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
             benchmark::RegisterBenchmark((prefix + "/one-shot").c_str(), one_shot, &v, arena);
         }
     }
-    benchmark::RunSpecifiedBenchmarks();
+    perfgauge::gbench::run_specified_benchmarks();
     benchmark::Shutdown();
     return 0;
 }

@@ -1,12 +1,16 @@
 #include "perfgauge/harness/session.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
 
 namespace perfgauge::harness {
 
@@ -14,6 +18,14 @@ namespace {
 
 constexpr const char* kCalibrationRegion = "(calibration)";
 constexpr const char* kCalibrationInner = "(calibration, nested)";
+
+// perfgauge stat's simulation asks for region dumps (PERFGAUGE_REGIONS=callgrind); a user's own
+// callgrind run of the program keeps its usual single dump.
+bool simulating_regions() {
+    const char* asked = std::getenv("PERFGAUGE_REGIONS");
+    return asked != nullptr && std::string_view(asked) == "callgrind" &&
+           pmu::callgrind::running_on_valgrind();
+}
 
 }  // namespace
 
@@ -43,6 +55,16 @@ Session::Session(const std::string& events, SessionOptions options)
     counters_.enable();
     if (options.calibration_samples > 0)
         calibrate(options.calibration_samples);
+    // After calibration: its thousands of empty regions are not the user's.
+    simulated_regions_ = simulating_regions();
+}
+
+void Session::simulated_boundary(const char* what, std::size_t slot) const {
+    // The dump's name carries the region's (one line: callgrind writes it into a header line).
+    std::string reason = std::string("perfgauge-region:") + what + ":" + results_[slot].name;
+    std::replace_if(
+        reason.begin(), reason.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    pmu::callgrind::dump_stats(reason.c_str());
 }
 
 std::size_t Session::slot_for(std::string_view name) {
@@ -71,9 +93,14 @@ void Session::enter(std::size_t slot) {
     }
     counters_.read(start_snapshots_[stack_.size()]);
     stack_.push_back({slot, clock_.start(), 0});
+    // Last, so the simulated interval starts where the user's code does.
+    if (simulated_regions_)
+        simulated_boundary("enter", slot);
 }
 
 void Session::leave() {
+    if (simulated_regions_)
+        simulated_boundary("leave", stack_.back().slot);
     const std::uint64_t stop = clock_.stop();
     counters_.read(end_snapshot_);
     const Open open = stack_.back();

@@ -11,6 +11,7 @@
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "stat_report_parts.hpp"
+#include "stat_regions.hpp"
 
 namespace perfgauge::harness {
 
@@ -151,6 +152,7 @@ std::string render_table(const StatResult& r) {
                            median(r.system_seconds));
     }
     out += counting_window_text(r);
+    out += regions_text(r, false);
     out += refusals_text({&r});
     for (const auto& note : r.notes)
         out += fmt::format("\n  note: {}\n", note);
@@ -252,6 +254,8 @@ nlohmann::json detail::stat_json(const StatResult& r) {
     j["marked_intervals"] =
         r.markers ? nlohmann::json(r.marked_intervals) : nlohmann::json(nullptr);
     j["delay_ms"] = r.delay_ms > 0 ? nlohmann::json(r.delay_ms) : nlohmann::json(nullptr);
+    if (!r.regions.empty())
+        j["regions"] = regions_json(r);  // simulated counts per Session region
     return j;
 }
 
@@ -297,6 +301,7 @@ std::string render_markdown(const StatResult& r) {
             derived.add_row({m.name, fmt::format("{:.3f}", m.value), m.unit, m.source});
         out += "\n" + derived.render_markdown();
     }
+    out += regions_text(r, true);
     if (!r.interrupted_by.empty())
         out += fmt::format("\n{}\n", interruption_text(r));
     return out;

@@ -40,6 +40,7 @@ void merge_simulated(StatResult& r, const EventPlan& plan, const CommandSimulati
         events.push_back(std::move(out));
     }
     r.events = std::move(events);
+    r.regions = sim.regions;
 }
 
 void merge_simulated(RunResult& r, const EventPlan& plan, const SimulationResult& sim) {

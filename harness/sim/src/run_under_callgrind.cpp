@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -29,7 +30,9 @@ std::string read_log_quietly(const std::filesystem::path& path) {
 std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
     std::vector<pmu::CallgrindDump> dumps;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        if (entry.path().filename().string().rfind("callgrind.out", 0) == 0)
+        // With --separate-threads callgrind leaves the base name empty (dumps are NAME-01, ...).
+        if (entry.path().filename().string().rfind("callgrind.out", 0) == 0 &&
+            entry.file_size() > 0)
             dumps.push_back(pmu::parse_callgrind_dump(read_text_file(entry.path())));
     }
     return dumps;
@@ -62,10 +65,13 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
     setup.trace_children = true;
     setup.cache_sim = needs_cache_simulation(events);
     ChildSetup child_setup;
+    // Sessions dump at their region boundaries only when told to (a user's own callgrind run
+    // keeps one dump).
+    child_setup.environment = {"PERFGAUGE_REGIONS=callgrind"};
     // Markers switch instrumentation only when told to: a marked program simulated without
     // --markers is simulated whole.
     if (markers)
-        child_setup.environment = {"PERFGAUGE_MARKER_FD=callgrind"};
+        child_setup.environment.push_back("PERFGAUGE_MARKER_FD=callgrind");
     const auto start = std::chrono::steady_clock::now();
     PendingChild child(pmu::callgrind_command(setup, command), child_setup);
     child.start();
@@ -82,7 +88,11 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                             return log.empty() ? std::string() : "; valgrind said:\n" + log;
                         }()));
     }
-    sim.processes = dumps.size();
+    // Sessions' region dumps make several files per process: count the processes.
+    std::set<std::uint64_t> pids;
+    for (const auto& d : dumps)
+        pids.insert(d.pid);
+    sim.processes = pids.size();
     sim.creator = dumps.front().creator;
     for (const auto& e : events) {
         const auto& event = simulated_event_of(e);
@@ -91,6 +101,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
             total += pmu::simulated_count(event, d);
         sim.totals.push_back(total);
     }
+    sim.regions = simulated_regions(dumps, events);
     return sim;
 }
 

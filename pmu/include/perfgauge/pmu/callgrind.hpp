@@ -43,6 +43,10 @@ struct CallgrindSetup {
     /// --cache-sim: off when no requested event needs the caches (instructions and branches
     /// only), which makes callgrind about twice as fast; the I1/D1/LL flags then go too.
     bool cache_sim = true;
+    /// One dump per thread (--separate-threads=yes): a client request's dump then holds the
+    /// calling thread's counts only, which is what a multi-threaded counted region needs
+    /// (summed over threads, zeroing from one thread and dumping from another loses counts).
+    bool separate_threads = false;
     std::string out_file;  ///< --callgrind-out-file (%p: the pid)
     std::string log_file;  ///< --log-file for valgrind's own messages ("": stderr)
 };

@@ -22,6 +22,8 @@ struct CallgrindDump {
     std::string trigger;              ///< "Client Request: perfgauge:3", "Program termination", ...
     std::vector<std::string> events;  ///< the "events:" line: Ir Dr Dw I1mr D1mr ... Bc Bcm Bi Bim
     std::vector<std::uint64_t> totals;  ///< the "summary:" line, one per event
+    std::uint64_t pid = 0;              ///< the "pid:" line (0 when absent)
+    std::uint64_t part = 0;  ///< the "part:" line: the dump's place in its process (1, 2, ...)
 
     bool has(std::string_view event) const;
     /// The total of one callgrind event; throws SimulationError when it was not recorded.

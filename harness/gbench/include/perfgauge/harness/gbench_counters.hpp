@@ -7,6 +7,7 @@
 //           return 2;
 //       benchmark::Initialize(&argc, argv);
 //       ...
+//       perfgauge::gbench::run_specified_benchmarks();  // for simulated counters (below)
 //   }
 //   static void BM_parse(benchmark::State& state) {
 //       perfgauge::gbench::PerItemCounters counters(state);   // right before the loop
@@ -17,18 +18,34 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
 #include <memory>
 
 namespace perfgauge::gbench {
 
-/// Removes `--perfgauge_events=LIST` (perf stat syntax) from argv and remembers the list.
-/// Prints the problem and returns false for an invalid list (unknown event: with suggestions);
-/// events the kernel refuses are reported on stderr once and left out, the rest still count.
+/// Removes `--perfgauge_events=LIST` (perf stat syntax), `--perfgauge_backend=auto|perf|sim`
+/// and `--perfgauge_sim_items=N` from argv and remembers them. Prints the problem and returns
+/// false for an invalid list (unknown event: with suggestions) or `sim` without valgrind;
+/// events neither backend counts are reported on stderr once and left out, the rest still
+/// count.
 bool initialize(int* argc, char** argv);
+
+/// benchmark::RunSpecifiedBenchmarks() with the simulated counters: runs the simulation first
+/// when events are simulated, then the benchmarks with Google Benchmark's own reporters
+/// (console/JSON/CSV, --benchmark_out), each run given its [sim] counters. Without simulated
+/// events it is RunSpecifiedBenchmarks() itself. Returns the number of benchmarks run.
+std::size_t run_specified_benchmarks();
+
+/// The whole main() of a benchmark binary whose benchmarks are registered already (BENCHMARK
+/// macros, or RegisterBenchmark before the call): initialize(), benchmark::Initialize(),
+/// unrecognized arguments refused (2), run_specified_benchmarks(), benchmark::Shutdown().
+int run_main(int argc, char** argv);
 
 /// Counts the events from construction to destruction on the calling thread and then stores
 /// count / items processed (or per iteration when the benchmark set no items) in
-/// state.counters under the event's name in upper case. Does nothing without
+/// state.counters under the event's name in upper case. With ->Threads(N) the value is per
+/// item across the threads (each thread stores its share; Google Benchmark sums them). Does nothing
+/// without
 /// --perfgauge_events. Counts include whatever runs between construction and destruction
 /// (set-up, PauseTiming regions): construct it right before the benchmark loop.
 class PerItemCounters {

@@ -15,7 +15,8 @@ class Clock {
   public:
     enum class Kind { tsc, steady };
 
-    /// The TSC when it is invariant and calibrates consistently, else steady_clock.
+    /// The TSC when it is invariant and calibrates consistently (and not under valgrind, which
+    /// cannot run rdtscp), else steady_clock.
     static Clock best();
     static Clock steady();
     /// The TSC, calibrated over about `calibration_ms` against CLOCK_MONOTONIC_RAW; nullopt when

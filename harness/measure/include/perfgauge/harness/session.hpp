@@ -12,6 +12,11 @@
 // regions must be opened on it (each thread that measures makes its own Session). Regions
 // nest; each region name aggregates every entry: count, time, and every counter, both raw and
 // corrected by the calibrated cost of measuring an empty region.
+//
+// Simulated: run under `perfgauge stat --backend sim` (valgrind's callgrind, with
+// PERFGAUGE_REGIONS=callgrind), a Session dumps callgrind's counters at every region boundary
+// and stat reports simulated counts per region name. Otherwise that costs one predictable branch
+// per boundary.
 #pragma once
 
 #include <cstddef>
@@ -116,6 +121,8 @@ class Session {
     void enter(std::size_t slot);
     void leave();
     void calibrate(std::size_t samples);
+    /// Under perfgauge's simulation: a callgrind dump named for the boundary.
+    void simulated_boundary(const char* what, std::size_t slot) const;
 
     std::thread::id owner_;
     Clock clock_;
@@ -128,8 +135,9 @@ class Session {
     std::vector<Open> stack_;
     std::unordered_map<std::string, std::size_t> slots_by_name_;
     std::vector<RegionResult> results_;
-    Overhead overhead_;         ///< inside one empty region
-    Overhead nested_overhead_;  ///< of one empty region, seen from its parent
+    Overhead overhead_;               ///< inside one empty region
+    Overhead nested_overhead_;        ///< of one empty region, seen from its parent
+    bool simulated_regions_ = false;  ///< under perfgauge's simulation, after calibration
 };
 
 }  // namespace perfgauge::harness

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfgauge/harness/event_column.hpp"
@@ -18,6 +19,15 @@ struct StatEventResult : EventColumn {
     std::string unit;               ///< "ns" for task-clock/cpu-clock; empty for plain counts
     std::vector<double> samples;    ///< scaled value of each repetition
     double running_fraction = 1.0;  ///< lowest over the repetitions
+};
+
+/// One region name of the perfgauge::harness::Session regions inside the command, simulated:
+/// its entries (over every process) and each simulated event's total over them, inclusive of
+/// the regions nested in it.
+struct RegionCounts {
+    std::string name;
+    std::size_t count = 0;
+    std::vector<std::pair<std::string, double>> counters;  ///< event (as written), total
 };
 
 struct StatResult {
@@ -43,6 +53,9 @@ struct StatResult {
     std::vector<long> marked_intervals;
     /// `stat --delay MS`: counters were enabled MS milliseconds after exec; 0 without.
     long delay_ms = 0;
+    /// Simulated counts per Session region (--backend sim/auto with simulated events), in order
+    /// of first entry; empty when the command has no regions or nothing was simulated.
+    std::vector<RegionCounts> regions;
 };
 
 /// `perfgauge stat -- A ::: B [::: ...]`: commands run round by round, interleaved (A B, then

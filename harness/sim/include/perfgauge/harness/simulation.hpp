@@ -119,12 +119,22 @@ struct CommandSimulation {
     std::size_t processes = 0;   ///< output files read (one per process)
     std::string creator;
     double wall_seconds = 0;
+    /// Per Session region inside the command (PERFGAUGE_REGIONS=callgrind makes Sessions dump
+    /// at their region boundaries), totals per simulated event.
+    std::vector<RegionCounts> regions;
 };
+
+/// Pure: the simulated counts of each Session region from a command's dumps (any order; they
+/// are put in order by process and part), per simulated event name as written.
+std::vector<RegionCounts> simulated_regions(std::vector<pmu::CallgrindDump> dumps,
+                                            const std::vector<std::string>& events);
 
 /// Runs `command` under callgrind (instrumented from the start, children followed) in a private
 /// temporary directory and sums every dump. With `markers` (`stat --markers`) instrumentation
 /// starts off and only the markers of perfgauge/marker.h turn it on (PERFGAUGE_MARKER_FD=callgrind
-/// tells them to issue callgrind's client requests). Throws pmu::SimulationError when valgrind
+/// tells them to issue callgrind's client requests). Sessions (perfgauge::harness::Session) in
+/// the command dump at their region boundaries (PERFGAUGE_REGIONS=callgrind), giving `regions`.
+/// Throws pmu::SimulationError when valgrind
 /// cannot run it or wrote nothing.
 CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,

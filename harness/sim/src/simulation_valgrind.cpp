@@ -1,0 +1,35 @@
+#include "perfgauge/harness/simulation_valgrind.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "perfgauge/pmu/callgrind.hpp"
+
+namespace perfgauge::harness {
+
+std::optional<std::string> simulation_valgrind(Backend backend, const std::string& flag) {
+    if (backend == Backend::perf)
+        return std::nullopt;
+    if (const char* why = pmu::valgrind_incompatibility()) {
+        if (backend == Backend::sim)
+            throw std::runtime_error(fmt::format("{}: {}", flag, why));
+        return std::nullopt;
+    }
+    auto lookup = pmu::locate_valgrind();
+    if (!lookup.path && backend == Backend::sim)
+        throw std::runtime_error(flag + " needs valgrind: " + lookup.problem);
+    return lookup.path;
+}
+
+std::string own_executable() {
+    std::error_code ec;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
+    return path.string();
+}
+
+}  // namespace perfgauge::harness
