@@ -55,7 +55,9 @@ std::vector<std::string> callgrind_command(const CallgrindSetup& setup,
         setup.cache_sim ? "--cache-sim=yes" : "--cache-sim=no",
         setup.instrument_from_start ? "--instr-atstart=yes" : "--instr-atstart=no",
         // Counts only: no per-line or per-instruction tables.
-        "--dump-line=no", "--dump-instr=no"};
+        "--dump-line=no", "--dump-instr=no",
+        // No gdbserver: its FIFOs in $TMPDIR would outlive a valgrind killed outright.
+        "--vgdb=no"};
     if (setup.cache_sim && setup.i1)
         argv.push_back(cache_flag("I1", *setup.i1));
     if (setup.cache_sim && setup.d1)

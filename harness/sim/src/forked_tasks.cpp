@@ -1,4 +1,4 @@
-#include "forked_tasks.hpp"
+#include "perfgauge/harness/forked_tasks.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>

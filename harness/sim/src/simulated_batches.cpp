@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "forked_tasks.hpp"
+#include "perfgauge/harness/forked_tasks.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "simulated_event.hpp"
 

@@ -1,4 +1,4 @@
-// Internal to the simulated backend: tasks run each in a process forked for it, several at once.
+// The simulated backend's processes: tasks run each in a process forked for it, several at once.
 #pragma once
 
 #include <cstddef>
