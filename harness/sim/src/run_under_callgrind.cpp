@@ -117,7 +117,8 @@ SimulationResult simulate(const SimulationRequest& request) {
     setup.log_file = log_path.string();
     auto program = request.program;
     program.push_back("--internal-sim-child=" + manifest_path.string());
-    program.push_back(fmt::format("--sim-jobs={}", std::max(1U, request.jobs)));
+    if (request.jobs > 0)
+        program.push_back(fmt::format("--sim-jobs={}", request.jobs));
 
     const auto start = std::chrono::steady_clock::now();
     PendingChild child(pmu::callgrind_command(setup, program));

@@ -90,7 +90,9 @@ struct SimulationRequest {
     pmu::CallgrindSetup setup;         ///< out_file is set by simulate()
     std::vector<std::string> program;  ///< the child command; gets --internal-sim-child=M
     std::vector<std::string> events;   ///< simulated event names
-    unsigned jobs = 1;                 ///< simulation processes at once (after the native run)
+    /// Simulation processes at once (after the native run), passed as --sim-jobs; 0: the child
+    /// does not take that flag (a Google Benchmark binary simulates in one process).
+    unsigned jobs = 0;
 };
 
 /// Whether any of `events` (simulated names) needs callgrind's cache simulation; without it
