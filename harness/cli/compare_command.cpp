@@ -146,6 +146,11 @@ int compare_command(const std::vector<std::string>& args) {
             if (commands)
                 b.name = b.contender;  // a command line has no variant to strip
         }
+        if (commands) {
+            // A failing or interrupted command bears on every row, as with two stat files.
+            comparison.notes.insert(comparison.notes.begin(), result.warnings.begin(),
+                                    result.warnings.end());
+        }
         if (comparison.benchmarks.empty() && commands) {
             std::vector<std::string> names;
             for (const auto& b : result.benchmarks)

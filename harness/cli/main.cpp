@@ -36,8 +36,9 @@ commands:
   events --resolve LIST
                      parse and resolve an event list, show each event's encoding
   calibrate          clock granularity and overhead, snapshot cost, overhead correction check
-  stat [-e LIST] [-r N] -- CMD [ARGS...]
-                     count a command like perf stat (the exit status is the command's)
+  stat [-e LIST] [-r N] -- CMD [ARGS...] [::: CMD_B [ARGS...] ...]
+                     count a command like perf stat (the exit status is the command's), or
+                     commands side by side, interleaved, each against the first
 
 Run 'perfgauge COMMAND --help' (or 'perfgauge help COMMAND') for a command's options.
 Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names),

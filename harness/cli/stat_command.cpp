@@ -56,32 +56,42 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
         throw std::runtime_error("interrupted");  // counts of a run cut short: not merged
     harness::merge_simulated(result, plan, sim);
     result.notes.push_back(
-        fmt::format("sim: one run under {} ({} process{}, {:.2f} s; native {:.2f} s){}{}",
+        fmt::format("sim: one run under {} ({} process{}, {:.2f} s; native {:.2f} s{}){}{}",
                     sim.creator, sim.processes, sim.processes == 1 ? "" : "es", sim.wall_seconds,
                     result.elapsed_seconds.empty() ? 0.0 : result.elapsed_seconds.back(),
+                    harness::needs_cache_simulation(plan.simulated_events())
+                        ? ""
+                        : "; no cache simulation: no cache event",
                     sim.exit.code != result.exit.code || sim.exit.signaled != result.exit.signaled
                         ? fmt::format("; under callgrind the command {}", sim.exit.describe())
                         : "",
                     result.markers ? "; simulated only between the markers (--instr-atstart=no "
                                      "and the markers' callgrind client requests)"
                                    : ""));
-    for (const auto& note : caches.notes)
-        result.notes.push_back("sim: " + note);
+    if (harness::needs_cache_simulation(plan.simulated_events())) {
+        for (const auto& note : caches.notes)
+            result.notes.push_back("sim: " + note);
+    }
 }
 
-// simulate_into, unless an interrupt stops it: then the native counts are reported alone and
-// the simulated events say why they have no value.
+// simulate_into, unless an interrupt stops it or the run under callgrind fails: then the native
+// counts are reported alone (and the command's status kept) and the simulated events say why
+// they have no value.
 void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPlan& plan,
                              const std::string& valgrind, const std::vector<std::string>& command) {
     try {
         simulate_into(result, plan, valgrind, command);
-    } catch (const std::runtime_error&) {
+    } catch (const std::runtime_error& e) {
         const int signal = harness::interrupt_signal();
-        if (signal == 0)
-            throw;
-        result.interrupted_by = harness::signal_name(signal);
-        harness::merge_simulated(result,
-                                 harness::without_simulation(plan, interrupted_simulation()),
+        // The native counts stand either way; the simulated events say why they have none.
+        harness::EventRefusal why = interrupted_simulation();
+        if (signal != 0) {
+            result.interrupted_by = harness::signal_name(signal);
+        } else {
+            why = {"not counted", fmt::format("the run under callgrind failed: {}", e.what()),
+                   "count the command natively (--backend perf), or see perfgauge doctor"};
+        }
+        harness::merge_simulated(result, harness::without_simulation(plan, why),
                                  harness::CommandSimulation{});
     }
 }
@@ -126,6 +136,9 @@ void print_opened(const pmu::CounterSet& counters) {
 // as notes of its one-command report.
 void note_single_run_setup(harness::SideBySideResult& r) {
     auto& notes = r.commands.front().notes;
+    // An interrupt between runs (or during --prepare) reached no run, but ended them.
+    if (r.commands.front().interrupted_by.empty())
+        r.commands.front().interrupted_by = r.interrupted_by;
     if (r.warmup > 0)
         notes.push_back(
             fmt::format("{} warmup run{} first, not counted", r.warmup, r.warmup == 1 ? "" : "s"));

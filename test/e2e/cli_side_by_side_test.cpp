@@ -143,6 +143,25 @@ TEST(CliSideBySide, TheFirstFailingCommandsStatusIsNamed) {
     EXPECT_EQ(j["commands"][0]["elapsed_seconds"].size(), 1u);
 }
 
+TEST(CliSideBySide, ARunAnInterruptReachedIsNeverPaired) {
+    // B interrupts perfgauge during its first run: A's whole run has no partner, so no round
+    // completed and nothing is compared.
+    const auto r = stat({"-r", "3", "-e", "page-faults", "--", "true", ":::", "/bin/sh", "-c",
+                         "kill -INT $PPID; sleep 5"});
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_NE(r.err.find("interrupted by SIGINT before a round of every command completed"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("paired by round"), std::string::npos) << r.err;
+}
+
+TEST(CliSideBySide, ACommandThatCannotBeExecutedIsNamed) {
+    const auto r = stat({"--", "true", ":::", "/nonexistent/perfgauge-test"});
+    EXPECT_EQ(r.exit_code, 127) << r.err;
+    EXPECT_NE(r.err.find("cannot execute '/nonexistent/perfgauge-test'"), std::string::npos)
+        << r.err;
+}
+
 TEST(CliSideBySide, AFailingPrepareStopsWithItsStatus) {
     const auto r = stat({"-r", "3", "--prepare", "exit 4", "--", "true", ":::", "true"});
     EXPECT_EQ(r.exit_code, 4) << r.err;
@@ -170,6 +189,8 @@ TEST(CliSideBySide, TheSameCommandTwiceGetsTwoNames) {
 TEST(CliSideBySide, SimulatedCountsComeFromOneMoreRunOfEachCommand) {
     if (!valgrind_installed())
         GTEST_SKIP() << "needs valgrind (callgrind) to simulate instructions";
+    if (PERFGAUGE_SANITIZED_BUILD)
+        GTEST_SKIP() << "valgrind cannot run an AddressSanitizer build of perfgauge";
     TempDir dir;
     const std::string log = (dir.path() / "log").string();
     std::vector<std::string> args = {

@@ -1,7 +1,7 @@
 // Rendering `perfgauge stat -- A ::: B`: the commands' medians side by side, then each against
 // the first with the verdicts perfgauge compare gives (paired by round).
 #include <algorithm>
-#include <map>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -115,7 +115,6 @@ std::string render_table(const SideBySideResult& r, const Comparison& comparison
         }
     }
     for (const auto& name : derived) {
-        std::string source;
         row(name, "", [&](const StatResult& s) -> std::string {
             for (const auto& m : derive_metrics(s)) {
                 if (m.name == name)
@@ -214,18 +213,19 @@ std::string render_csv(const SideBySideResult& r, const Comparison& comparison) 
                 c == 0 ? nullptr
                        : comparison_of(comparison, r.labels[c], name == "elapsed" ? "time" : name);
             row.insert(row.begin(), r.labels[c]);
-            if (m != nullptr && m->baseline_median != 0 &&
-                m->verdict != Verdict::too_few_samples) {
+            if (m != nullptr) {
+                // Ratio and interval only where they mean something; the verdict always.
+                const bool numbers =
+                    m->baseline_median != 0 && m->verdict != Verdict::too_few_samples;
                 const double base = std::fabs(m->baseline_median);
-                for (const auto& cell :
-                     {fmt::format("{}", m->ratio), fmt::format("{}", m->change_pct),
-                      fmt::format("{}", 100 * m->ci_low / base),
-                      fmt::format("{}", 100 * m->ci_high / base), verdict_text(*m),
-                      std::string(method_name(m->method))})
+                for (const auto& cell : {numbers ? fmt::format("{}", m->ratio) : "",
+                                         numbers ? fmt::format("{}", m->change_pct) : "",
+                                         numbers ? fmt::format("{}", 100 * m->ci_low / base) : "",
+                                         numbers ? fmt::format("{}", 100 * m->ci_high / base) : "",
+                                         verdict_text(*m), std::string(method_name(m->method))})
                     row.push_back(cell);
-            } else {
-                row.resize(header.size());
             }
+            row.resize(header.size());
             table.add_row(std::move(row));
         }
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -46,10 +47,16 @@ std::vector<std::string> side_by_side_labels(
     const std::vector<std::vector<std::string>>& commands) {
     std::vector<std::string> labels;
     std::map<std::string, int> seen;
+    std::set<std::string> taken;
     for (const auto& c : commands) {
         const std::string text = joined(c);
-        const int n = ++seen[text];
-        labels.push_back(n == 1 ? text : fmt::format("{} #{}", text, n));
+        int& n = seen[text];
+        std::string label = ++n == 1 ? text : fmt::format("{} #{}", text, n);
+        // "x", "x", "x #2" must not give two "x #2": number on until the name is free.
+        while (taken.count(label))
+            label = fmt::format("{} #{}", text, ++n);
+        taken.insert(label);
+        labels.push_back(label);
     }
     return labels;
 }
@@ -123,8 +130,10 @@ RunResult stat_as_run_result(const std::vector<StatResult>& commands,
         add_warnings(s, commands.size() > 1 ? label + ": " : "", r.warnings);
         r.benchmarks.push_back(std::move(b));
     }
-    if (!commands.front().interrupted_by.empty())
-        r.interrupted_by = commands.front().interrupted_by;
+    for (const auto& s : commands) {
+        if (r.interrupted_by.empty())
+            r.interrupted_by = s.interrupted_by;
+    }
     return r;
 }
 

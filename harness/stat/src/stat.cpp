@@ -245,8 +245,15 @@ RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec
     result.read_path = pmu::read_path_name(after.path);
     for (std::size_t i = 0; i < deltas.size(); ++i) {
         auto& e = result.events[i];
-        if (!counters.events()[i].opened || (cut_short && !deltas[i].counted))
+        if (!counters.events()[i].opened)
             continue;
+        if (cut_short && !deltas[i].counted) {
+            // Counted with no value would read as a count of nothing (and not read back).
+            e.counted = false;
+            e.refusal = {"not counted", "the command was stopped before the event was scheduled",
+                         ""};
+            continue;
+        }
         if (!deltas[i].counted && never_enabled) {
             e.counted = false;
             e.refusal = *never_enabled;
@@ -290,6 +297,22 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
 
 namespace {
 
+// Keeps the first `runs` runs of `r`.
+void keep_runs(StatResult& r, std::size_t runs) {
+    const auto cut = [runs](auto& values) {
+        if (values.size() > runs)
+            values.resize(runs);
+    };
+    cut(r.elapsed_seconds);
+    cut(r.user_seconds);
+    cut(r.system_seconds);
+    cut(r.marked_intervals);
+    for (auto& e : r.events)
+        cut(e.samples);
+    r.repetitions =
+        static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(r.repetitions), runs));
+}
+
 // --prepare: a shell command before a run. Its output passes through like the command's.
 ExitStatus run_prepare(const std::string& prepare) {
     PendingChild child({"/bin/sh", "-c", prepare});
@@ -309,8 +332,11 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options,
     for (const auto& command : options.commands)
         result.commands.push_back(empty_result(options.stat, command));
 
+    // Warmups count nothing worth showing: -v describes the counters of the first counted run.
+    StatOptions warmup_options = options.stat;
+    warmup_options.on_opened = nullptr;
     // One run of command `c`, into `into`; false when the rounds must stop.
-    const auto run = [&](std::size_t c, StatResult& into) {
+    const auto run = [&](std::size_t c, StatResult& into, const StatOptions& stat) {
         if (!options.prepare.empty() && interrupt_signal() == 0) {
             const ExitStatus prepared = run_prepare(options.prepare);
             if (interrupt_signal() != 0)
@@ -320,7 +346,14 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options,
                 return false;
             }
         }
-        const RunOutcome outcome = run_once(options.stat, groups, options.commands[c], into);
+        const std::size_t before = into.elapsed_seconds.size();
+        const RunOutcome outcome = run_once(stat, groups, options.commands[c], into);
+        if (outcome == RunOutcome::interrupted && into.elapsed_seconds.size() > before) {
+            // A run an interrupt reached did part of its work at most; beside another
+            // command's whole run it would make a false pair.
+            keep_runs(into, before);
+            into.interrupted_run = false;
+        }
         if (outcome == RunOutcome::failed) {
             result.failed_command = c;
             result.commands[c].exit = into.exit;
@@ -331,14 +364,24 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options,
     for (int w = 0; going && w < options.warmup; ++w) {
         for (std::size_t c = 0; going && c < options.commands.size(); ++c) {
             StatResult warmup = empty_result(options.stat, options.commands[c]);
-            going = run(c, warmup);
+            going = run(c, warmup, warmup_options);
             result.failed_in_warmup = !going && result.failed_command.has_value();
         }
     }
     for (int round = 0; going && round < options.stat.repetitions; ++round) {
         for (std::size_t k = 0; going && k < options.commands.size(); ++k) {
             const std::size_t c = round % 2 == 0 ? k : options.commands.size() - 1 - k;
-            going = run(c, result.commands[c]);
+            going = run(c, result.commands[c], options.stat);
+        }
+    }
+    // Only rounds every command completed are reported: medians and pairs over the same rounds.
+    const std::size_t rounds = result.complete_rounds();
+    for (std::size_t c = 0; c < result.commands.size(); ++c) {
+        if (result.commands[c].elapsed_seconds.size() > rounds) {
+            keep_runs(result.commands[c], rounds);
+            result.notes.push_back(fmt::format(
+                "the run of '{}' in round {}, which not every command completed, is left out",
+                result.labels[c], rounds + 1));
         }
     }
     if (const int signal = interrupt_signal(); signal != 0)

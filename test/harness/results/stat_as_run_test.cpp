@@ -28,6 +28,11 @@ StatResult command(std::vector<std::string> line, std::vector<double> elapsed) {
 TEST(SideBySide, RepeatedCommandLinesGetNumberedLabels) {
     EXPECT_EQ(side_by_side_labels({{"./a", "x"}, {"./b"}, {"./a", "x"}, {"./a", "x"}}),
               (std::vector<std::string>{"./a x", "./b", "./a x #2", "./a x #3"}));
+    // A command line that reads like a generated name never shares it.
+    EXPECT_EQ(side_by_side_labels({{"x"}, {"x"}, {"x", "#2"}}),
+              (std::vector<std::string>{"x", "x #2", "x #2 #2"}));
+    EXPECT_EQ(side_by_side_labels({{"x", "#2"}, {"x"}, {"x"}}),
+              (std::vector<std::string>{"x #2", "x", "x #3"}));
 }
 
 TEST(SideBySide, CompleteRoundsAndExitStatusFollowTheFirstFailure) {

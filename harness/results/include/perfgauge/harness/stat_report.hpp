@@ -15,6 +15,7 @@ namespace perfgauge::harness {
 /// over the runs; mad is the median absolute deviation; source is hw, sw or sim.
 /// After one row per event, in the same columns: a row `elapsed` (kind and unit "elapsed" and
 /// "s", status "measured", empty source: the wall clock, not a counter) when runs completed,
+/// rows `user` and `sys` (kind "cpu-time", unit "s": the CPU time in user and kernel mode),
 /// then one row per derived ratio (IPC, miss rates, CPUs utilized; kind and status "derived",
 /// source that of its inputs, e.g. "hw" or "hw+sim").
 inline constexpr const char* kStatCsvHeader =
