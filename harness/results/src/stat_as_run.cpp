@@ -6,16 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "stat_report_parts.hpp"
+
 namespace perfgauge::harness {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& words) {
-    std::string out;
-    for (const auto& w : words)
-        out += (out.empty() ? "" : " ") + w;
-    return out;
-}
 
 // Values per run: the samples as counted, or the one simulated value in every run.
 std::vector<double> per_run(const StatEventResult& e, std::size_t runs) {
@@ -49,7 +44,7 @@ std::vector<std::string> side_by_side_labels(
     std::map<std::string, int> seen;
     std::set<std::string> taken;
     for (const auto& c : commands) {
-        const std::string text = joined(c);
+        const std::string text = detail::command_text(c);
         int& n = seen[text];
         std::string label = ++n == 1 ? text : fmt::format("{} #{}", text, n);
         // "x", "x", "x #2" must not give two "x #2": number on until the name is free.
@@ -87,7 +82,7 @@ RunResult stat_as_run_result(const std::vector<StatResult>& commands,
         r.events.push_back(e);  // the column; samples are per benchmark below
     for (std::size_t c = 0; c < commands.size(); ++c) {
         const StatResult& s = commands[c];
-        const std::string label = c < labels.size() ? labels[c] : joined(s.command);
+        const std::string label = c < labels.size() ? labels[c] : detail::command_text(s.command);
         BenchmarkResult b;
         b.name = label;
         b.params = {{kCommandParam, label}};

@@ -10,18 +10,15 @@
 
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
-#include "stat_report_parts.hpp"
 #include "stat_regions.hpp"
+#include "stat_report_parts.hpp"
 
 namespace perfgauge::harness {
 
 namespace detail {
 
-std::string command_text(const StatResult& r) {
-    std::string out;
-    for (const auto& a : r.command)
-        out += (out.empty() ? "" : " ") + a;
-    return out;
+std::string command_text(const std::vector<std::string>& command) {
+    return fmt::format("{}", fmt::join(command, " "));
 }
 
 // The footer of an interrupted stat: what the numbers above rest on.
@@ -119,7 +116,7 @@ using namespace detail;
 
 std::string render_table(const StatResult& r) {
     std::string out =
-        fmt::format("\n Performance counter stats for '{}'{}:\n\n", command_text(r),
+        fmt::format("\n Performance counter stats for '{}'{}:\n\n", command_text(r.command),
                     r.repetitions > 1 ? fmt::format(" ({} runs)", r.repetitions) : "");
     TextTable table({"VALUE", "UNIT", "EVENT", "SOURCE", "RUNNING", "SPREAD"},
                     {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left,
@@ -267,7 +264,7 @@ std::string render_json(const StatResult& r) {
 
 std::string render_markdown(const StatResult& r) {
     std::string out =
-        fmt::format("Performance counter stats for `{}`{}\n\n", command_text(r),
+        fmt::format("Performance counter stats for `{}`{}\n\n", command_text(r.command),
                     r.repetitions > 1 ? fmt::format(" ({} runs)", r.repetitions) : "");
     using Align = TextTable::Align;
     TextTable table({"event", "value", "unit", "source", "running", "spread", "status"},

@@ -12,7 +12,8 @@
 
 namespace perfgauge::harness::detail {
 
-std::string command_text(const StatResult& r);
+/// The command line as one text: its words joined by spaces.
+std::string command_text(const std::vector<std::string>& command);
 /// Counts as integers when they are (unscaled counts), else with 2 decimals.
 std::string number_text(double v);
 /// Console value and unit: time events in msec like perf stat.
