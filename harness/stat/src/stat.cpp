@@ -130,8 +130,12 @@ enum class RunOutcome {
 // of a result also sets up its event columns and notes).
 RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec>& groups,
                     const std::vector<std::string>& command, StatResult& result) {
-    if (interrupt_signal() != 0)
+    if (const int signal = interrupt_signal(); signal != 0) {
+        // Interrupted between runs: no run is cut short, but the report must still say that
+        // the runs were stopped (a signal landing here was reported as a complete result).
+        result.interrupted_by = signal_name(signal);
         return RunOutcome::interrupted;
+    }
     const bool first = result.repetitions == 0;
     pmu::CounterOptions counter_options;
     counter_options.inherit = true;
