@@ -98,25 +98,18 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
                            : std::vector<std::pair<std::size_t, std::size_t>>{};
     if (pairs.size() < options.min_samples)
         method = Method::independent;  // too few shared rounds: compare as two sample sets
+    // Independent: blocks of consecutive samples for batch means (drift within a run and
+    // differences between its processes widen the interval).
+    const auto b_blocks = time_blocks(b), c_blocks = time_blocks(c);
+    const SampleBlocks blocks{b_blocks, c_blocks};
     // Paired: the samples of shared rounds, aligned; otherwise every sample.
     auto compare = [&](std::string metric, bool is_time, const std::vector<double>& x,
                        const std::vector<double>& y, bool simulated = false) {
         if (simulated)
             return compare_samples(std::move(metric), is_time, x, y, options,
                                    Method::deterministic);
-        if (method != Method::paired) {
-            auto m = compare_samples(std::move(metric), is_time, x, y, options, method);
-            // Independent samples from several processes: what differs between processes of
-            // one side (placement, the host's state) is noise a change must exceed.
-            const double spread =
-                std::max(process_spread(x, b.processes), process_spread(y, c.processes));
-            if (m.method == Method::independent && m.verdict != Verdict::too_few_samples &&
-                spread > m.threshold) {
-                m.threshold = spread;
-                decide(m);
-            }
-            return m;
-        }
+        if (method != Method::paired)
+            return compare_samples(std::move(metric), is_time, x, y, options, method, &blocks);
         std::vector<double> xs, ys;
         for (const auto& [i, j] : pairs) {
             xs.push_back(x[i]);
@@ -145,11 +138,14 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     }
     for (auto& m : out.metrics)
         m.per = std::string(sample_unit(rb.kind));
-    // Times (and CPU clocks) also move when the machine does: a change must exceed that drift.
+    // Times (and CPU clocks) also move when the machine does: the interval widens by that drift
+    // on both sides, so a change within it is inconclusive rather than "equivalent".
     for (auto& m : out.metrics) {
         if (time_drift > 0 && m.verdict != Verdict::too_few_samples &&
             (m.is_time || is_clock_event(m.metric))) {
-            m.threshold = std::max(m.threshold, time_drift * std::fabs(m.baseline_median));
+            const double widen = time_drift * std::fabs(m.baseline_median);
+            m.ci_low -= widen;
+            m.ci_high += widen;
             decide(m);
         }
     }
@@ -209,7 +205,8 @@ std::string name_without(const std::string& name, const std::string& variant) {
 MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,
-                                 const CompareOptions& options, Method method) {
+                                 const CompareOptions& options, Method method,
+                                 const SampleBlocks* blocks) {
     MetricComparison m;
     m.metric = std::move(metric);
     m.is_time = is_time;
@@ -259,15 +256,35 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             m.shift = median(differences);
             ci = median_interval(differences, confidence);
         } else {
-            // Two runs: their samples are independent, and each run's own spread is the least
-            // run-to-run noise to expect, so it raises the threshold.
+            // Two runs: the Hodges-Lehmann shift and its Moses interval, which treats every
+            // sample as an independent draw; a run's neighbouring samples share the machine's
+            // state, so the interval also spans batch means over blocks of consecutive samples.
             m.method = Method::independent;
             m.shift = hodges_lehmann_shift(baseline, contender);
             ci = shift_interval(baseline, contender, confidence);
-            for (const auto* side : {&baseline, &contender}) {
-                const Summary s = summarize(*side);
-                if (std::isfinite(s.iqr))
-                    m.threshold = std::max(m.threshold, s.iqr);
+            const auto batch = blocks != nullptr && blocks->baseline.size() == baseline.size() &&
+                                       blocks->contender.size() == contender.size()
+                                   ? block_shift_interval(baseline, blocks->baseline, contender,
+                                                          blocks->contender, confidence)
+                                   : std::nullopt;
+            if (batch) {
+                // What moves one block of a run against another moves whole runs too, and
+                // no run shows how much: the interval widens by the larger spread between a
+                // side's blocks (a standard deviation of their medians) on both ends.
+                const double run_to_run = std::max(batch->spread_a, batch->spread_b);
+                ci.low = std::min(ci.low, batch->interval.low) - run_to_run;
+                ci.high = std::max(ci.high, batch->interval.high) + run_to_run;
+                ci.confidence = std::min(ci.confidence, batch->interval.confidence);
+                m.baseline_blocks = batch->blocks_a;
+                m.contender_blocks = batch->blocks_b;
+            } else {
+                // Too few samples to see drift between blocks: each run's own spread is the
+                // least run-to-run noise to expect.
+                for (const auto* side : {&baseline, &contender}) {
+                    const Summary s = summarize(*side);
+                    if (std::isfinite(s.iqr))
+                        m.threshold = std::max(m.threshold, s.iqr);
+                }
             }
         }
         m.ci_low = ci.low;
@@ -310,10 +327,11 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
     if (std::fabs(drift) > c.options.min_change) {
         c.notes.push_back(fmt::format(
             "the machine itself was {:+.1f}% in the contender's run (perfgauge's {} probe, "
-            "the same work in both): times need a change beyond ±{:.1f}% to be called",
+            "the same work in both): every time's interval is widened by ±{:.1f}%",
             100 * drift, which, 100 * std::fabs(drift)));
+        return std::fabs(drift);
     }
-    return std::fabs(drift);
+    return 0;  // within what the probes themselves wander
 }
 
 }  // namespace
@@ -384,8 +402,10 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
                                                   : "contender"));
     } else {
         c.notes.push_back(
-            "a change must also exceed the spread between the medians of each side's measuring "
-            "processes");
+            "each side's samples were cut into blocks of consecutive samples within each "
+            "measuring process: a change must stand out from the differences between blocks "
+            "(drift within a run, differences between its processes), not only from the spread "
+            "of single samples");
     }
     if (baseline.kind == ResultKind::stat && baseline.benchmarks.size() == 1 &&
         contender.benchmarks.size() == 1) {

@@ -57,11 +57,13 @@ std::vector<std::string> cells(const BenchmarkComparison& b, const MetricCompari
 // the defaults.
 std::string thresholds_text(const CompareOptions& o) {
     return fmt::format(
-        "CI = {:g}% interval of the change (paired per round within one result; Hodges-Lehmann "
-        "across results); faster/slower (fewer/more) when it lies beyond the threshold, "
-        "equivalent when within, inconclusive otherwise; threshold = the largest of {:g}% of the "
-        "baseline, the counter's floor per item ({:g} for instructions/cycles/branches, {:g} for "
-        "misses and accesses, {:g} for switches/faults) and, across results, each side's IQR; "
+        "CI = {:g}% interval of the change (paired per round within one result; across results "
+        "Hodges-Lehmann and batch means over blocks of consecutive samples, widened by the "
+        "blocks' spread and the machine probes' drift); faster/slower (fewer/more) when it lies "
+        "beyond the threshold, equivalent when within, inconclusive otherwise; threshold = the "
+        "largest of {:g}% of the baseline, the counter's floor per item ({:g} for "
+        "instructions/cycles/branches, {:g} for misses and accesses, {:g} for switches/faults) "
+        "and, across results for a side too short for two blocks, its IQR; "
         "simulated counts compared exactly (no P); at least {} samples a side",
         100 * (1 - o.alpha), o.min_change * 100, o.min_work_delta, o.min_miss_delta,
         o.min_rare_delta, o.min_samples);
@@ -168,6 +170,8 @@ std::string render_json(const Comparison& c) {
                  {"threshold", m.threshold},
                  {"baseline_samples", m.baseline_samples},
                  {"contender_samples", m.contender_samples},
+                 {"baseline_blocks", m.baseline_blocks},
+                 {"contender_blocks", m.contender_blocks},
                  {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);

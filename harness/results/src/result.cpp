@@ -133,21 +133,29 @@ RunResult merge_processes(std::vector<RunResult> parts) {
     return merged;
 }
 
-double process_spread(const std::vector<double>& values, const std::vector<std::size_t>& process) {
-    std::map<std::size_t, std::vector<double>> by_process;
-    for (std::size_t k = 0; k < values.size() && k < process.size(); ++k)
-        by_process[process[k]].push_back(values[k]);
-    if (by_process.size() < 2)
-        return 0;
-    double low = 0, high = 0;
-    bool first = true;
-    for (const auto& [p, v] : by_process) {
-        const double m = median(v);
-        low = first ? m : std::min(low, m);
-        high = first ? m : std::max(high, m);
-        first = false;
+std::vector<std::size_t> time_blocks(const BenchmarkResult& b, std::size_t max_per_process,
+                                     std::size_t min_size) {
+    const std::size_t n = b.ns_per_item.size();
+    const auto process_of = [&](std::size_t i) {
+        return i < b.processes.size() ? b.processes[i] : 0;
+    };
+    const auto round_of = [&](std::size_t i) { return i < b.rounds.size() ? b.rounds[i] : i; };
+    std::map<std::size_t, std::vector<std::size_t>> by_process;  // sample indices
+    for (std::size_t i = 0; i < n; ++i)
+        by_process[process_of(i)].push_back(i);
+    std::vector<std::size_t> block(n, 0);
+    std::size_t next = 0;
+    for (auto& [process, samples] : by_process) {
+        std::stable_sort(samples.begin(), samples.end(),
+                         [&](std::size_t x, std::size_t y) { return round_of(x) < round_of(y); });
+        const std::size_t count =
+            std::clamp<std::size_t>(samples.size() / std::max<std::size_t>(min_size, 1), 1,
+                                    std::max<std::size_t>(max_per_process, 1));
+        for (std::size_t k = 0; k < samples.size(); ++k)
+            block[samples[k]] = next + k * count / samples.size();
+        next += count;
     }
-    return high - low;
+    return block;
 }
 
 std::vector<std::string> refusal_lines(const RunResult& result) {

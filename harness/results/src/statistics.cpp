@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <vector>
+
+#include <boost/math/distributions/students_t.hpp>
 
 namespace perfgauge::harness {
 
@@ -240,6 +243,62 @@ Interval shift_interval(std::span<const double> a, std::span<const double> b, do
     const std::size_t k = std::clamp<std::size_t>(
         static_cast<std::size_t>(std::max(1.0, std::floor(k_real))), 1, (total + 1) / 2);
     return {differences[k - 1], differences[total - k], confidence};
+}
+
+double student_t_quantile(double p, double df) {
+    return boost::math::quantile(boost::math::students_t_distribution<double>(df), p);
+}
+
+namespace {
+
+// The medians of each block's samples, in block order.
+std::vector<double> block_medians(std::span<const double> values,
+                                  std::span<const std::size_t> block) {
+    std::map<std::size_t, std::vector<double>> by_block;
+    for (std::size_t i = 0; i < values.size() && i < block.size(); ++i)
+        by_block[block[i]].push_back(values[i]);
+    std::vector<double> medians;
+    for (const auto& [k, v] : by_block)
+        medians.push_back(median(v));
+    return medians;
+}
+
+}  // namespace
+
+std::optional<BlockInterval> block_shift_interval(std::span<const double> a,
+                                                  std::span<const std::size_t> a_block,
+                                                  std::span<const double> b,
+                                                  std::span<const std::size_t> b_block,
+                                                  double confidence) {
+    const auto ma = block_medians(a, a_block), mb = block_medians(b, b_block);
+    if (ma.size() < 2 || mb.size() < 2)
+        return std::nullopt;
+    const auto mean_and_variance_of_mean = [](const std::vector<double>& x) {
+        const double n = static_cast<double>(x.size());
+        const double mean = std::accumulate(x.begin(), x.end(), 0.0) / n;
+        double squares = 0;
+        for (double v : x)
+            squares += (v - mean) * (v - mean);
+        return std::pair{mean, squares / (n - 1) / n};
+    };
+    const auto [mean_a, va] = mean_and_variance_of_mean(ma);
+    const auto [mean_b, vb] = mean_and_variance_of_mean(mb);
+    const double shift = mean_b - mean_a;
+    const double se = std::sqrt(va + vb);
+    BlockInterval out{{shift, shift, confidence},
+                      ma.size(),
+                      mb.size(),
+                      std::sqrt(va * static_cast<double>(ma.size())),
+                      std::sqrt(vb * static_cast<double>(mb.size()))};
+    if (se > 0) {
+        // Welch-Satterthwaite degrees of freedom.
+        const double da = static_cast<double>(ma.size() - 1),
+                     db = static_cast<double>(mb.size() - 1);
+        const double df = (va + vb) * (va + vb) / (va * va / da + vb * vb / db);
+        const double half = student_t_quantile(1 - (1 - confidence) / 2, df) * se;
+        out.interval = {shift - half, shift + half, confidence};
+    }
+    return out;
 }
 
 }  // namespace perfgauge::harness

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <numeric>
 #include <sstream>
 
 #include "perfgauge/harness/result_file.hpp"
@@ -12,10 +13,14 @@
 namespace perfgauge::harness {
 namespace {
 
+// n values spread evenly over `spread` around `centre`, in a scrambled order: samples taken one
+// after another on a steady machine do not drift (a sorted ramp would read as drift between
+// blocks of consecutive samples across results).
 std::vector<double> samples(double centre, std::size_t n, double spread = 0.01) {
+    const std::size_t step = std::gcd(n, std::size_t{7}) == 1 ? 7 : 1;
     std::vector<double> v;
     for (std::size_t i = 0; i < n; ++i)
-        v.push_back(centre * (1 + spread * (static_cast<double>(i) / n - 0.5)));
+        v.push_back(centre * (1 + spread * (static_cast<double>(i * step % n) / n - 0.5)));
     return v;
 }
 
@@ -156,12 +161,22 @@ TEST(Compare, CounterFloorsFollowWhatTheCounterCounts) {
 }
 
 TEST(Compare, SmallChangesAreEquivalentInconclusiveOrCalledByTheInterval) {
-    // 0.5% faster, samples spread over 1%: within the 1% threshold, so equivalent.
+    // 0.5% faster, samples spread over 1%, two results: the interval spans the blocks' batch
+    // means widened by their spread (~0.3%), which reaches past ±1%: not shown to be
+    // equivalent within 1%...
     auto c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
                              CompareOptions{});
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
+    EXPECT_EQ(c.benchmarks[0].metrics[0].baseline_blocks, 3u);
+    // ...but within 3%.
+    CompareOptions loose;
+    loose.min_change = 0.03;
+    c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
+                        loose);
     EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::equivalent);
-    // Asking for 0.1%: across two results each side's IQR (~0.5%) is the threshold, and the
-    // interval straddles it: inconclusive, not "faster".
+    EXPECT_EQ(verdict_text(c.benchmarks[0].metrics[0]), "equivalent (±3.0%)");
+    // Asking for 0.1%: across two results the interval (Moses, and the batch means of blocks
+    // of three or four samples) straddles it: inconclusive, not "faster".
     CompareOptions strict;
     strict.min_change = 0.001;
     c = compare_results(result({bench("a", "x", 8, 10)}), result({bench("a", "x", 7.96, 10)}),
@@ -177,7 +192,7 @@ TEST(Compare, SmallChangesAreEquivalentInconclusiveOrCalledByTheInterval) {
     EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
 }
 
-TEST(Compare, MachineDriftBetweenRunsRaisesTheTimeThreshold) {
+TEST(Compare, MachineDriftBetweenRunsWidensTheTimeInterval) {
     // 8% faster with tight samples: called when both runs' machine probes agree...
     auto base = result({bench("a", "x", 8, 10)});
     auto contender = result({bench("a", "x", 7.36, 10)});
@@ -186,12 +201,16 @@ TEST(Compare, MachineDriftBetweenRunsRaisesTheTimeThreshold) {
     EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
     ASSERT_TRUE(c.machine_drift);
     EXPECT_DOUBLE_EQ(*c.machine_drift, 0);
-    // ...but not when the machine itself ran 10% faster in the contender's run.
+    const double low_when_steady = c.benchmarks[0].metrics[0].ci_low;
+    // ...but not when the machine itself ran 10% faster in the contender's run: the interval
+    // widens by 10% of the baseline on both sides, so -8% is inconclusive (not "equivalent
+    // within ±10%", which a real change of 8% is not).
     contender.machine_probe_ns = 3960;
     c = compare_results(base, contender, CompareOptions{});
-    EXPECT_NE(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
-    EXPECT_NEAR(c.benchmarks[0].metrics[0].threshold,
-                0.1 * c.benchmarks[0].metrics[0].baseline_median, 1e-9);
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
+    EXPECT_NEAR(c.benchmarks[0].metrics[0].ci_low,
+                low_when_steady - 0.1 * c.benchmarks[0].metrics[0].baseline_median, 1e-9);
+    EXPECT_LT(c.benchmarks[0].metrics[0].threshold, 0.02 * 8) << "the threshold is not raised";
     EXPECT_EQ(c.benchmarks[0].metrics[1].verdict, Verdict::equivalent) << "counts do not drift";
     const auto note = std::find_if(c.notes.begin(), c.notes.end(), [](const auto& n) {
         return n.find("the machine itself was -10.0%") != std::string::npos;
@@ -203,8 +222,15 @@ TEST(Compare, MachineDriftBetweenRunsRaisesTheTimeThreshold) {
     base.machine_copy_probe_ns = 1300;
     contender.machine_copy_probe_ns = 1430;
     c = compare_results(base, contender, CompareOptions{});
-    EXPECT_NE(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
+    c = compare_results(base, contender, CompareOptions{});
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
     EXPECT_NEAR(*c.machine_drift, 0.1, 1e-9);
+    // A drift within --min-change is the probes' own wander: nothing widens.
+    contender.machine_copy_probe_ns = 1306;
+    c = compare_results(base, contender, CompareOptions{});
+    EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::lower);
+    contender.machine_copy_probe_ns = 1430;
+    c = compare_results(base, contender, CompareOptions{});
     EXPECT_NE(std::find_if(c.notes.begin(), c.notes.end(),
                            [](const auto& n) {
                                return n.find("+10.0%") != std::string::npos &&
@@ -382,7 +408,27 @@ TEST(MergeProcesses, ABenchmarkWithEverySampleDisturbedKeepsItsPlace) {
     EXPECT_EQ(merged.benchmarks[1].ns_per_item.size(), 6u);
 }
 
-TEST(Compare, AChangeAcrossResultsMustExceedTheSpreadBetweenProcesses) {
+TEST(Compare, TimeBlocksFollowProcessesAndRoundOrder) {
+    BenchmarkResult b;
+    // Two processes; the first's samples stored out of round order; the second has 7 samples.
+    b.ns_per_item.assign(13, 1.0);
+    b.processes = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1};
+    b.rounds = {5, 4, 3, 2, 1, 0, 6, 7, 8, 9, 10, 11, 12};
+    // Six samples: two blocks of three, by round (rounds 0-2, then 3-5); seven: two blocks.
+    EXPECT_EQ(time_blocks(b), (std::vector<std::size_t>{1, 1, 1, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3}));
+    // At most max_per_process blocks, however many samples.
+    b.ns_per_item.assign(100, 1.0);
+    b.processes.clear();
+    b.rounds.clear();
+    const auto many = time_blocks(b, 6, 3);
+    EXPECT_EQ(*std::max_element(many.begin(), many.end()), 5u);
+    EXPECT_TRUE(std::is_sorted(many.begin(), many.end()));
+    // Fewer samples than one block: all in block 0.
+    b.ns_per_item.assign(2, 1.0);
+    EXPECT_EQ(time_blocks(b), (std::vector<std::size_t>{0, 0}));
+}
+
+TEST(Compare, AChangeAcrossResultsMustStandOutFromTheDifferencesBetweenProcesses) {
     // The baseline's two processes disagree by 12% (one ran in a slow state); the contender is
     // 6% faster than the baseline's median: not a verdict the processes support.
     auto base = result({bench("a", "x", 8, 10)});
@@ -395,14 +441,17 @@ TEST(Compare, AChangeAcrossResultsMustExceedTheSpreadBetweenProcesses) {
     auto contender = result({bench("a", "x", 8.0, 10)});
     contender.benchmarks[0].processes = b.processes;
     contender.processes = 2;
-    // Each process's median sits 0.1% below its centre (samples() over five values).
-    EXPECT_NEAR(process_spread(b.ns_per_item, b.processes), 0.96 * 0.999, 1e-9);
-    EXPECT_EQ(process_spread(b.ns_per_item, {}), 0) << "one process: no spread to see";
+    // Five samples a process: one block each, so each side has two blocks, one per process.
+    EXPECT_EQ(time_blocks(b), (std::vector<std::size_t>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
     auto c = compare_results(base, contender, CompareOptions{});
     const auto& time = c.benchmarks[0].metrics[0];
-    EXPECT_NEAR(time.threshold, 0.96 * 0.999, 1e-9);
-    EXPECT_NE(time.verdict, Verdict::lower);
-    EXPECT_NE(time.verdict, Verdict::higher);
+    EXPECT_EQ(time.baseline_blocks, 2u);
+    EXPECT_EQ(time.contender_blocks, 2u);
+    // The interval spans the processes' disagreement (Welch's t on two blocks, one degree of
+    // freedom), far wider than the samples' own spread.
+    EXPECT_LT(time.ci_low, -0.96);
+    EXPECT_GT(time.ci_high, 0.0);
+    EXPECT_EQ(time.verdict, Verdict::inconclusive);
     // Without the tags compare cannot see what lasts a process, and says so.
     base.benchmarks[0].processes.clear();
     base.processes = 1;

@@ -146,5 +146,38 @@ TEST(Intervals, NormalQuantile) {
     EXPECT_NEAR(normal_quantile(0.5), 0, 1e-9);
 }
 
+TEST(Intervals, StudentTQuantile) {
+    // scipy.stats.t.ppf(0.975, 1) = 12.706204736, (0.975, 10) = 2.228138852.
+    EXPECT_NEAR(student_t_quantile(0.975, 1), 12.706204736, 1e-6);
+    EXPECT_NEAR(student_t_quantile(0.975, 10), 2.228138852, 1e-6);
+}
+
+TEST(Intervals, BlockShiftIntervalIsWelchOnTheBlockMedians) {
+    // Blocks {1,2,3},{3,4,5} (medians 2, 4) against {11,12,13},{15,16,17} (medians 12, 16):
+    // the means of the block medians are 3 and 14, shift 11; variances of the means 2/2 = 1 and
+    // 8/2 = 4, se = sqrt(5),
+    // Welch df = 25 / (1 + 16) = 1.4706.
+    const std::vector<double> a = {1, 2, 3, 3, 4, 5}, b = {11, 12, 13, 15, 16, 17};
+    const std::vector<std::size_t> blocks = {0, 0, 0, 1, 1, 1};
+    const auto r = block_shift_interval(a, blocks, b, blocks, 0.95);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->blocks_a, 2u);
+    EXPECT_EQ(r->blocks_b, 2u);
+    EXPECT_NEAR(r->spread_a, std::sqrt(2.0), 1e-12);
+    EXPECT_NEAR(r->spread_b, std::sqrt(8.0), 1e-12);
+    const double half = student_t_quantile(0.975, 25.0 / 17.0) * std::sqrt(5.0);
+    EXPECT_NEAR(r->interval.low, 11 - half, 1e-9);
+    EXPECT_NEAR(r->interval.high, 11 + half, 1e-9);
+    // One block a side shows no drift between blocks: no interval.
+    const std::vector<std::size_t> one(6, 0);
+    EXPECT_FALSE(block_shift_interval(a, one, b, blocks, 0.95));
+    // Steady blocks: a zero-width interval at the shift.
+    const std::vector<double> flat = {2, 2, 2, 2, 2, 2};
+    const auto steady = block_shift_interval(flat, blocks, flat, blocks, 0.95);
+    ASSERT_TRUE(steady);
+    EXPECT_EQ(steady->interval.low, 0);
+    EXPECT_EQ(steady->interval.high, 0);
+}
+
 }  // namespace
 }  // namespace perfgauge::harness

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,8 +37,11 @@ struct CompareOptions {
 
 /// How one metric's two sample sets were compared.
 enum class Method {
-    paired,         ///< one result: per-round differences (same interleaved round), sign-test CI
-    independent,    ///< two results: Hodges-Lehmann shift and its Mann-Whitney (Moses) CI
+    paired,  ///< one result: per-round differences (same interleaved round), sign-test CI
+    /// two results: Hodges-Lehmann shift; the CI spans both its Mann-Whitney (Moses) interval
+    /// and a batch-means interval over blocks of consecutive samples (time_blocks), widened by
+    /// the blocks' spread
+    independent,
     deterministic,  ///< simulated or otherwise constant counts: the exact difference, no test
 };
 
@@ -56,10 +60,14 @@ struct MetricComparison {
     double ci_low = 0, ci_high = 0;
     double confidence = 0;
     /// The effect a verdict must exceed, per item: the largest of min_change times the baseline,
-    /// the counter's floor and (across results) each side's own spread (relative IQR), since one
-    /// run cannot show its run-to-run noise.
+    /// the counter's floor and, across results where a side has too few samples for two
+    /// blocks, each side's IQR. Across results the interval (not the threshold) also widens by
+    /// the spread between each side's blocks and by a drift of the machine probes.
     double threshold = 0;
     std::optional<double> p_value;  ///< Mann-Whitney, for reference; none when deterministic
+    /// Independent: the blocks of consecutive samples each side's batch means used (0: too few
+    /// samples for two blocks; that side's IQR raised the threshold instead).
+    std::size_t baseline_blocks = 0, contender_blocks = 0;
     std::size_t baseline_samples = 0, contender_samples = 0;
     Verdict verdict = Verdict::inconclusive;
 };
@@ -76,7 +84,7 @@ struct Comparison {
     std::vector<std::string> notes;  ///< unmatched benchmarks, events on one side only
     CompareOptions options;          ///< the thresholds the verdicts used; every format states them
     /// Across two results: the change of perfgauge's machine probe between the runs, as a share
-    /// of the baseline's; times must change by more than it.
+    /// of the baseline's; every time's interval is widened by it.
     std::optional<double> machine_drift;
 };
 
@@ -87,15 +95,22 @@ std::string verdict_text(const MetricComparison& m);
 /// "paired", "independent", "deterministic".
 const char* method_name(Method method);
 
+/// Which block of consecutive samples each sample of either side belongs to (time_blocks).
+struct SampleBlocks {
+    std::span<const std::size_t> baseline, contender;
+};
+
 /// Compares one metric's samples. `method` paired needs equal sample counts, in round order
-/// (it falls back to independent otherwise). Counts that are all equal on both sides are
-/// compared exactly (deterministic) when the caller passes Method::deterministic (simulated
-/// counts, however few) or when each side has at least min_samples of them; times never are.
+/// (it falls back to independent otherwise). Independent samples with `blocks` (two or more a
+/// side) get the batch-means interval too; without, each side's IQR raises the threshold. Counts
+/// that are all equal on both sides are compared exactly (deterministic) when the caller passes
+/// Method::deterministic (simulated counts, however few) or when each side has at least min_samples
+/// of them; times never are.
 MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,
-                                 const CompareOptions& options,
-                                 Method method = Method::independent);
+                                 const CompareOptions& options, Method method = Method::independent,
+                                 const SampleBlocks* blocks = nullptr);
 
 /// Why two results cannot be compared ("" when they can): results of different kinds (a run
 /// result, a stat result, a Google Benchmark result) measure different things under different

@@ -106,10 +106,13 @@ struct RunResult {
 /// when the parts did not measure the same benchmarks with the same events.
 RunResult merge_processes(std::vector<RunResult> parts);
 
-/// The spread of a metric between processes: the largest minus the smallest of the medians
-/// of each process's samples (`process[i]` tags `values[i]`; empty: one process). 0 when the
-/// values come from fewer than two processes.
-double process_spread(const std::vector<double>& values, const std::vector<std::size_t>& process);
+/// The blocks of consecutive samples that batch means cut a benchmark's samples into (compare
+/// across results): each measuring process's samples in the order they were taken (by round),
+/// cut into up to `max_per_process` blocks of at least `min_size` samples. Per sample, its
+/// block's index; a block never spans two processes, so what lasts a process shows between
+/// blocks.
+std::vector<std::size_t> time_blocks(const BenchmarkResult& b, std::size_t max_per_process = 6,
+                                     std::size_t min_size = 3);
 
 /// "cycles: not supported: ..." for every event that was not counted, in event order.
 std::vector<std::string> refusal_lines(const RunResult& result);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 
 namespace perfgauge::harness {
@@ -69,5 +70,27 @@ Interval shift_interval(std::span<const double> a, std::span<const double> b,
 
 /// The standard normal quantile (inverse CDF) of p, 0 < p < 1.
 double normal_quantile(double p);
+
+/// Student's t quantile (inverse CDF) of p, 0 < p < 1, with `df` > 0 degrees of freedom.
+double student_t_quantile(double p, double df);
+
+/// Batch-means interval for the shift b - a between two series measured over time. A run's
+/// samples are not independent draws: neighbours share the machine's state (a phase of the
+/// host, a process's code placement), so intervals that treat them as independent are too
+/// narrow for the next run. Each side's samples are cut into blocks of consecutive samples
+/// (`a_block[i]` names the block of `a[i]`); the blocks' medians are nearly independent, and
+/// Welch's t interval on them is centred on the difference of their means. Empty when either
+/// side has fewer than two blocks. Also reports how many blocks each side had and the standard
+/// deviation of its block medians (how far one part of a run strays from another).
+struct BlockInterval {
+    Interval interval;
+    std::size_t blocks_a = 0, blocks_b = 0;
+    double spread_a = 0, spread_b = 0;
+};
+std::optional<BlockInterval> block_shift_interval(std::span<const double> a,
+                                                  std::span<const std::size_t> a_block,
+                                                  std::span<const double> b,
+                                                  std::span<const std::size_t> b_block,
+                                                  double confidence = 0.95);
 
 }  // namespace perfgauge::harness
