@@ -122,7 +122,15 @@ TEST(CliMarkers, ProgramThatNeverMarksCountsNothingAndSaysSo) {
 TEST(CliMarkers, ScopedHelperCountsAnotherThreadsPages) {
     // perfgauge::MarkedScope in C++; the pages are touched by a thread started inside it.
     const auto j = stat_json({"--markers", "-e", "page-faults"}, {kScope});
-    EXPECT_NEAR(value(j, "page-faults"), pages(1000), 60) << j.dump();
+    // Starting the thread inside the scope faults its stack and TLS in; under ASan also the
+    // thread's allocator cache and fake stack (CI's ASan pass once saw 71 more than 1125).
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr double kThreadStartFaults = 200;
+#else
+    constexpr double kThreadStartFaults = 60;
+#endif
+    EXPECT_GE(value(j, "page-faults"), pages(1000) - 60) << j.dump();
+    EXPECT_LE(value(j, "page-faults"), pages(1000) + kThreadStartFaults) << j.dump();
     EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({1}));
 }
 

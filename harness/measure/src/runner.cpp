@@ -126,6 +126,8 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     // CPU time and switches around everything the clock sees, so that wall > CPU means the
     // thread lost the CPU while being timed.
     const MachineProbe::Reading probe_before = probe_.take();
+    const int cpu = steal_.available() ? ::sched_getcpu() : -1;
+    const auto steal_before = steal_.steal_ns(cpu);
     const ThreadCpu cpu_before = read_thread_cpu();
     counters_.read(before_);
     const std::uint64_t t0 = clock_.start();
@@ -133,6 +135,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     const std::uint64_t t1 = clock_.stop();
     counters_.read(after_);
     const ThreadCpu cpu_after = read_thread_cpu();
+    const auto steal_after = steal_.steal_ns(cpu);
     const MachineProbe::Reading probe_after = probe_.take();
     counters_.delta(before_, after_, delta_);
     for (std::size_t i = 0; i < delta_.size(); ++i)
@@ -146,6 +149,8 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
                     std::max(probe_.slowdown(probe_before), probe_.slowdown(probe_after))};
+    if (steal_before && steal_after)
+        batch.health.steal_ns = std::max(0.0, *steal_after - *steal_before);
     return batch;
 }
 
@@ -156,7 +161,8 @@ void Runner::record(BenchmarkResult& r, const Batch& batch, std::size_t round) {
         corrected(batch.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
     if (is_disturbed(batch.health, cpu_clock_slack_ns_)) {
         r.disturbed.push_back({round, ns_per_item, batch.health.wall_ns, batch.health.cpu_ns,
-                               batch.health.involuntary_switches, batch.health.probe_slowdown});
+                               batch.health.involuntary_switches, batch.health.probe_slowdown,
+                               batch.health.steal_ns});
         return;
     }
     r.rounds.push_back(round);
@@ -392,6 +398,21 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                 "per iteration, or a state that does not pause)",
                 benchmarks[b].name, 100 * pause_share[b]));
         }
+    }
+    std::size_t stolen_samples = 0;
+    double stolen_ns = 0;
+    for (const auto& r : result.benchmarks) {
+        for (const auto& d : r.disturbed) {
+            stolen_samples += d.steal_ns > 0 ? 1 : 0;
+            stolen_ns += d.steal_ns;
+        }
+    }
+    if (stolen_samples > 0) {
+        result.warnings.push_back(fmt::format(
+            "steal: the hypervisor took the CPU from {} sample(s), {:.0f} ms in all (steal time "
+            "in /proc/stat): they are disturbed, left out and re-taken; the host is "
+            "oversubscribed",
+            stolen_samples, stolen_ns / 1e6));
     }
     result.machine_copy_probe_ns = probe_.median_copy_ns();
     result.date = iso_date();

@@ -1,10 +1,15 @@
 #include "perfgauge/harness/sample_health.hpp"
 
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "perfgauge/harness/statistics.hpp"
@@ -22,12 +27,66 @@ ThreadCpu read_thread_cpu() {
     return out;
 }
 
+std::optional<std::uint64_t> parse_steal_ticks(std::string_view proc_stat, int cpu) {
+    const std::string label = "cpu" + std::to_string(cpu) + " ";
+    std::size_t at = 0;
+    while (at < proc_stat.size()) {
+        const std::size_t end = std::min(proc_stat.find('\n', at), proc_stat.size());
+        const std::string_view line = proc_stat.substr(at, end - at);
+        at = end + 1;
+        if (!line.starts_with(label))
+            continue;
+        // user nice system idle iowait irq softirq steal ...
+        std::size_t pos = label.size();
+        for (int field = 1; field <= 8; ++field) {
+            while (pos < line.size() && line[pos] == ' ')
+                ++pos;
+            std::uint64_t value = 0;
+            const auto [next, ec] =
+                std::from_chars(line.data() + pos, line.data() + line.size(), value);
+            if (ec != std::errc{})
+                return std::nullopt;
+            if (field == 8)
+                return value;
+            pos = static_cast<std::size_t>(next - line.data());
+        }
+    }
+    return std::nullopt;
+}
+
+StealClock::StealClock()
+    : fd_(::open("/proc/stat", O_RDONLY | O_CLOEXEC)), text_(std::size_t{1} << 16) {
+    const long ticks_per_s = ::sysconf(_SC_CLK_TCK);
+    if (!fd_ || ticks_per_s <= 0)
+        return;
+    ns_per_tick_ = 1e9 / static_cast<double>(ticks_per_s);
+    available_ = read(::sched_getcpu()).has_value();
+}
+
+std::optional<double> StealClock::steal_ns(int cpu) {
+    return available_ ? read(cpu) : std::nullopt;
+}
+
+std::optional<double> StealClock::read(int cpu) {
+    if (cpu < 0)
+        return std::nullopt;
+    // From the start each time: /proc/stat is generated afresh on every read.
+    const ssize_t n = ::pread(fd_.get(), text_.data(), text_.size(), 0);
+    if (n <= 0)
+        return std::nullopt;
+    const auto ticks =
+        parse_steal_ticks(std::string_view(text_.data(), static_cast<std::size_t>(n)), cpu);
+    if (!ticks)
+        return std::nullopt;
+    return static_cast<double>(*ticks) * ns_per_tick_;
+}
+
 double disturbance_tolerance_ns(double wall_ns, double cpu_clock_slack_ns) {
     return kDisturbedWallShare * wall_ns + cpu_clock_slack_ns;
 }
 
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns) {
-    return h.involuntary_switches > 0 || h.probe_slowdown > 1 + kProbeSlowdown ||
+    return h.involuntary_switches > 0 || h.probe_slowdown > 1 + kProbeSlowdown || h.steal_ns > 0 ||
            h.wall_ns - h.cpu_ns > disturbance_tolerance_ns(h.wall_ns, cpu_clock_slack_ns);
 }
 

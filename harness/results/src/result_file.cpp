@@ -91,6 +91,7 @@ void check_values(const RunResult& r, const std::string& origin) {
             at_least_zero(what + ": wall_ns", d.wall_ns);
             at_least_zero(what + ": cpu_ns", d.cpu_ns);
             at_least_zero(what + ": probe_slowdown", d.probe_slowdown);
+            at_least_zero(what + ": steal_ns", d.steal_ns);
         }
     }
 }
@@ -284,7 +285,7 @@ RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
                     {get_or<std::size_t>(d, "round", 0), get_or<double>(d, "ns_per_item", 0),
                      get_or<double>(d, "wall_ns", 0), get_or<double>(d, "cpu_ns", 0),
                      get_or<std::uint64_t>(d, "involuntary_switches", 0),
-                     get_or<double>(d, "probe_slowdown", 1)});
+                     get_or<double>(d, "probe_slowdown", 1), get_or<double>(d, "steal_ns", 0)});
             }
         }
     } catch (const json::exception& e) {

@@ -202,7 +202,8 @@ std::string render_json(const RunResult& r) {
                                                   {"wall_ns", d.wall_ns},
                                                   {"cpu_ns", d.cpu_ns},
                                                   {"involuntary_switches", d.involuntary_switches},
-                                                  {"probe_slowdown", d.probe_slowdown}});
+                                                  {"probe_slowdown", d.probe_slowdown},
+                                                  {"steal_ns", d.steal_ns}});
         }
         j["benchmarks"].push_back(agg);
     }

@@ -354,7 +354,7 @@ TEST(ResultFile, JsonRoundTrip) {
 TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     auto first = result({bench("a", "x", 8, 10, 5), bench("b", "y", 4, 10, 5)});
     first.machine_probe_ns = 4400;
-    first.benchmarks[0].disturbed.push_back({5, 9, 1, 1, 1, 1.2});  // a retake round: 0..5
+    first.benchmarks[0].disturbed.push_back({5, 9, 1, 1, 1, 1.2, 2e7});  // a retake round: 0..5
     auto second = result({bench("a", "x", 9, 10, 4), bench("b", "y", 4, 10, 4)});
     second.machine_probe_ns = 4300;
     second.warnings = {"only in the second"};
@@ -376,6 +376,7 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     EXPECT_EQ(back.processes, 2u);
     EXPECT_EQ(back.benchmarks[0].processes, a.processes);
     EXPECT_EQ(back.benchmarks[0].disturbed[0].probe_slowdown, 1.2);
+    EXPECT_EQ(back.benchmarks[0].disturbed[0].steal_ns, 2e7);
     // Parts that measured different things are refused.
     auto other = result({bench("c", "x", 8, 10, 5), bench("b", "y", 4, 10, 5)});
     EXPECT_THROW(merge_processes({first, other}), std::invalid_argument);

@@ -111,6 +111,7 @@ class Runner {
     Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
     double cpu_clock_slack_ns_ = 0;     ///< calibrated; see sample_health.hpp
     MachineProbe probe_;                ///< taken around every batch
+    StealClock steal_;                  ///< read around every batch
 };
 
 }  // namespace perfgauge::harness

@@ -5,7 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string_view>
+#include <vector>
+
+#include "perfgauge/pmu/file_descriptor.hpp"
 
 namespace perfgauge::harness {
 
@@ -27,17 +32,47 @@ struct SampleHealth {
     /// above 1 + kProbeSlowdown the machine ran slow around this sample (a busy host or sibling
     /// thread, a lower frequency), which wall and CPU time cannot show.
     double probe_slowdown = 1;
+    /// Time the hypervisor gave this virtual CPU's physical CPU to something else meanwhile
+    /// (StealClock; 0 where /proc/stat does not say).
+    double steal_ns = 0;
 };
 
 inline constexpr double kProbeSlowdown = 0.05;
+
+/// A virtual CPU's steal time: how long the hypervisor ran something else while the guest
+/// wanted this CPU (the 8th value of a "cpuN" line of /proc/stat, in USER_HZ ticks, 10 ms on
+/// most kernels). Wall time beyond CPU time shows stolen time only where the guest kernel keeps
+/// it out of the task's run time (paravirtual steal accounting); this reads it directly. Coarse:
+/// a sample during which its CPU's counter advanced lost at least part of a tick to the host.
+class StealClock {
+  public:
+    /// Opens /proc/stat; without it, or without a steal column, never available.
+    StealClock();
+    bool available() const { return available_; }
+    /// `cpu`'s steal so far, in ns; nullopt when unavailable or unreadable (a line beyond the
+    /// first 64 KiB of /proc/stat, on a machine with thousands of CPUs).
+    std::optional<double> steal_ns(int cpu);
+
+  private:
+    std::optional<double> read(int cpu);
+
+    pmu::FileDescriptor fd_;
+    std::vector<char> text_;  // read buffer, allocated once
+    double ns_per_tick_ = 0;
+    bool available_ = false;
+};
+
+/// The steal ticks on `cpu`'s line ("cpu3 ...") of /proc/stat's text; nullopt when there is
+/// no such line or it has fewer than 8 values (kernels before 2.6.11) (pure).
+std::optional<std::uint64_t> parse_steal_ticks(std::string_view proc_stat, int cpu);
 
 /// How far wall time may exceed CPU time before a sample counts as disturbed: 2% of the wall
 /// time, plus the slack of the CPU clock itself (`cpu_clock_slack_ns`, calibrated).
 inline constexpr double kDisturbedWallShare = 0.02;
 double disturbance_tolerance_ns(double wall_ns, double cpu_clock_slack_ns);
 
-/// Switched out involuntarily, wall time beyond CPU time by more than the tolerance, or the
-/// bracketing probe slowed by more than kProbeSlowdown (pure).
+/// Switched out involuntarily, wall time beyond CPU time by more than the tolerance, the
+/// bracketing probe slowed by more than kProbeSlowdown, or the hypervisor stole time (pure).
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns);
 
 /// The CPU clock's slack from undisturbed back-to-back readings: the 99th percentile of how far

@@ -24,6 +24,7 @@ struct DisturbedSample {
     double wall_ns = 0, cpu_ns = 0;  ///< the whole batch, pauses included
     std::uint64_t involuntary_switches = 0;
     double probe_slowdown = 1;  ///< the slower bracketing probe / the run's reference
+    double steal_ns = 0;        ///< time the hypervisor took from its CPU (/proc/stat steal)
 };
 
 struct BenchmarkResult {
