@@ -68,9 +68,9 @@ int compare_command(const std::vector<std::string>& args) {
         "within a small --min-change then needs very steady runs). Threshold: the largest of\n"
         "--min-change, the counter's floor per item (--min-work-delta for instructions/cycles/\n"
         "branches, --min-miss-delta for misses and accesses, --min-rare-delta for switches/\n"
-        "faults) and, for a side too short for two blocks, its IQR. Simulated (constant)\n"
-        "counts are compared exactly, with no p-value. P (Mann-Whitney U) is shown for "
-        "reference.\n\n"
+        "faults) and, for a side too short for two blocks, its IQR (then never \"equivalent\").\n"
+        "Simulated (constant) counts are compared exactly, with no p-value. P (Mann-Whitney U)\n"
+        "is shown for reference.\n\n"
         "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
     // Defaults are given as typed (0.05, not boost's 0.050000000000000003).
     options.add_options()("help,h", "show this help")("baseline", po::value<std::string>(),

@@ -125,9 +125,10 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     state_.reset(iterations);
     // CPU time and switches around everything the clock sees, so that wall > CPU means the
     // thread lost the CPU while being timed.
-    const MachineProbe::Reading probe_before = probe_.take();
+    // Steal outside the probes' bracket: reading /proc/stat must not disturb what they time.
     const int cpu = steal_.available() ? ::sched_getcpu() : -1;
     const auto steal_before = steal_.steal_ns(cpu);
+    const MachineProbe::Reading probe_before = probe_.take();
     const ThreadCpu cpu_before = read_thread_cpu();
     counters_.read(before_);
     const std::uint64_t t0 = clock_.start();
@@ -135,8 +136,8 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     const std::uint64_t t1 = clock_.stop();
     counters_.read(after_);
     const ThreadCpu cpu_after = read_thread_cpu();
-    const auto steal_after = steal_.steal_ns(cpu);
     const MachineProbe::Reading probe_after = probe_.take();
+    const auto steal_after = steal_.steal_ns(cpu);
     counters_.delta(before_, after_, delta_);
     for (std::size_t i = 0; i < delta_.size(); ++i)
         batch_counts_[i] = delta_[i].value - state_.paused_counts()[i];
@@ -149,8 +150,10 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
                     std::max(probe_.slowdown(probe_before), probe_.slowdown(probe_after))};
-    if (steal_before && steal_after)
-        batch.health.steal_ns = std::max(0.0, *steal_after - *steal_before);
+    // The counter moves in whole ticks (10 ms) at the host's scheduler ticks: that it moved
+    // says the host took the CPU around this batch, not for how long within it.
+    if (steal_before && steal_after && *steal_after > *steal_before)
+        batch.health.steal_ns = std::min(*steal_after - *steal_before, batch.health.wall_ns);
     return batch;
 }
 
@@ -400,19 +403,15 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         }
     }
     std::size_t stolen_samples = 0;
-    double stolen_ns = 0;
     for (const auto& r : result.benchmarks) {
-        for (const auto& d : r.disturbed) {
-            stolen_samples += d.steal_ns > 0 ? 1 : 0;
-            stolen_ns += d.steal_ns;
-        }
+        stolen_samples += static_cast<std::size_t>(std::count_if(
+            r.disturbed.begin(), r.disturbed.end(), [](const auto& d) { return d.steal_ns > 0; }));
     }
     if (stolen_samples > 0) {
         result.warnings.push_back(fmt::format(
-            "steal: the hypervisor took the CPU from {} sample(s), {:.0f} ms in all (steal time "
-            "in /proc/stat): they are disturbed, left out and re-taken; the host is "
-            "oversubscribed",
-            stolen_samples, stolen_ns / 1e6));
+            "steal: the hypervisor took the CPU around {} sample(s) (steal time in /proc/stat): "
+            "they are disturbed and left out of the statistics; the host is oversubscribed",
+            stolen_samples));
     }
     result.machine_copy_probe_ns = probe_.median_copy_ns();
     result.date = iso_date();

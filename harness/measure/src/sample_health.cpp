@@ -74,8 +74,10 @@ std::optional<double> StealClock::read(int cpu) {
     const ssize_t n = ::pread(fd_.get(), text_.data(), text_.size(), 0);
     if (n <= 0)
         return std::nullopt;
-    const auto ticks =
-        parse_steal_ticks(std::string_view(text_.data(), static_cast<std::size_t>(n)), cpu);
+    std::string_view text(text_.data(), static_cast<std::size_t>(n));
+    if (text.size() == text_.size())  // cut short: a partial last line would misread
+        text = text.substr(0, text.rfind('\n') + 1);
+    const auto ticks = parse_steal_ticks(text, cpu);
     if (!ticks)
         return std::nullopt;
     return static_cast<double>(*ticks) * ns_per_tick_;

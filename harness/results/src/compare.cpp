@@ -22,7 +22,7 @@ void decide(MetricComparison& m) {
         m.verdict = Verdict::higher;
     else if (m.ci_high < -m.threshold)
         m.verdict = Verdict::lower;
-    else if (m.ci_low >= -m.threshold && m.ci_high <= m.threshold)
+    else if (m.equivalence_shown && m.ci_low >= -m.threshold && m.ci_high <= m.threshold)
         m.verdict = Verdict::equivalent;
     else
         m.verdict = Verdict::inconclusive;
@@ -67,10 +67,6 @@ std::size_t event_index(const RunResult& r, const std::string& event) {
 bool comparable(const RunResult& a, std::size_t i, const RunResult& b, std::size_t j) {
     return j < b.events.size() && a.events[i].counted && b.events[j].counted &&
            a.events[i].source == b.events[j].source;
-}
-
-std::size_t round_of(const BenchmarkResult& b, std::size_t sample) {
-    return sample < b.rounds.size() ? b.rounds[sample] : sample;
 }
 
 // Sample indices of `b` and `c` taken in the same interleaved round, in round order (a round
@@ -262,30 +258,40 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             m.method = Method::independent;
             m.shift = hodges_lehmann_shift(baseline, contender);
             ci = shift_interval(baseline, contender, confidence);
-            const auto batch = blocks != nullptr && blocks->baseline.size() == baseline.size() &&
-                                       blocks->contender.size() == contender.size()
-                                   ? block_shift_interval(baseline, blocks->baseline, contender,
-                                                          blocks->contender, confidence)
-                                   : std::nullopt;
-            if (batch) {
-                // What moves one block of a run against another moves whole runs too, and
-                // no run shows how much: the interval widens by the larger spread between a
-                // side's blocks (a standard deviation of their medians) on both ends.
-                const double run_to_run = std::max(batch->spread_a, batch->spread_b);
-                ci.low = std::min(ci.low, batch->interval.low) - run_to_run;
-                ci.high = std::max(ci.high, batch->interval.high) + run_to_run;
-                ci.confidence = std::min(ci.confidence, batch->interval.confidence);
-                m.baseline_blocks = batch->blocks_a;
-                m.contender_blocks = batch->blocks_b;
-            } else {
-                // Too few samples to see drift between blocks: each run's own spread is the
-                // least run-to-run noise to expect.
-                for (const auto* side : {&baseline, &contender}) {
-                    const Summary s = summarize(*side);
-                    if (std::isfinite(s.iqr))
-                        m.threshold = std::max(m.threshold, s.iqr);
-                }
+            const auto side_blocks = [&](const std::vector<double>& values,
+                                         std::span<const std::size_t> block) {
+                return blocks != nullptr && block.size() == values.size()
+                           ? block_means(values, block)
+                           : std::nullopt;
+            };
+            const auto bb =
+                side_blocks(baseline, blocks ? blocks->baseline : std::span<const std::size_t>{});
+            const auto cb =
+                side_blocks(contender, blocks ? blocks->contender : std::span<const std::size_t>{});
+            if (bb && cb) {
+                const Interval batch = block_shift_interval(*bb, *cb, confidence);
+                ci.low = std::min(ci.low, batch.low);
+                ci.high = std::max(ci.high, batch.high);
             }
+            // What moves one block of a run against another moves whole runs too, and no run
+            // shows how much: the interval widens by the larger spread between a side's blocks
+            // (the standard deviation of their medians) on both ends.
+            const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
+            ci.low -= run_to_run;
+            ci.high += run_to_run;
+            m.baseline_blocks = bb ? bb->blocks : 0;
+            m.contender_blocks = cb ? cb->blocks : 0;
+            // A side too short for two blocks cannot show drift: its own spread is the least
+            // run-to-run noise to expect, and a threshold that rests on it cannot support
+            // "equivalent" (a real change within one IQR would read as none).
+            const double before = m.threshold;
+            for (const auto& [side, has_blocks] :
+                 {std::pair{&baseline, bb.has_value()}, std::pair{&contender, cb.has_value()}}) {
+                const Summary s = summarize(*side);
+                if (!has_blocks && std::isfinite(s.iqr))
+                    m.threshold = std::max(m.threshold, s.iqr);
+            }
+            m.equivalence_shown = m.threshold == before;
         }
         m.ci_low = ci.low;
         m.ci_high = ci.high;
@@ -299,8 +305,8 @@ namespace {
 
 // How much faster or slower the machine itself was in the contender's run: perfgauge's fixed
 // probes (the same work in both runs) - the fastest dependent chain, and the median of the
-// copies that share a core's bandwidth with a busy sibling thread - whichever moved more. Times
-// must change by more than this to earn a verdict. Notes what it found in `c`.
+// copies that share a core's bandwidth with a busy sibling thread - whichever moved more. The
+// interval of every time widens by it (0 within --min-change). Notes what it found in `c`.
 double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c) {
     const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
     if (baseline.kind != ResultKind::run) {
@@ -396,7 +402,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
             "the {} was measured in one process: effects that last a whole process (code and data "
             "placement, the host's state) look like a change of the code there; results of "
             "perfgauge "
-            "run --processes 2 or more show them, and compare then requires a change beyond them",
+            "run --processes 2 or more show them (compare's interval then spans them)",
             single(baseline) && single(contender) ? "baseline and the contender each"
             : single(baseline)                    ? "baseline"
                                                   : "contender"));

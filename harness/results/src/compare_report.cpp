@@ -63,7 +63,8 @@ std::string thresholds_text(const CompareOptions& o) {
         "beyond the threshold, equivalent when within, inconclusive otherwise; threshold = the "
         "largest of {:g}% of the baseline, the counter's floor per item ({:g} for "
         "instructions/cycles/branches, {:g} for misses and accesses, {:g} for switches/faults) "
-        "and, across results for a side too short for two blocks, its IQR; "
+        "and, across results for a side too short for two blocks, its IQR (then never "
+        "equivalent); "
         "simulated counts compared exactly (no P); at least {} samples a side",
         100 * (1 - o.alpha), o.min_change * 100, o.min_work_delta, o.min_miss_delta,
         o.min_rare_delta, o.min_samples);

@@ -6,8 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "perfgauge/harness/statistics.hpp"
-
 namespace perfgauge::harness {
 
 namespace {
@@ -29,7 +27,7 @@ void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::siz
     for (std::size_t k = 0; k < from.ns_per_item.size(); ++k) {
         into.ns_per_item.push_back(from.ns_per_item[k]);
         into.raw_ns_per_item.push_back(from.raw_ns_per_item[k]);
-        into.rounds.push_back((k < from.rounds.size() ? from.rounds[k] : k) + round_offset);
+        into.rounds.push_back(round_of(from, k) + round_offset);
         into.processes.push_back(process);
         if (k < from.cpu_ns_per_item.size())
             into.cpu_ns_per_item.push_back(from.cpu_ns_per_item[k]);
@@ -139,15 +137,15 @@ std::vector<std::size_t> time_blocks(const BenchmarkResult& b, std::size_t max_p
     const auto process_of = [&](std::size_t i) {
         return i < b.processes.size() ? b.processes[i] : 0;
     };
-    const auto round_of = [&](std::size_t i) { return i < b.rounds.size() ? b.rounds[i] : i; };
     std::map<std::size_t, std::vector<std::size_t>> by_process;  // sample indices
     for (std::size_t i = 0; i < n; ++i)
         by_process[process_of(i)].push_back(i);
     std::vector<std::size_t> block(n, 0);
     std::size_t next = 0;
     for (auto& [process, samples] : by_process) {
-        std::stable_sort(samples.begin(), samples.end(),
-                         [&](std::size_t x, std::size_t y) { return round_of(x) < round_of(y); });
+        std::stable_sort(samples.begin(), samples.end(), [&](std::size_t x, std::size_t y) {
+            return round_of(b, x) < round_of(b, y);
+        });
         const std::size_t count =
             std::clamp<std::size_t>(samples.size() / std::max<std::size_t>(min_size, 1), 1,
                                     std::max<std::size_t>(max_per_process, 1));

@@ -265,40 +265,34 @@ std::vector<double> block_medians(std::span<const double> values,
 
 }  // namespace
 
-std::optional<BlockInterval> block_shift_interval(std::span<const double> a,
-                                                  std::span<const std::size_t> a_block,
-                                                  std::span<const double> b,
-                                                  std::span<const std::size_t> b_block,
-                                                  double confidence) {
-    const auto ma = block_medians(a, a_block), mb = block_medians(b, b_block);
-    if (ma.size() < 2 || mb.size() < 2)
+std::optional<BlockMeans> block_means(std::span<const double> values,
+                                      std::span<const std::size_t> block) {
+    const auto medians = block_medians(values, block);
+    if (medians.size() < 2 ||
+        !std::all_of(medians.begin(), medians.end(), [](double v) { return std::isfinite(v); }))
         return std::nullopt;
-    const auto mean_and_variance_of_mean = [](const std::vector<double>& x) {
-        const double n = static_cast<double>(x.size());
-        const double mean = std::accumulate(x.begin(), x.end(), 0.0) / n;
-        double squares = 0;
-        for (double v : x)
-            squares += (v - mean) * (v - mean);
-        return std::pair{mean, squares / (n - 1) / n};
-    };
-    const auto [mean_a, va] = mean_and_variance_of_mean(ma);
-    const auto [mean_b, vb] = mean_and_variance_of_mean(mb);
-    const double shift = mean_b - mean_a;
+    const double n = static_cast<double>(medians.size());
+    const double mean = std::accumulate(medians.begin(), medians.end(), 0.0) / n;
+    double squares = 0;
+    for (double v : medians)
+        squares += (v - mean) * (v - mean);
+    const double variance = squares / (n - 1);
+    return BlockMeans{medians.size(), mean, variance / n, std::sqrt(variance)};
+}
+
+Interval block_shift_interval(const BlockMeans& a, const BlockMeans& b, double confidence) {
+    const double shift = b.mean - a.mean;
+    const double va = a.variance_of_mean, vb = b.variance_of_mean;
     const double se = std::sqrt(va + vb);
-    BlockInterval out{{shift, shift, confidence},
-                      ma.size(),
-                      mb.size(),
-                      std::sqrt(va * static_cast<double>(ma.size())),
-                      std::sqrt(vb * static_cast<double>(mb.size()))};
-    if (se > 0) {
-        // Welch-Satterthwaite degrees of freedom.
-        const double da = static_cast<double>(ma.size() - 1),
-                     db = static_cast<double>(mb.size() - 1);
-        const double df = (va + vb) * (va + vb) / (va * va / da + vb * vb / db);
-        const double half = student_t_quantile(1 - (1 - confidence) / 2, df) * se;
-        out.interval = {shift - half, shift + half, confidence};
-    }
-    return out;
+    if (!(se > 0))
+        return {shift, shift, confidence};
+    // Welch-Satterthwaite degrees of freedom; the smaller side's when they underflow.
+    const double da = static_cast<double>(a.blocks - 1), db = static_cast<double>(b.blocks - 1);
+    double df = (va + vb) * (va + vb) / (va * va / da + vb * vb / db);
+    if (!std::isfinite(df) || df < 1)
+        df = std::max(1.0, std::min(da, db));
+    const double half = student_t_quantile(1 - (1 - confidence) / 2, df) * se;
+    return {shift - half, shift + half, confidence};
 }
 
 }  // namespace perfgauge::harness

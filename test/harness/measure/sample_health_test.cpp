@@ -42,7 +42,9 @@ TEST(SampleHealth, ReadsThisCpusStealTime) {
     // Every Linux since 2.6.11 has the column (0 on bare metal): it is read, in ns, and never
     // runs backwards.
     StealClock steal;
-    ASSERT_TRUE(steal.available()) << "/proc/stat has no steal column here";
+    if (!steal.available())
+        GTEST_SKIP() << "/proc/stat has no steal column for this CPU here (not Linux >= 2.6.11, "
+                        "or a sandbox that hides it)";
     const int cpu = ::sched_getcpu();
     const auto a = steal.steal_ns(cpu);
     const auto b = steal.steal_ns(cpu);

@@ -222,7 +222,6 @@ TEST(Compare, MachineDriftBetweenRunsWidensTheTimeInterval) {
     base.machine_copy_probe_ns = 1300;
     contender.machine_copy_probe_ns = 1430;
     c = compare_results(base, contender, CompareOptions{});
-    c = compare_results(base, contender, CompareOptions{});
     EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
     EXPECT_NEAR(*c.machine_drift, 0.1, 1e-9);
     // A drift within --min-change is the probes' own wander: nothing widens.
@@ -407,6 +406,45 @@ TEST(MergeProcesses, ABenchmarkWithEverySampleDisturbedKeepsItsPlace) {
         merge_processes({parse_run_json(render_run(first, OutputFormat::json), "first"), back});
     EXPECT_EQ(merged.benchmarks[0].ns_per_item.size(), 3u);
     EXPECT_EQ(merged.benchmarks[1].ns_per_item.size(), 6u);
+}
+
+TEST(Compare, ASideWithBlocksWidensTheIntervalEvenAgainstOneWithout) {
+    // The baseline's two processes disagree by 12%; the contender, one process of 5 samples,
+    // has no blocks: the baseline's spread still widens the interval, so -6% is not called.
+    auto base = result({bench("a", "x", 8, 10)});
+    auto& b = base.benchmarks[0];
+    b.ns_per_item = samples(8, 5);
+    const auto slow = samples(8.96, 5);
+    b.ns_per_item.insert(b.ns_per_item.end(), slow.begin(), slow.end());
+    b.processes = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    base.processes = 2;
+    const auto c = compare_results(base, result({bench("a", "x", 7.96, 10, 5)}), CompareOptions{});
+    const auto& time = c.benchmarks[0].metrics[0];
+    EXPECT_EQ(time.baseline_blocks, 2u);
+    EXPECT_EQ(time.contender_blocks, 0u);
+    EXPECT_EQ(time.verdict, Verdict::inconclusive);
+    EXPECT_LT(time.ci_low, -0.48 - 0.9) << "widened by the blocks' SD, 0.96 / sqrt(2) ~ 0.68";
+}
+
+TEST(Compare, AThresholdFromASidesOwnSpreadNeverSaysEquivalent) {
+    // Five samples a side (one process, too few for blocks), spread over 10%: each side's IQR
+    // (~4%) sets the threshold, and a change within it is not shown to be absent.
+    auto base = result({bench("a", "x", 8, 10, 5)});
+    auto contender = result({bench("a", "x", 8.08, 10, 5)});
+    base.benchmarks[0].ns_per_item = samples(8, 5, 0.10);
+    contender.benchmarks[0].ns_per_item = samples(8.08, 5, 0.10);
+    const auto wide = compare_results(base, contender, CompareOptions{});
+    const auto& m = wide.benchmarks[0].metrics[0];
+    EXPECT_GT(m.threshold, 0.02 * 8);
+    EXPECT_EQ(m.baseline_blocks, 0u);
+    EXPECT_FALSE(m.equivalence_shown);
+    EXPECT_NE(m.verdict, Verdict::equivalent);
+    // The same with samples tight enough that --min-change sets the threshold: equivalent.
+    base.benchmarks[0].ns_per_item = samples(8, 5, 0.002);
+    contender.benchmarks[0].ns_per_item = samples(8.02, 5, 0.002);
+    const auto tight = compare_results(base, contender, CompareOptions{});
+    EXPECT_TRUE(tight.benchmarks[0].metrics[0].equivalence_shown);
+    EXPECT_EQ(tight.benchmarks[0].metrics[0].verdict, Verdict::equivalent);
 }
 
 TEST(Compare, TimeBlocksFollowProcessesAndRoundOrder) {

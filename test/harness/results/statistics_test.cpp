@@ -155,28 +155,28 @@ TEST(Intervals, StudentTQuantile) {
 TEST(Intervals, BlockShiftIntervalIsWelchOnTheBlockMedians) {
     // Blocks {1,2,3},{3,4,5} (medians 2, 4) against {11,12,13},{15,16,17} (medians 12, 16):
     // the means of the block medians are 3 and 14, shift 11; variances of the means 2/2 = 1 and
-    // 8/2 = 4, se = sqrt(5),
-    // Welch df = 25 / (1 + 16) = 1.4706.
+    // 8/2 = 4, se = sqrt(5), Welch df = 25 / (1 + 16) = 1.4706.
     const std::vector<double> a = {1, 2, 3, 3, 4, 5}, b = {11, 12, 13, 15, 16, 17};
     const std::vector<std::size_t> blocks = {0, 0, 0, 1, 1, 1};
-    const auto r = block_shift_interval(a, blocks, b, blocks, 0.95);
-    ASSERT_TRUE(r);
-    EXPECT_EQ(r->blocks_a, 2u);
-    EXPECT_EQ(r->blocks_b, 2u);
-    EXPECT_NEAR(r->spread_a, std::sqrt(2.0), 1e-12);
-    EXPECT_NEAR(r->spread_b, std::sqrt(8.0), 1e-12);
+    const auto ma = block_means(a, blocks), mb = block_means(b, blocks);
+    ASSERT_TRUE(ma && mb);
+    EXPECT_EQ(ma->blocks, 2u);
+    EXPECT_DOUBLE_EQ(ma->mean, 3);
+    EXPECT_NEAR(ma->spread, std::sqrt(2.0), 1e-12);
+    EXPECT_NEAR(mb->spread, std::sqrt(8.0), 1e-12);
+    const Interval r = block_shift_interval(*ma, *mb, 0.95);
     const double half = student_t_quantile(0.975, 25.0 / 17.0) * std::sqrt(5.0);
-    EXPECT_NEAR(r->interval.low, 11 - half, 1e-9);
-    EXPECT_NEAR(r->interval.high, 11 + half, 1e-9);
-    // One block a side shows no drift between blocks: no interval.
-    const std::vector<std::size_t> one(6, 0);
-    EXPECT_FALSE(block_shift_interval(a, one, b, blocks, 0.95));
+    EXPECT_NEAR(r.low, 11 - half, 1e-9);
+    EXPECT_NEAR(r.high, 11 + half, 1e-9);
+    // One block shows no drift between blocks; a non-finite value gives no estimate.
+    EXPECT_FALSE(block_means(a, std::vector<std::size_t>(6, 0)));
+    EXPECT_FALSE(block_means(std::vector<double>{1, 2, 3, NAN, NAN, NAN}, blocks));
     // Steady blocks: a zero-width interval at the shift.
-    const std::vector<double> flat = {2, 2, 2, 2, 2, 2};
-    const auto steady = block_shift_interval(flat, blocks, flat, blocks, 0.95);
-    ASSERT_TRUE(steady);
-    EXPECT_EQ(steady->interval.low, 0);
-    EXPECT_EQ(steady->interval.high, 0);
+    const auto flat = block_means(std::vector<double>(6, 2.0), blocks);
+    ASSERT_TRUE(flat);
+    const Interval steady = block_shift_interval(*flat, *flat, 0.95);
+    EXPECT_EQ(steady.low, 0);
+    EXPECT_EQ(steady.high, 0);
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ struct SampleHealth {
     /// above 1 + kProbeSlowdown the machine ran slow around this sample (a busy host or sibling
     /// thread, a lower frequency), which wall and CPU time cannot show.
     double probe_slowdown = 1;
-    /// Time the hypervisor gave this virtual CPU's physical CPU to something else meanwhile
-    /// (StealClock; 0 where /proc/stat does not say).
+    /// How far the CPU's steal time advanced around the batch (StealClock; whole ticks, capped
+    /// at wall_ns; 0 where /proc/stat does not say): the hypervisor ran something else.
     double steal_ns = 0;
 };
 
@@ -49,8 +49,8 @@ class StealClock {
     /// Opens /proc/stat; without it, or without a steal column, never available.
     StealClock();
     bool available() const { return available_; }
-    /// `cpu`'s steal so far, in ns; nullopt when unavailable or unreadable (a line beyond the
-    /// first 64 KiB of /proc/stat, on a machine with thousands of CPUs).
+    /// `cpu`'s steal so far, in ns; nullopt when unavailable or unreadable (a line that is not
+    /// whole within the first 64 KiB of /proc/stat, on a machine with thousands of CPUs).
     std::optional<double> steal_ns(int cpu);
 
   private:

@@ -18,8 +18,9 @@
 namespace perfgauge::harness {
 
 /// lower/higher: the interval of the change lies entirely beyond the threshold (for time:
-/// faster/slower). equivalent: it lies entirely within ±threshold. inconclusive: it straddles
-/// the threshold (more samples, or a quieter machine, would decide).
+/// faster/slower). equivalent: it lies entirely within ±threshold (and the threshold is not a
+/// side's own spread). inconclusive: it straddles the threshold (more samples, or a quieter
+/// machine, would decide).
 enum class Verdict { lower, higher, equivalent, inconclusive, too_few_samples };
 
 struct CompareOptions {
@@ -38,9 +39,9 @@ struct CompareOptions {
 /// How one metric's two sample sets were compared.
 enum class Method {
     paired,  ///< one result: per-round differences (same interleaved round), sign-test CI
-    /// two results: Hodges-Lehmann shift; the CI spans both its Mann-Whitney (Moses) interval
-    /// and a batch-means interval over blocks of consecutive samples (time_blocks), widened by
-    /// the blocks' spread
+    /// two results (or one whose variants share too few rounds): Hodges-Lehmann shift; the CI
+    /// spans both its Mann-Whitney (Moses) interval and a batch-means interval over blocks of
+    /// consecutive samples (time_blocks), widened by the blocks' spread
     independent,
     deterministic,  ///< simulated or otherwise constant counts: the exact difference, no test
 };
@@ -65,6 +66,10 @@ struct MetricComparison {
     /// the spread between each side's blocks and by a drift of the machine probes.
     double threshold = 0;
     std::optional<double> p_value;  ///< Mann-Whitney, for reference; none when deterministic
+    /// False when a side's own IQR (too few samples for blocks), not --min-change or a floor,
+    /// set the threshold: a change within one IQR is then not shown to be absent, so the
+    /// verdict is inconclusive rather than "equivalent".
+    bool equivalence_shown = true;
     /// Independent: the blocks of consecutive samples each side's batch means used (0: too few
     /// samples for two blocks; that side's IQR raised the threshold instead).
     std::size_t baseline_blocks = 0, contender_blocks = 0;

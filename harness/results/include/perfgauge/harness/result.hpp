@@ -24,7 +24,9 @@ struct DisturbedSample {
     double wall_ns = 0, cpu_ns = 0;  ///< the whole batch, pauses included
     std::uint64_t involuntary_switches = 0;
     double probe_slowdown = 1;  ///< the slower bracketing probe / the run's reference
-    double steal_ns = 0;        ///< time the hypervisor took from its CPU (/proc/stat steal)
+    /// How far its CPU's steal time (/proc/stat) advanced around the batch, at most its wall
+    /// time: whole 10 ms ticks, so it says the host took the CPU, not for how long.
+    double steal_ns = 0;
 };
 
 struct BenchmarkResult {
@@ -107,11 +109,16 @@ struct RunResult {
 /// when the parts did not measure the same benchmarks with the same events.
 RunResult merge_processes(std::vector<RunResult> parts);
 
+/// The round sample `sample` of `b` was taken in (its index when rounds are not recorded).
+inline std::size_t round_of(const BenchmarkResult& b, std::size_t sample) {
+    return sample < b.rounds.size() ? b.rounds[sample] : sample;
+}
+
 /// The blocks of consecutive samples that batch means cut a benchmark's samples into (compare
 /// across results): each measuring process's samples in the order they were taken (by round),
-/// cut into up to `max_per_process` blocks of at least `min_size` samples. Per sample, its
-/// block's index; a block never spans two processes, so what lasts a process shows between
-/// blocks.
+/// cut into up to `max_per_process` blocks of at least `min_size` samples (a process with fewer
+/// samples is one block of its own). Per sample, its block's index; a block never spans two
+/// processes, so what lasts a process shows between blocks.
 std::vector<std::size_t> time_blocks(const BenchmarkResult& b, std::size_t max_per_process = 6,
                                      std::size_t min_size = 3);
 

@@ -1,7 +1,8 @@
 // Robust statistics over samples, and comparison of two sample sets (pure functions).
 //
 // Timing data is right-skewed and rarely has a central tendency worth a mean: summaries lead
-// with order statistics, spread is robust (IQR, MAD), and comparisons are non-parametric.
+// with order statistics, spread is robust (IQR, MAD), and comparisons of samples are
+// non-parametric; only blocks' medians, nearly normal, get Welch's t (batch means).
 #pragma once
 
 #include <cstddef>
@@ -74,23 +75,22 @@ double normal_quantile(double p);
 /// Student's t quantile (inverse CDF) of p, 0 < p < 1, with `df` > 0 degrees of freedom.
 double student_t_quantile(double p, double df);
 
-/// Batch-means interval for the shift b - a between two series measured over time. A run's
-/// samples are not independent draws: neighbours share the machine's state (a phase of the
-/// host, a process's code placement), so intervals that treat them as independent are too
-/// narrow for the next run. Each side's samples are cut into blocks of consecutive samples
-/// (`a_block[i]` names the block of `a[i]`); the blocks' medians are nearly independent, and
-/// Welch's t interval on them is centred on the difference of their means. Empty when either
-/// side has fewer than two blocks. Also reports how many blocks each side had and the standard
-/// deviation of its block medians (how far one part of a run strays from another).
-struct BlockInterval {
-    Interval interval;
-    std::size_t blocks_a = 0, blocks_b = 0;
-    double spread_a = 0, spread_b = 0;
+/// Batch means of a series measured over time. A run's samples are not independent draws:
+/// neighbours share the machine's state (a phase of the host, a process's code placement), so
+/// intervals that treat them as independent are too narrow for the next run. The samples are
+/// cut into blocks of consecutive samples (`block[i]` names the block of `values[i]`); the
+/// blocks' medians are nearly independent. Empty with fewer than two blocks, or when a value is
+/// not finite.
+struct BlockMeans {
+    std::size_t blocks = 0;
+    double mean = 0;              ///< of the block medians
+    double variance_of_mean = 0;  ///< their sample variance / blocks
+    double spread = 0;            ///< their standard deviation: how far one part strays
 };
-std::optional<BlockInterval> block_shift_interval(std::span<const double> a,
-                                                  std::span<const std::size_t> a_block,
-                                                  std::span<const double> b,
-                                                  std::span<const std::size_t> b_block,
-                                                  double confidence = 0.95);
+std::optional<BlockMeans> block_means(std::span<const double> values,
+                                      std::span<const std::size_t> block);
+
+/// Welch's t interval for the shift b - a between the means of two sides' block medians.
+Interval block_shift_interval(const BlockMeans& a, const BlockMeans& b, double confidence = 0.95);
 
 }  // namespace perfgauge::harness
