@@ -408,9 +408,9 @@ TEST(MergeProcesses, ABenchmarkWithEverySampleDisturbedKeepsItsPlace) {
     EXPECT_EQ(merged.benchmarks[1].ns_per_item.size(), 6u);
 }
 
-TEST(Compare, ASideWithBlocksWidensTheIntervalEvenAgainstOneWithout) {
-    // The baseline's two processes disagree by 12%; the contender, one process of 5 samples,
-    // has no blocks: the baseline's spread still widens the interval, so -6% is not called.
+// A result of two measuring processes of five samples each whose medians disagree by 12% (one
+// ran in a slow state).
+RunResult processes_apart() {
     auto base = result({bench("a", "x", 8, 10)});
     auto& b = base.benchmarks[0];
     b.ns_per_item = samples(8, 5);
@@ -418,6 +418,13 @@ TEST(Compare, ASideWithBlocksWidensTheIntervalEvenAgainstOneWithout) {
     b.ns_per_item.insert(b.ns_per_item.end(), slow.begin(), slow.end());
     b.processes = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
     base.processes = 2;
+    return base;
+}
+
+TEST(Compare, ASideWithBlocksWidensTheIntervalEvenAgainstOneWithout) {
+    // The baseline's two processes disagree by 12%; the contender, one process of 5 samples,
+    // has no blocks: the baseline's spread still widens the interval, so -6% is not called.
+    const auto base = processes_apart();
     const auto c = compare_results(base, result({bench("a", "x", 7.96, 10, 5)}), CompareOptions{});
     const auto& time = c.benchmarks[0].metrics[0];
     EXPECT_EQ(time.baseline_blocks, 2u);
@@ -470,13 +477,8 @@ TEST(Compare, TimeBlocksFollowProcessesAndRoundOrder) {
 TEST(Compare, AChangeAcrossResultsMustStandOutFromTheDifferencesBetweenProcesses) {
     // The baseline's two processes disagree by 12% (one ran in a slow state); the contender is
     // 6% faster than the baseline's median: not a verdict the processes support.
-    auto base = result({bench("a", "x", 8, 10)});
+    auto base = processes_apart();
     auto& b = base.benchmarks[0];
-    b.ns_per_item = samples(8, 5);
-    const auto slow = samples(8.96, 5);
-    b.ns_per_item.insert(b.ns_per_item.end(), slow.begin(), slow.end());
-    b.processes = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
-    base.processes = 2;
     auto contender = result({bench("a", "x", 8.0, 10)});
     contender.benchmarks[0].processes = b.processes;
     contender.processes = 2;
