@@ -164,7 +164,7 @@ int run_command(const std::vector<std::string>& args) {
         "rounds: samples per benchmark, at least (--repetitions: the same)")(
         "precision", po::value<double>()->default_value(1, "1"),
         "more samples until each median is known within this % (95% interval), 0 to below "
-        "100; 0: exactly -r")("max-time", po::value<double>()->default_value(0.5, "0.5"),
+        "100; 0: exactly -r")("max-time", po::value<double>()->default_value(0.4, "0.4"),
                               "seconds of samples per benchmark at most, for --precision (0 to "
                               "3600)")(
         "processes", po::value<int>()->default_value(2),

@@ -287,7 +287,7 @@ std::string simulation_footer(const RunResult& r, const char* bullet) {
         return std::string("?");
     };
     std::string out = fmt::format(
-        "{}[sim] {}; {} with {}, one batch of at least {} items per benchmark (deterministic: "
+        "{}[sim] {}; {}, caches: {}; one batch of at least {} items per benchmark (deterministic: "
         "the same value in every sample)\n",
         bullet, get("notice"), get("simulator"), get("caches"), get("min_items"));
     // Results saved before the breakdown or the estimate existed have neither.

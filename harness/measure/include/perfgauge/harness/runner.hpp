@@ -33,7 +33,7 @@ struct RunnerOptions {
     /// fixed count; perfgauge run aims for 0.01)...
     double precision = 0;
     /// ...or its samples have taken this much wall time in all (the per-benchmark budget).
-    double max_time_s = 0.5;
+    double max_time_s = 0.4;
     /// Extra interleaved rounds allowed for re-taking disturbed samples (default: as many as
     /// `repetitions`); a benchmark still short of clean samples after them keeps what it has.
     std::optional<std::size_t> retake_rounds;
