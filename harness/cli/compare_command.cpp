@@ -1,6 +1,10 @@
 // perfgauge compare: two result files, or two variants in one, benchmark by benchmark.
+#include <filesystem>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,11 +46,53 @@ std::optional<double> fail_on_regression(const po::variables_map& vm) {
     return bounded_option(vm, "fail-on-regression", {0, std::nullopt, Open::none, " %"});
 }
 
+// The files one side names: a path, or several runs joined with commas (A1.json,A2.json). A
+// path that exists as it is is never split.
+std::vector<std::string> side_files(const std::string& side) {
+    std::error_code ec;
+    if (side.find(',') == std::string::npos || std::filesystem::exists(side, ec))
+        return {side};
+    std::vector<std::string> paths;
+    std::size_t start = 0;
+    while (start <= side.size()) {
+        const std::size_t end = std::min(side.find(',', start), side.size());
+        paths.push_back(side.substr(start, end - start));
+        if (paths.back().empty())
+            throw UsageError(fmt::format("'{}': an empty file name between commas", side));
+        start = end + 1;
+    }
+    return paths;
+}
+
+// One side of a comparison across results. Several runs of the same benchmarks are merged as
+// measuring processes of one result: the samples of each run form blocks of their own, so the
+// differences between the runs - which one run cannot show - widen the interval.
+harness::RunResult read_side(const std::string& side) {
+    const auto paths = side_files(side);
+    std::vector<harness::RunResult> runs;
+    for (const auto& path : paths) {
+        runs.push_back(read_any_result_file(path));
+        if (const auto why = harness::mixing_refusal(runs.front(), runs.back()); !why.empty())
+            throw UsageError(fmt::format("cannot join {} with {}: {}", paths.front(), path, why));
+    }
+    if (runs.size() == 1)
+        return std::move(runs.front());
+    try {
+        return harness::merge_processes(std::move(runs));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format(
+            "cannot join the runs '{}': each must hold the same benchmarks and events, in the "
+            "same order ({})",
+            side, e.what()));
+    }
+}
+
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
     po::options_description options(
         "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
+        "       perfgauge compare A1.json,A2.json B1.json,B2.json [OPTIONS]\n"
         "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n"
         "       perfgauge compare SIDE.json --baseline 'CMD A' --contender 'CMD B' [OPTIONS]\n\n"
         "Two files: results of perfgauge run, of perfgauge stat --format json (one sample per\n"
@@ -65,10 +111,13 @@ int compare_command(const std::vector<std::string>& args) {
         "one run cannot show its run-to-run noise, so the CI spans the Hodges-Lehmann interval\n"
         "and batch means over blocks of consecutive samples of each measuring process, widened\n"
         "by the spread between blocks and by any drift of perfgauge's machine probes (equivalence\n"
-        "within a small --min-change then needs very steady runs). Threshold: the largest of\n"
-        "--min-change, the counter's floor per item (--min-work-delta for instructions/cycles/\n"
-        "branches, --min-miss-delta for misses and accesses, --min-rare-delta for switches/\n"
-        "faults) and, for a side too short for two blocks, its IQR (then never \"equivalent\").\n"
+        "within a small --min-change then needs very steady runs). Runs joined with commas are\n"
+        "one side: each run's samples form blocks of their own, so what differs from one run to\n"
+        "the next - which one run cannot show - widens the interval (run A B A B, then compare\n"
+        "A1,A2 with B1,B2). Threshold: the largest of --min-change, the counter's floor per\n"
+        "item (--min-work-delta for instructions/cycles/branches, --min-miss-delta for misses\n"
+        "and accesses, --min-rare-delta for switches/faults) and, for a side too short for two\n"
+        "blocks, its IQR (then never \"equivalent\").\n"
         "Simulated (constant) counts are compared exactly, with no p-value. P (Mann-Whitney U)\n"
         "is shown for reference.\n\n"
         "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
@@ -128,7 +177,12 @@ int compare_command(const std::vector<std::string>& args) {
     const std::optional<double> fail_on = fail_on_regression(vm);
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);
-    refuse_input_as_output(output, files);
+    std::vector<std::string> inputs;
+    for (const auto& f : files) {
+        for (const auto& path : side_files(f))
+            inputs.push_back(path);
+    }
+    refuse_input_as_output(output, inputs);
 
     harness::Comparison comparison;
     if (variants) {
@@ -171,8 +225,8 @@ int compare_command(const std::vector<std::string>& args) {
         comparison.baseline_label = fmt::format("{} in {}", baseline, files[0]);
         comparison.contender_label = fmt::format("{} in {}", contender, files[0]);
     } else {
-        const auto baseline = read_any_result_file(files[0]);
-        const auto contender = read_any_result_file(files[1]);
+        const auto baseline = read_side(files[0]);
+        const auto contender = read_side(files[1]);
         if (const auto why = harness::mixing_refusal(baseline, contender); !why.empty())
             throw UsageError(fmt::format("cannot compare {} with {}: {}", files[0], files[1], why));
         comparison = harness::compare_results(baseline, contender, compare);

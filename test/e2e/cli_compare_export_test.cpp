@@ -52,6 +52,18 @@ std::string write(const TempDir& dir, const std::string& name, const std::string
     return path.string();
 }
 
+// The times of small_result() replaced by tight known ones (1.000 and 1.005 ns alternating:
+// no drift from one sample to the next), times `scale`.
+std::string with_known_times(double scale) {
+    auto j = nlohmann::json::parse(small_result());
+    for (auto& e : j["benchmarks"]) {
+        if (e["run_type"] == "iteration")
+            e["perfgauge_ns_per_item"] =
+                scale * (1.0 + 0.005 * (e["repetition_index"].get<int>() % 2));
+    }
+    return j.dump();
+}
+
 TEST(CliExport, CsvMarkdownJsonAndFilter) {
     TempDir dir;
     const auto file = write(dir, "r.json", small_result());
@@ -109,23 +121,14 @@ TEST(CliCompare, VariantsInOneFile) {
 
 TEST(CliCompare, TwoFilesAndFailOnRegression) {
     TempDir dir;
-    // Times of a real run replaced by tight known ones (1.00, 1.01, ... ns): this test is about
-    // the regression gate, not about whether this machine was quiet while small_result() ran.
-    auto j = nlohmann::json::parse(small_result());
-    for (auto& e : j["benchmarks"]) {
-        if (e["run_type"] == "iteration")
-            e["perfgauge_ns_per_item"] = 1.0 + 0.01 * e["repetition_index"].get<double>();
-    }
-    const auto base = write(dir, "base.json", j.dump());
+    // Known tight times: this test is about the regression gate, not about whether this
+    // machine was quiet while small_result() ran.
+    const auto base = write(dir, "base.json", with_known_times(1.0));
     const auto same = perfgauge({"compare", base, base, "--fail-on-regression", "5"});
     EXPECT_EQ(same.exit_code, 0) << same.err;
     EXPECT_EQ(same.out.find("slower\n"), std::string::npos);
     // A contender twice as slow everywhere.
-    for (auto& e : j["benchmarks"]) {
-        if (e["run_type"] == "iteration")
-            e["perfgauge_ns_per_item"] = 2 * e["perfgauge_ns_per_item"].get<double>();
-    }
-    const auto slow = write(dir, "slow.json", j.dump());
+    const auto slow = write(dir, "slow.json", with_known_times(2.0));
     const auto r = perfgauge({"compare", base, slow, "--fail-on-regression", "50"});
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find("regression: varint/branchy/log-uniform/end-on-end/hot/1K: +100.0%"),
@@ -142,6 +145,53 @@ TEST(CliCompare, TwoFilesAndFailOnRegression) {
     ASSERT_EQ(
         perfgauge({"compare", base, slow, "--format", "md", "-o", written.string()}).exit_code, 0);
     EXPECT_NE(read_file(written).find("**slower**"), std::string::npos);
+}
+
+TEST(CliCompare, RunsJoinedWithCommasAreOneSide) {
+    TempDir dir;
+    const auto a1 = write(dir, "a1.json", with_known_times(1.0));
+    const auto b1 = write(dir, "b1.json", with_known_times(1.04));
+    const std::string row = "varint/branchy/log-uniform/end-on-end/hot/1K";
+    // One run a side: +4% with tight samples is slower.
+    auto r = perfgauge({"compare", a1, b1, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto verdict_of = [&](const std::string& out) {
+        const auto parsed = nlohmann::json::parse(out);
+        for (const auto& b : parsed["benchmarks"]) {
+            if (b["name"] == row)
+                return b["metrics"][0]["verdict"].get<std::string>();
+        }
+        return std::string("missing");
+    };
+    EXPECT_EQ(verdict_of(r.out), "slower");
+    // A second run of each that ran 8% slower than the first: joined, the runs disagree by
+    // more than the change, and the interval shows it.
+    const auto a2 = write(dir, "a2.json", with_known_times(1.08));
+    const auto b2 = write(dir, "b2.json", with_known_times(1.08 * 1.04));
+    r = perfgauge({"compare", a1 + "," + a2, b1 + "," + b2, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(verdict_of(r.out), "inconclusive") << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GE(j["benchmarks"][0]["metrics"][0]["baseline_blocks"].get<int>(), 2);
+    // Refused with the reason: a missing run, an empty name, runs of different benchmarks.
+    r = perfgauge({"compare", a1 + "," + (dir.path() / "missing.json").string(), b1});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+    r = perfgauge({"compare", a1 + ",", b1});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("empty file name"), std::string::npos) << r.err;
+    auto fewer = nlohmann::json::parse(small_result());
+    auto& entries = fewer["benchmarks"];
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [&](const auto& e) { return e["run_name"] == row; }),
+                  entries.end());
+    const auto other = write(dir, "other.json", fewer.dump());
+    r = perfgauge({"compare", a1 + "," + other, b1});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("cannot join the runs"), std::string::npos) << r.err;
+    // A file whose own name has a comma is read as it is.
+    const auto comma = write(dir, "a,1.json", with_known_times(1.0));
+    EXPECT_EQ(perfgauge({"compare", comma, b1}).exit_code, 0);
 }
 
 TEST(PlotSweep, DrawsAPng) {
