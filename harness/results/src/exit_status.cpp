@@ -19,8 +19,11 @@ int ExitStatus::shell_status() const {
 }
 
 std::string ExitStatus::describe() const {
-    if (exec_failed)
-        return fmt::format("could not be executed: {}", std::strerror(exec_error));
+    if (exec_failed) {
+        return exec_error != 0
+                   ? fmt::format("could not be executed: {}", std::strerror(exec_error))
+                   : std::string("could not be executed");  // the reason was not recorded
+    }
     if (signaled) {
         return fmt::format("killed by signal {} ({}){}", code, signal_name(code),
                            core_dumped ? ", core dumped" : "");

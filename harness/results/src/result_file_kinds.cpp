@@ -2,9 +2,11 @@
 // as they are read, so that compare and export treat every kind alike; and the dispatch that
 // recognises which kind a file holds.
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -101,6 +103,14 @@ ExitStatus exit_from_json(const json& j) {
     const std::string text = j.value("exit", std::string());
     if (text.starts_with("could not be executed")) {
         exit.exec_failed = true;
+        // The errno is stored only as its description ("...: No such file or directory").
+        const std::string_view prefix = "could not be executed: ";
+        for (int e = 1; e < 256 && text.starts_with(prefix); ++e) {
+            if (text.substr(prefix.size()) == std::strerror(e)) {
+                exit.exec_error = e;
+                break;
+            }
+        }
     } else if (text.starts_with("killed by") && status > 128) {
         exit.signaled = true;
         exit.code = status - 128;

@@ -1,6 +1,9 @@
 // Reading perfgauge stat's and Google Benchmark's JSON into the result model, comparing them,
 // and refusing to compare results of different kinds.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -75,6 +78,24 @@ TEST(StatResultFile, EachRunIsASampleOfOneBenchmarkNamedAfterTheCommand) {
     EXPECT_EQ(r.repetitions, 5u);
     // The same through the dispatch that compare and export use.
     EXPECT_EQ(parse_result_json(stat_json({"true"}, 1), "a.json").kind, ResultKind::stat);
+}
+
+TEST(StatResultFile, AnExecFailureKeepsItsReasonWhenReadBack) {
+    // The errno is written only as its description; reading it back must not say "Success".
+    auto s = stat_of({"./missing"}, 1);
+    s.exit.exec_failed = true;
+    s.exit.exec_error = ENOENT;
+    const RunResult r = parse_stat_json(render_stat(s, OutputFormat::json), "a.json");
+    const auto has = [&](const std::string& text) {
+        return std::any_of(r.warnings.begin(), r.warnings.end(),
+                           [&](const std::string& w) { return w.find(text) != std::string::npos; });
+    };
+    EXPECT_TRUE(has("could not be executed: No such file or directory"));
+    EXPECT_FALSE(has("Success"));
+    // An unknown description (another libc's wording) keeps the fact, not a wrong reason.
+    ExitStatus unknown;
+    unknown.exec_failed = true;
+    EXPECT_EQ(unknown.describe(), "could not be executed");
 }
 
 TEST(StatResultFile, RefusesValuesNoRunProduces) {
