@@ -159,10 +159,8 @@ void Session::calibrate(std::size_t samples) {
     slots_by_name_.erase(kCalibrationInner);
 }
 
-namespace {
-
-// A corrected total below zero is the calibration's noise, not a negative cost: shown as 0.
-double shown(double corrected_total, const std::string& what, std::vector<std::string>& notes) {
+double shown_corrected_total(double corrected_total, const std::string& what,
+                             std::vector<std::string>& notes) {
     if (corrected_total >= 0)
         return corrected_total;
     notes.push_back(
@@ -171,8 +169,6 @@ double shown(double corrected_total, const std::string& what, std::vector<std::s
                     what, format_si(corrected_total)));
     return 0;
 }
-
-}  // namespace
 
 std::string Session::report(OutputFormat format) const {
     std::vector<std::size_t> counted;  // event columns: refused ones are listed once below
@@ -194,7 +190,8 @@ std::string Session::report(OutputFormat format) const {
             continue;
         const double n = static_cast<double>(r.count);
         const Summary s = summarize(r.entry_ns);
-        const double corrected_ns = shown(r.corrected_time_ns, r.name + " time", notes);
+        const double corrected_ns =
+            shown_corrected_total(r.corrected_time_ns, r.name + " time", notes);
         std::vector<std::string> row = {std::string(2 * r.depth, ' ') + r.name,
                                         std::to_string(r.count),
                                         format_duration_ns(r.time_ns / n),
@@ -211,7 +208,8 @@ std::string Session::report(OutputFormat format) const {
                                  {"entries_in_median", r.entry_ns.size()},
                                  {"counters", nlohmann::json::object()}};
         for (const std::size_t i : counted) {
-            const double c = shown(r.corrected_counters[i], r.name + " " + event_names_[i], notes);
+            const double c = shown_corrected_total(r.corrected_counters[i],
+                                                   r.name + " " + event_names_[i], notes);
             row.push_back(format_si(c / n));
             region["counters"][event_names_[i]] = c / n;
         }

@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-
-#include <algorithm>
 #include <thread>
 
 #include "../../support/temp_dir.hpp"
@@ -206,20 +204,27 @@ TEST(Session, ReportHasMedianSpreadAndJson) {
 }
 
 TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
-    // Empty regions correct to about zero: some come out below, which the report clamps.
-    for (int attempt = 0; attempt < 20; ++attempt) {
-        Session session("task-clock", SessionOptions{200, 8});
-        for (int i = 0; i < 3; ++i)
-            auto r = session.region("empty");
-        const auto& empty = find(session.results(), "empty");
-        if (empty.corrected_time_ns >= 0)
-            continue;
-        const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
-        EXPECT_EQ(j["regions"][0]["corrected_ns_per_entry"].get<double>(), 0);
-        EXPECT_NE(session.report().find("below zero"), std::string::npos) << session.report();
-        return;
+    // Empty regions correct to about zero and may come out below it (never seen here: ~70 ns
+    // measured against ~50 ns calibrated), so the rule is checked on its own.
+    std::vector<std::string> notes;
+    EXPECT_EQ(shown_corrected_total(-12.5, "empty time", notes), 0);
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("empty time: corrected total"), std::string::npos) << notes[0];
+    EXPECT_NE(notes[0].find("below zero"), std::string::npos) << notes[0];
+    EXPECT_EQ(shown_corrected_total(40, "work time", notes), 40);
+    EXPECT_EQ(shown_corrected_total(0, "work page-faults", notes), 0);
+    EXPECT_EQ(notes.size(), 1u) << "nothing to say at or above zero";
+    // A real session's report of regions that correct at or above zero says nothing of it.
+    Session session("task-clock", SessionOptions{200, 8});
+    for (int i = 0; i < 3; ++i) {
+        auto outer = session.region("work");
+        auto inner = session.region("inner");
     }
-    GTEST_SKIP() << "no empty region corrected below zero in 20 sessions here";
+    const bool negative =
+        std::any_of(session.results().begin(), session.results().end(),
+                    [](const RegionResult& r) { return r.corrected_time_ns < 0; });
+    EXPECT_EQ(session.report().find("below zero") != std::string::npos, negative)
+        << session.report();
 }
 
 TEST(Session, DisabledMarkersCompileToNothing) {

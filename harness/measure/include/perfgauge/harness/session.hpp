@@ -56,6 +56,12 @@ struct RegionResult {
     static constexpr std::size_t kKeptEntries = std::size_t{1} << 20;
 };
 
+/// What the report shows for a corrected total (time or a counter, summed over a region's
+/// entries): below zero it is the calibration's noise, not a negative cost, so 0, with a note
+/// naming `what` and the value appended to `notes` (pure).
+double shown_corrected_total(double corrected_total, const std::string& what,
+                             std::vector<std::string>& notes);
+
 class Session {
   public:
     /// Opens `events` (perf stat syntax) on the calling thread; events the kernel refuses are
