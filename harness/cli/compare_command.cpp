@@ -64,11 +64,11 @@ std::vector<std::string> side_files(const std::string& side) {
     return paths;
 }
 
-// One side of a comparison across results. Several runs of the same benchmarks are merged as
-// measuring processes of one result: the samples of each run form blocks of their own, so the
-// differences between the runs - which one run cannot show - widen the interval.
-harness::RunResult read_side(const std::string& side) {
-    const auto paths = side_files(side);
+// One side of a comparison across results (`paths`: the runs side_files found in `side`).
+// Several runs of the same benchmarks are merged as measuring processes of one result: the
+// samples of each run form blocks of their own, so the differences between the runs - which
+// one run cannot show - widen the interval.
+harness::RunResult read_side(const std::string& side, const std::vector<std::string>& paths) {
     std::vector<harness::RunResult> runs;
     for (const auto& path : paths) {
         runs.push_back(read_any_result_file(path));
@@ -177,10 +177,11 @@ int compare_command(const std::vector<std::string>& args) {
     const std::optional<double> fail_on = fail_on_regression(vm);
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);
+    std::vector<std::vector<std::string>> side_paths;  // per file argument: the runs it names
     std::vector<std::string> inputs;
     for (const auto& f : files) {
-        for (const auto& path : side_files(f))
-            inputs.push_back(path);
+        side_paths.push_back(side_files(f));
+        inputs.insert(inputs.end(), side_paths.back().begin(), side_paths.back().end());
     }
     refuse_input_as_output(output, inputs);
 
@@ -225,8 +226,8 @@ int compare_command(const std::vector<std::string>& args) {
         comparison.baseline_label = fmt::format("{} in {}", baseline, files[0]);
         comparison.contender_label = fmt::format("{} in {}", contender, files[0]);
     } else {
-        const auto baseline = read_side(files[0]);
-        const auto contender = read_side(files[1]);
+        const auto baseline = read_side(files[0], side_paths[0]);
+        const auto contender = read_side(files[1], side_paths[1]);
         if (const auto why = harness::mixing_refusal(baseline, contender); !why.empty())
             throw UsageError(fmt::format("cannot compare {} with {}: {}", files[0], files[1], why));
         comparison = harness::compare_results(baseline, contender, compare);

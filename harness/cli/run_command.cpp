@@ -49,7 +49,8 @@ Samples are taken in interleaved rounds: -r rounds, then more rounds for the ben
 median is not yet known within --precision % (the distribution-free 95% interval of the
 median), each until its samples have taken --max-time seconds. A sample during which the thread
 lost the CPU (an involuntary switch, wall time beyond CPU time, or the hypervisor's steal time
-advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set aside, shown in the table and JSON, and
+advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set aside, shown
+in the table and JSON, and
 re-taken. An entry whose median is still not known within --precision (+-1% with --precision 0)
 is flagged imprecise: give it more --max-time. The rounds are shared between --processes fresh
 perfgauge processes run one after another (default 2): what lasts a whole process - where code

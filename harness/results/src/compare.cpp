@@ -95,8 +95,10 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     if (pairs.size() < options.min_samples)
         method = Method::independent;  // too few shared rounds: compare as two sample sets
     // Independent: blocks of consecutive samples for batch means (drift within a run and
-    // differences between its processes widen the interval).
-    const auto b_blocks = time_blocks(b), c_blocks = time_blocks(c);
+    // differences between its processes widen the interval); pairs need none.
+    const bool independent = method != Method::paired;
+    const auto b_blocks = independent ? time_blocks(b) : std::vector<std::size_t>{};
+    const auto c_blocks = independent ? time_blocks(c) : std::vector<std::size_t>{};
     const SampleBlocks blocks{b_blocks, c_blocks};
     // Paired: the samples of shared rounds, aligned; otherwise every sample.
     auto compare = [&](std::string metric, bool is_time, const std::vector<double>& x,
@@ -104,7 +106,7 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         if (simulated)
             return compare_samples(std::move(metric), is_time, x, y, options,
                                    Method::deterministic);
-        if (method != Method::paired)
+        if (independent)
             return compare_samples(std::move(metric), is_time, x, y, options, method, &blocks);
         std::vector<double> xs, ys;
         for (const auto& [i, j] : pairs) {
