@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
@@ -50,13 +51,25 @@ const Files& files() {
         f->gb1 = gbench("gb1.json");
         f->gb2 = gbench("gb2.json");
         f->run = (f->dir.path() / "run.json").string();
-        const auto r =
-            perfgauge({"run",    "--workload",  "memcpy", "--dist",    "log-uniform", "--sizes",
-                       "1K",     "--cache",     "hot",    "-r",        "5",           "--min-time",
-                       "0.0002", "--warmup",    "0",      "-e",        "task-clock",  "--precision",
-                       "0",      "--processes", "1",      "--backend", "perf",        "-q",
-                       "--json", f->run});
-        EXPECT_EQ(r.exit_code, 0) << r.err;
+        // Under the whole suite on 2 vCPUs every sample of a run was once disturbed (a result
+        // with nothing to export): these tests are about the files, so up to 3 runs are taken
+        // until one has a clean sample.
+        const auto has_a_sample = [&] {
+            const auto j = nlohmann::json::parse(read_file(f->run));
+            return std::any_of(j["benchmarks"].begin(), j["benchmarks"].end(),
+                               [](const auto& e) { return e["run_type"] == "iteration"; });
+        };
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            const auto r = perfgauge(
+                {"run",    "--workload",  "memcpy", "--dist",    "log-uniform", "--sizes",
+                 "1K",     "--cache",     "hot",    "-r",        "5",           "--min-time",
+                 "0.0002", "--warmup",    "0",      "-e",        "task-clock",  "--precision",
+                 "0",      "--processes", "1",      "--backend", "perf",        "-q",
+                 "--json", f->run});
+            EXPECT_EQ(r.exit_code, 0) << r.err;
+            if (r.exit_code != 0 || has_a_sample())
+                break;
+        }
         return f;
     }();
     return *made;

@@ -86,8 +86,7 @@ TEST(Session, AggregatesByNameAndNests) {
 TEST(Session, AParentOfEmptyRegionsCorrectsToNearlyNothing) {
     // An outer region holding 10 empty regions contains nothing but their measurement: corrected,
     // it must be within 5% of its raw time of zero (it was 19-24 us per entry with task-clock when
-    // only an empty region's inside cost was subtracted). Timing on a shared machine: the best of
-    // up to ten short sessions (one preemption spoils a session).
+    // only an empty region's inside cost was subtracted).
 #if defined(__SANITIZE_ADDRESS__)
     // ASan's shadow checks give a region's enter/leave a heavy tail that the calibration's
     // group means (quantum_robust_mean) include: measured here -6..-20% when quiet. The 5% claim
@@ -96,8 +95,11 @@ TEST(Session, AParentOfEmptyRegionsCorrectsToNearlyNothing) {
 #else
     const double bound = 0.05;
 #endif
+    // Totals, not medians: the calibration subtracts a mean cost, tail included. The best of
+    // up to 20 short sessions, since one preemption spoils a session's total (under the whole
+    // suite on 2 vCPUs, 1 session in 3 was off by 10-70%; CI once failed all of 10).
     double best = 1;
-    for (int attempt = 0; attempt < 10 && best > bound; ++attempt) {
+    for (int attempt = 0; attempt < 20 && best > bound; ++attempt) {
         Session session("task-clock");
         for (int rep = 0; rep < 20; ++rep) {
             auto outer = session.region("outer");
@@ -214,15 +216,21 @@ TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
     EXPECT_EQ(shown_corrected_total(40, "work time", notes), 40);
     EXPECT_EQ(shown_corrected_total(0, "work page-faults", notes), 0);
     EXPECT_EQ(notes.size(), 1u) << "nothing to say at or above zero";
-    // A real session's report of regions that correct at or above zero says nothing of it.
+    // A real session's report says 'below zero' exactly when a corrected total is negative.
     Session session("task-clock", SessionOptions{200, 8});
     for (int i = 0; i < 3; ++i) {
         auto outer = session.region("work");
         auto inner = session.region("inner");
     }
+    // Time and every counter are shown through the rule: task-clock's corrected total can
+    // fall below zero while the time's does not (it did in CI under ASan).
+    const auto below_zero = [](const RegionResult& r) {
+        return r.corrected_time_ns < 0 ||
+               std::any_of(r.corrected_counters.begin(), r.corrected_counters.end(),
+                           [](double c) { return c < 0; });
+    };
     const bool negative =
-        std::any_of(session.results().begin(), session.results().end(),
-                    [](const RegionResult& r) { return r.corrected_time_ns < 0; });
+        std::any_of(session.results().begin(), session.results().end(), below_zero);
     EXPECT_EQ(session.report().find("below zero") != std::string::npos, negative)
         << session.report();
 }
