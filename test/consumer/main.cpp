@@ -53,11 +53,13 @@ int main() {
     const ph::RunResult r = ph::Runner(options).run({add});
     const double ns = ph::median(r.benchmarks.at(0).ns_per_item);
 
-    // Samples the machine disturbed are set aside, so on a busy machine there may be fewer.
+    // Samples the machine disturbed are set aside (and re-taken within the budget), so on a
+    // busy machine there may be fewer clean ones, none at all under a whole loaded test suite.
     const std::size_t samples = r.benchmarks.at(0).ns_per_item.size();
+    const std::size_t taken = samples + r.benchmarks.at(0).disturbed.size();
     std::printf("groups=%zu first=%s vendor=%s samples_ok=%d ns_per_item_positive=%d\n%s",
                 groups.size(), groups[0].events[0].name.c_str(), info.vendor.c_str(),
-                samples >= 1 && samples <= 3 ? 1 : 0, samples == 0 || ns > 0 ? 1 : 0,
+                samples <= 3 && taken >= 3 ? 1 : 0, samples == 0 || ns > 0 ? 1 : 0,
                 session.report().c_str());
     return groups.size() == 2 && groups[0].events.size() == 2 ? 0 : 1;
 }
