@@ -50,12 +50,12 @@ median is not yet known within --precision % (the distribution-free 95% interval
 median), each until its samples have taken --max-time seconds. A sample during which the thread
 lost the CPU (an involuntary switch, wall time beyond CPU time, or the hypervisor's steal time
 advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set aside, shown
-in the table and JSON, and
-re-taken. An entry whose median is still not known within --precision (+-1% with --precision 0)
-is flagged imprecise: give it more --max-time. The rounds are shared between --processes fresh
-perfgauge processes run one after another (default 2): what lasts a whole process - where code
-and data landed, the host's state meanwhile - then shows as a difference between processes,
-which widens perfgauge compare's interval between two results.
+in the table and JSON, and re-taken. An entry whose median is still not known within
+--precision (+-1% with --precision 0) is flagged imprecise: give it more --max-time. The
+rounds are shared between --processes fresh perfgauge processes run one after another (default
+2): what lasts a whole process - where code and data landed, the host's state meanwhile - then
+shows as a difference between processes, which widens perfgauge compare's interval between two
+results.
 
 Counters come from the backend --backend names. auto (the default): hardware counters where
 the PMU opens them; where it cannot (virtual machines, most CI runners), hardware events that

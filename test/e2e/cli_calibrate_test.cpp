@@ -49,9 +49,16 @@ TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
                                     "error_ns", "error_share", "tolerance_ns", "pass", "pairs"})
                 EXPECT_TRUE(row.contains(key)) << key << "\n" << row;
             EXPECT_GT(row["reference_ns"].get<double>(), 0.0) << row;
-            EXPECT_EQ(row["pass"].get<bool>(),
-                      std::abs(row["error_ns"].get<double>()) <= row["tolerance_ns"].get<double>())
-                << row;
+            if (row["pairs"].get<std::size_t>() == 0) {
+                // Every round disturbed on one side (seen under the whole suite with two busy
+                // loops, ASan build): nothing checked, nothing passed.
+                EXPECT_TRUE(row["error_ns"].is_null()) << row;
+                EXPECT_FALSE(row["pass"].get<bool>()) << row;
+            } else {
+                EXPECT_EQ(row["pass"].get<bool>(), std::abs(row["error_ns"].get<double>()) <=
+                                                       row["tolerance_ns"].get<double>())
+                    << row;
+            }
             passed += row["pass"].get<bool>() ? 1 : 0;
         }
         // 100000 adds take longer than one, by far, on any machine.
