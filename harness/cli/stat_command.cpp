@@ -78,12 +78,32 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
 // counts are reported alone (and the command's status kept) and the simulated events say why
 // they have no value.
 void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPlan& plan,
-                             const std::string& valgrind, const std::vector<std::string>& command) {
+                             const std::string& valgrind, const std::vector<std::string>& command,
+                             const std::string& prepare) {
+    // The native counts stand whatever happens; the simulated events say why they have none.
+    const auto without_simulation = [&](const harness::EventRefusal& why) {
+        harness::merge_simulated(result, harness::without_simulation(plan, why),
+                                 harness::CommandSimulation{});
+    };
+    // The simulated run starts from the state --prepare gave every counted run.
+    if (!prepare.empty()) {
+        const harness::ExitStatus prepared = harness::run_prepare(prepare);
+        if (const int signal = harness::interrupt_signal(); signal != 0) {
+            result.interrupted_by = harness::signal_name(signal);
+            return without_simulation(interrupted_simulation());
+        }
+        if (prepared.shell_status() != 0) {
+            return without_simulation(
+                {"not counted",
+                 fmt::format("--prepare '{}' {} before the run under callgrind", prepare,
+                             prepared.describe()),
+                 "make --prepare succeed before every run, or count natively (--backend perf)"});
+        }
+    }
     try {
         simulate_into(result, plan, valgrind, command);
     } catch (const std::runtime_error& e) {
         const int signal = harness::interrupt_signal();
-        // The native counts stand either way; the simulated events say why they have none.
         harness::EventRefusal why = interrupted_simulation();
         if (signal != 0) {
             result.interrupted_by = harness::signal_name(signal);
@@ -91,8 +111,7 @@ void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPl
             why = {"not counted", fmt::format("the run under callgrind failed: {}", e.what()),
                    "count the command natively (--backend perf), or see perfgauge doctor"};
         }
-        harness::merge_simulated(result, harness::without_simulation(plan, why),
-                                 harness::CommandSimulation{});
+        without_simulation(why);
     }
 }
 
@@ -189,7 +208,8 @@ int stat_command(const std::vector<std::string>& args) {
         "--delay MS enables the counters MS milliseconds after exec (perf stat -D); not with\n"
         "--markers, nor with simulated events (callgrind has no clock to wait for).\n"
         "--warmup N runs each command N times first, uncounted; --prepare CMD runs CMD with\n"
-        "/bin/sh -c before every run (warmups too), e.g. to drop caches.\n"
+        "/bin/sh -c before every run (warmups and the run under callgrind too), e.g. to drop\n"
+        "caches.\n"
         "CMD's output passes through untouched; the report goes to stderr, or to FILE (written\n"
         "atomically: complete or not at all).\n\n"
         "SIGINT, SIGTERM and SIGHUP are passed on to CMD (a second one kills it); the runs that\n"
@@ -337,7 +357,7 @@ int stat_command(const std::vector<std::string>& args) {
         auto& r = result.commands[c];
         if (plan.any_simulated() && harness::interrupt_signal() == 0 &&
             !r.elapsed_seconds.empty()) {
-            simulate_or_say_why_not(r, plan, *valgrind, commands[c]);
+            simulate_or_say_why_not(r, plan, *valgrind, commands[c], runs.prepare);
         } else if (backend != harness::Backend::perf) {
             harness::merge_simulated(r, plan, harness::CommandSimulation{});
         }

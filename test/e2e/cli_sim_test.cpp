@@ -379,6 +379,30 @@ TEST(CliStatSim, FollowsChildrenAndKeepsTheExitStatus) {
     EXPECT_EQ(by_event(failing).at("instructions")["status"], "counted");
 }
 
+TEST(CliStatSim, PrepareRunsBeforeTheRunUnderCallgrindToo) {
+    SKIP_WITHOUT_SIMULATION();
+    TempDir dir;
+    const std::string log = (dir.path() / "log").string();
+    // Two counted runs and the run under callgrind: --prepare before each of the three.
+    auto j = stat_json({"-r", "2", "--backend", "sim", "-e", "instructions", "--prepare",
+                        "echo P >> " + log, "--", kStatWorkload, "write", "10"});
+    EXPECT_EQ(by_event(j).at("instructions")["status"], "counted") << j.dump();
+    EXPECT_EQ(read_file(log), "P\nP\nP\n");
+    // A --prepare that fails only the third time, before the run under callgrind: the native
+    // runs stand, the simulated event says why it has no count, the command's status is kept.
+    const std::string counter = (dir.path() / "count").string();
+    j = stat_json({"-r", "2", "--backend", "sim", "-e", "instructions,task-clock", "--prepare",
+                   "touch " + counter + "; n=$(wc -l < " + counter + "); echo x >> " + counter +
+                       "; [ $n -lt 2 ]",
+                   "--", kStatWorkload, "write", "10"});
+    const auto events = by_event(j);
+    EXPECT_EQ(events.at("task-clock")["status"], "counted") << j.dump();
+    EXPECT_EQ(events.at("instructions")["status"], "not counted") << j.dump();
+    EXPECT_NE(events.at("instructions").dump().find("exited with 1 before the run under callgrind"),
+              std::string::npos)
+        << j.dump();
+}
+
 TEST(CliStatSim, PerfBackendReportsWhyInsteadOfSimulating) {
     const auto j = by_event(stat_json({"--backend", "perf", "-e", "instructions,task-clock", "--",
                                        kStatWorkload, "write", "10"}));

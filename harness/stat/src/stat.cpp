@@ -317,13 +317,12 @@ void keep_runs(StatResult& r, std::size_t runs) {
         static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(r.repetitions), runs));
 }
 
-// --prepare: a shell command before a run. Its output passes through like the command's.
+}  // namespace
+
 ExitStatus run_prepare(const std::string& prepare) {
     PendingChild child({"/bin/sh", "-c", prepare});
     return child.wait();
 }
-
-}  // namespace
 
 SideBySideResult run_side_by_side(const SideBySideOptions& options,
                                   const pmu::EventResolver& resolver) {

@@ -49,6 +49,11 @@ struct SideBySideOptions {
     std::string prepare;  ///< run with /bin/sh -c before every run, warmups included ("" none)
 };
 
+/// --prepare: runs `prepare` with /bin/sh -c and waits for it; its output passes through like
+/// the command's. Also run before the command's run under callgrind, so that the simulated
+/// run starts from the state every counted run started from.
+ExitStatus run_prepare(const std::string& prepare);
+
 /// Runs every command once per round, in the given order in even rounds and reversed in odd
 /// ones (A B, B A, ...), so a drifting machine weighs on each alike; each run is counted as
 /// run_stat counts one. Stops after the first failure (a command or --prepare exiting non-zero,
