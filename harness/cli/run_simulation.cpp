@@ -125,11 +125,10 @@ std::vector<std::pair<std::string, std::string>> simulation_context(
     return out;
 }
 
-harness::EventRefusal interrupted_simulation() {
+harness::EventRefusal interrupted_simulation(const std::string& when) {
     return {"not counted",
-            fmt::format("interrupted by {} while simulated under callgrind; the native "
-                        "measurement before it is complete",
-                        harness::signal_name(harness::interrupt_signal())),
+            fmt::format("interrupted by {} {}; the native measurement before it is complete",
+                        harness::signal_name(harness::interrupt_signal()), when),
             "run again without interrupting it (or with --backend perf to skip simulation)"};
 }
 

@@ -50,8 +50,10 @@ std::vector<std::pair<std::string, std::string>> simulation_context(
     const harness::EventPlan& plan, const harness::SimulationResult& sim,
     const harness::SimulatedCaches& caches, const po::variables_map& vm, double native_seconds);
 
-/// Why simulated events have no value when an interrupt stopped the simulation.
-harness::EventRefusal interrupted_simulation();
+/// Why simulated events have no value when an interrupt stopped the simulation, or (`when`)
+/// what ran before it.
+harness::EventRefusal interrupted_simulation(
+    const std::string& when = "while simulated under callgrind");
 
 /// run_simulation, unless an interrupt stops it: then nullopt and `result` is marked
 /// interrupted (merge it with without_simulation(plan, interrupted_simulation())).

@@ -74,45 +74,48 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
     }
 }
 
-// simulate_into, unless an interrupt stops it or the run under callgrind fails: then the native
-// counts are reported alone (and the command's status kept) and the simulated events say why
-// they have no value.
+// simulate_into after --prepare (when given), unless an interrupt stops them, --prepare fails,
+// or the run under callgrind fails: then the native counts are reported alone (and the
+// command's status kept: a --prepare failing here does not set it) and the simulated events
+// say why they have no value.
 void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPlan& plan,
                              const std::string& valgrind, const std::vector<std::string>& command,
                              const std::string& prepare) {
-    // The native counts stand whatever happens; the simulated events say why they have none.
-    const auto without_simulation = [&](const harness::EventRefusal& why) {
+    const auto say_why_not = [&](const harness::EventRefusal& why) {
         harness::merge_simulated(result, harness::without_simulation(plan, why),
                                  harness::CommandSimulation{});
     };
-    // The simulated run starts from the state --prepare gave every counted run.
-    if (!prepare.empty()) {
-        const harness::ExitStatus prepared = harness::run_prepare(prepare);
-        if (const int signal = harness::interrupt_signal(); signal != 0) {
-            result.interrupted_by = harness::signal_name(signal);
-            return without_simulation(interrupted_simulation());
-        }
-        if (prepared.shell_status() != 0) {
-            return without_simulation(
-                {"not counted",
-                 fmt::format("--prepare '{}' {} before the run under callgrind", prepare,
-                             prepared.describe()),
-                 "make --prepare succeed before every run, or count natively (--backend perf)"});
-        }
-    }
+    const auto interrupted = [&] { return harness::interrupt_signal() != 0; };
+    std::string stage = "while simulated under callgrind";
     try {
-        simulate_into(result, plan, valgrind, command);
-    } catch (const std::runtime_error& e) {
-        const int signal = harness::interrupt_signal();
-        harness::EventRefusal why = interrupted_simulation();
-        if (signal != 0) {
-            result.interrupted_by = harness::signal_name(signal);
-        } else {
-            why = {"not counted", fmt::format("the run under callgrind failed: {}", e.what()),
-                   "count the command natively (--backend perf), or see perfgauge doctor"};
+        // The simulated run starts from the state --prepare gave every counted run.
+        if (!prepare.empty()) {
+            stage = "during --prepare, before the run under callgrind";
+            const harness::ExitStatus prepared = harness::run_prepare(prepare);
+            if (!interrupted() && prepared.shell_status() != 0) {
+                return say_why_not({"not counted",
+                                    fmt::format("--prepare '{}' {} before the run under callgrind",
+                                                prepare, prepared.describe()),
+                                    "make --prepare succeed before every run, or count natively "
+                                    "(--backend perf)"});
+            }
+            if (!interrupted())
+                stage = "while simulated under callgrind";
         }
-        without_simulation(why);
+        if (!interrupted()) {
+            simulate_into(result, plan, valgrind, command);
+            return;  // merged: an interrupt after it changes nothing
+        }
+    } catch (const std::runtime_error& e) {
+        if (!interrupted()) {
+            return say_why_not(
+                {"not counted", fmt::format("the run under callgrind failed: {}", e.what()),
+                 "count the command natively (--backend perf), or see perfgauge doctor"});
+        }
     }
+    // Only an interrupt reaches here.
+    result.interrupted_by = harness::signal_name(harness::interrupt_signal());
+    say_why_not(interrupted_simulation(stage));
 }
 
 constexpr int kDefaultRounds = 10;
@@ -209,7 +212,8 @@ int stat_command(const std::vector<std::string>& args) {
         "--markers, nor with simulated events (callgrind has no clock to wait for).\n"
         "--warmup N runs each command N times first, uncounted; --prepare CMD runs CMD with\n"
         "/bin/sh -c before every run (warmups and the run under callgrind too), e.g. to drop\n"
-        "caches.\n"
+        "caches; failing before the run under callgrind, it leaves the simulated events not\n"
+        "counted (the exit status stays the command's).\n"
         "CMD's output passes through untouched; the report goes to stderr, or to FILE (written\n"
         "atomically: complete or not at all).\n\n"
         "SIGINT, SIGTERM and SIGHUP are passed on to CMD (a second one kills it); the runs that\n"

@@ -37,7 +37,7 @@ TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
     const auto& correction = j["correction"];
     ASSERT_EQ(correction["checks"].size(), 2u) << correction;
     EXPECT_EQ(correction["rows"], 12);
-    std::size_t passed = 0;
+    std::size_t passed = 0, unchecked = 0;
     for (const auto& check : correction["checks"]) {
         ASSERT_EQ(check["rows"].size(), 6u) << check;
         EXPECT_GT(check["pause_overhead_ns"].get<double>(), 0.0) << check;
@@ -48,25 +48,30 @@ TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
             for (const char* key : {"reference_ns", "raw_ns", "raw_error_ns", "corrected_ns",
                                     "error_ns", "error_share", "tolerance_ns", "pass", "pairs"})
                 EXPECT_TRUE(row.contains(key)) << key << "\n" << row;
-            EXPECT_GT(row["reference_ns"].get<double>(), 0.0) << row;
             if (row["pairs"].get<std::size_t>() == 0) {
                 // Every round disturbed on one side (seen under the whole suite with two busy
-                // loops, ASan build): nothing checked, nothing passed.
+                // loops, ASan build): nothing checked, nothing passed; a side may have no clean
+                // sample at all, and then its median is null too.
                 EXPECT_TRUE(row["error_ns"].is_null()) << row;
                 EXPECT_FALSE(row["pass"].get<bool>()) << row;
+                ++unchecked;
             } else {
+                EXPECT_GT(row["reference_ns"].get<double>(), 0.0) << row;
                 EXPECT_EQ(row["pass"].get<bool>(), std::abs(row["error_ns"].get<double>()) <=
                                                        row["tolerance_ns"].get<double>())
                     << row;
             }
             passed += row["pass"].get<bool>() ? 1 : 0;
         }
-        // 100000 adds take longer than one, by far, on any machine.
-        EXPECT_GT(check["rows"][5]["reference_ns"].get<double>(),
-                  100 * check["rows"][0]["reference_ns"].get<double>())
-            << check;
+        // 100000 adds take longer than one, by far, on any machine (where both were measured).
+        const auto& one = check["rows"][0]["reference_ns"];
+        const auto& many = check["rows"][5]["reference_ns"];
+        if (one.is_number() && many.is_number()) {
+            EXPECT_GT(many.get<double>(), 100 * one.get<double>()) << check;
+        }
     }
     EXPECT_EQ(correction["rows_passed"], passed);
+    EXPECT_EQ(correction["rows_unchecked"], unchecked);
     EXPECT_EQ(correction["pass"].get<bool>(), passed == 12);
 
     const auto& none = correction["checks"][0];

@@ -401,6 +401,17 @@ TEST(CliStatSim, PrepareRunsBeforeTheRunUnderCallgrindToo) {
     EXPECT_NE(events.at("instructions").dump().find("exited with 1 before the run under callgrind"),
               std::string::npos)
         << j.dump();
+
+    // An interrupt during that --prepare: the simulation is marked interrupted, saying where.
+    const std::string again = (dir.path() / "again").string();
+    j = stat_json({"-r", "1", "--backend", "sim", "-e", "instructions", "--prepare",
+                   "touch " + again + "; n=$(wc -l < " + again + "); echo x >> " + again +
+                       "; if [ $n -ge 1 ]; then kill -INT $PPID; sleep 0.2; fi",
+                   "--", kStatWorkload, "write", "10"},
+                  130);
+    EXPECT_NE(by_event(j).at("instructions").dump().find("interrupted by SIGINT during --prepare"),
+              std::string::npos)
+        << j.dump();
 }
 
 TEST(CliStatSim, PerfBackendReportsWhyInsteadOfSimulating) {
