@@ -70,8 +70,12 @@ nlohmann::json check_json(const CorrectionCheck& check) {
 
 // A row whose every round had a disturbed batch on one side was not checked, which is not a
 // failed correction: said apart, and still not a pass.
+bool unchecked(const CorrectionRow& r) {
+    return r.pairs == 0;
+}
+
 std::string row_verdict(const CorrectionRow& r) {
-    if (r.pairs == 0)
+    if (unchecked(r))
         return "no pair";
     return harness::correction_passes(r) ? "ok" : "FAIL";
 }
@@ -107,7 +111,7 @@ RowCounts count_rows(const std::vector<CorrectionCheck>& checks) {
         for (const CorrectionRow& r : check.rows) {
             ++counts.rows;
             counts.passed += harness::correction_passes(r) ? 1 : 0;
-            counts.unchecked += r.pairs == 0 ? 1 : 0;
+            counts.unchecked += unchecked(r) ? 1 : 0;
         }
     }
     return counts;

@@ -85,37 +85,32 @@ void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPl
         harness::merge_simulated(result, harness::without_simulation(plan, why),
                                  harness::CommandSimulation{});
     };
-    const auto interrupted = [&] { return harness::interrupt_signal() != 0; };
-    std::string stage = "while simulated under callgrind";
-    try {
-        // The simulated run starts from the state --prepare gave every counted run.
-        if (!prepare.empty()) {
-            stage = "during --prepare, before the run under callgrind";
-            const harness::ExitStatus prepared = harness::run_prepare(prepare);
-            if (!interrupted() && prepared.shell_status() != 0) {
-                return say_why_not({"not counted",
-                                    fmt::format("--prepare '{}' {} before the run under callgrind",
-                                                prepare, prepared.describe()),
-                                    "make --prepare succeed before every run, or count natively "
-                                    "(--backend perf)"});
-            }
-            if (!interrupted())
-                stage = "while simulated under callgrind";
-        }
-        if (!interrupted()) {
-            simulate_into(result, plan, valgrind, command);
-            return;  // merged: an interrupt after it changes nothing
-        }
-    } catch (const std::runtime_error& e) {
-        if (!interrupted()) {
+    const auto say_interrupted = [&](const harness::EventRefusal& why) {
+        result.interrupted_by = harness::signal_name(harness::interrupt_signal());
+        say_why_not(why);
+    };
+    // The simulated run starts from the state --prepare gave every counted run.
+    if (!prepare.empty()) {
+        const harness::ExitStatus prepared = harness::run_prepare(prepare);
+        if (harness::interrupt_signal() != 0)
+            return say_interrupted(
+                interrupted_simulation("during --prepare, before the run under callgrind"));
+        if (prepared.shell_status() != 0) {
             return say_why_not(
-                {"not counted", fmt::format("the run under callgrind failed: {}", e.what()),
-                 "count the command natively (--backend perf), or see perfgauge doctor"});
+                {"not counted",
+                 fmt::format("--prepare '{}' {} before the run under callgrind", prepare,
+                             prepared.describe()),
+                 "make --prepare succeed before every run, or count natively (--backend perf)"});
         }
     }
-    // Only an interrupt reaches here.
-    result.interrupted_by = harness::signal_name(harness::interrupt_signal());
-    say_why_not(interrupted_simulation(stage));
+    try {
+        simulate_into(result, plan, valgrind, command);
+    } catch (const std::runtime_error& e) {
+        if (harness::interrupt_signal() != 0)
+            return say_interrupted(interrupted_simulation());
+        say_why_not({"not counted", fmt::format("the run under callgrind failed: {}", e.what()),
+                     "count the command natively (--backend perf), or see perfgauge doctor"});
+    }
 }
 
 constexpr int kDefaultRounds = 10;

@@ -224,7 +224,7 @@ TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
         auto inner = session.region("inner");
     }
     // Time and every counter are shown through the rule: task-clock's corrected total can
-    // fall below zero while the time's does not (it did in CI under ASan).
+    // fall below zero while the time's does not (it did once in CI).
     const auto below_zero = [](const RegionResult& r) {
         return r.corrected_time_ns < 0 ||
                std::any_of(r.corrected_counters.begin(), r.corrected_counters.end(),
