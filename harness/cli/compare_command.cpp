@@ -11,6 +11,7 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/run_pairing.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
 #include "result_input.hpp"
 
@@ -65,26 +66,73 @@ std::vector<std::string> side_files(const std::string& side) {
 }
 
 // One side of a comparison across results (`paths`: the runs side_files found in `side`).
-// Several runs of the same benchmarks are merged as measuring processes of one result: the
-// samples of each run form blocks of their own, so the differences between the runs - which
-// one run cannot show - widen the interval.
-harness::RunResult read_side(const std::string& side, const std::vector<std::string>& paths) {
+// Several runs of the same benchmarks are merged as measuring processes of one result, earliest
+// first (process i is the side's run i by date, so that runs taken in turn with the other
+// side's can be paired): the samples of each run form blocks of their own, so the differences
+// between the runs - which one run cannot show - widen the interval.
+struct Side {
+    harness::RunResult merged;
+    std::vector<std::string> dates;  ///< of each run joined, earliest first
+};
+
+Side read_side(const std::string& side, const std::vector<std::string>& paths) {
     std::vector<harness::RunResult> runs;
     for (const auto& path : paths) {
         runs.push_back(read_any_result_file(path));
         if (const auto why = harness::mixing_refusal(runs.front(), runs.back()); !why.empty())
             throw UsageError(fmt::format("cannot join {} with {}: {}", paths.front(), path, why));
     }
-    if (runs.size() == 1)
-        return std::move(runs.front());
+    std::vector<std::string> dates;
+    for (const auto& r : runs)
+        dates.push_back(r.date);
+    std::vector<harness::RunResult> sorted;
+    Side out;
+    for (const std::size_t i : harness::by_date(dates)) {
+        out.dates.push_back(dates[i]);
+        sorted.push_back(std::move(runs[i]));
+    }
+    if (sorted.size() == 1) {
+        out.merged = std::move(sorted.front());
+        return out;
+    }
     try {
-        return harness::merge_processes(std::move(runs));
+        out.merged = harness::merge_processes(std::move(sorted));
     } catch (const std::invalid_argument& e) {
         throw UsageError(fmt::format(
             "cannot join the runs '{}': each must hold the same benchmarks and events, in the "
             "same order ({})",
             side, e.what()));
     }
+    return out;
+}
+
+// Whether the joined runs of the two sides are compared pair by pair, and what to say when
+// they were joined but cannot be.
+bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::string>& notes) {
+    if (baseline.dates.size() < 2 && contender.dates.size() < 2)
+        return false;  // nothing joined: nothing to pair
+    const auto pairing = harness::pair_runs(baseline.dates, contender.dates);
+    if (!pairing.in_turn) {
+        notes.push_back(fmt::format(
+            "the joined runs are not paired ({}): run the two sides in turn, {} or more runs "
+            "each (A B A B ...), to have run i of one compared with run i of the other",
+            pairing.why_not, harness::kMinPairedRuns));
+        return false;
+    }
+    if (pairing.pairs < harness::kMinPairedRuns) {
+        notes.push_back(fmt::format(
+            "the runs were taken in turn, but {} pairs are too few to pair them (Student's t "
+            "with {} degree of freedom): join {} or more runs a side",
+            pairing.pairs, pairing.pairs - 1, harness::kMinPairedRuns));
+        return false;
+    }
+    if (pairing.baseline_first == 0 || pairing.baseline_first == pairing.pairs) {
+        notes.push_back(fmt::format(
+            "in every pair the {} ran first: a machine that speeds up or slows down steadily "
+            "would read as a change; alternate the order (A B B A ...)",
+            pairing.baseline_first == 0 ? "contender" : "baseline"));
+    }
+    return true;
 }
 
 }  // namespace
@@ -112,9 +160,13 @@ int compare_command(const std::vector<std::string>& args) {
         "and batch means over blocks of consecutive samples of each measuring process, widened\n"
         "by the spread between blocks and by any drift of perfgauge's machine probes (equivalence\n"
         "within a small --min-change then needs very steady runs). Runs joined with commas are\n"
-        "one side: each run's samples form blocks of their own, so what differs from one run to\n"
-        "the next - which one run cannot show - widens the interval (run A B A B, then compare\n"
-        "A1,A2 with B1,B2). Threshold: the largest of --min-change, the counter's floor per\n"
+        "one side. Taken in turn - 3 or more a side, each pair's two runs before the next pair's\n"
+        "by their dates (A B, B A, A B ...) - run i of one side is paired with run i of the\n"
+        "other: the CI is Student's t over the pairs' differences of medians, so what changes\n"
+        "from one run to the next cancels within a pair (no probe widening); this is how to\n"
+        "compare two builds on a shared machine. Otherwise each run's samples form blocks of\n"
+        "their own and what differs from one run to the next widens the interval. Threshold: the "
+        "largest of --min-change, the counter's floor per\n"
         "item (--min-work-delta for instructions/cycles/branches, --min-miss-delta for misses\n"
         "and accesses, --min-rare-delta for switches/faults) and, for a side too short for two\n"
         "blocks, its IQR (then never \"equivalent\").\n"
@@ -228,9 +280,13 @@ int compare_command(const std::vector<std::string>& args) {
     } else {
         const auto baseline = read_side(files[0], side_paths[0]);
         const auto contender = read_side(files[1], side_paths[1]);
-        if (const auto why = harness::mixing_refusal(baseline, contender); !why.empty())
+        if (const auto why = harness::mixing_refusal(baseline.merged, contender.merged);
+            !why.empty())
             throw UsageError(fmt::format("cannot compare {} with {}: {}", files[0], files[1], why));
-        comparison = harness::compare_results(baseline, contender, compare);
+        std::vector<std::string> pairing_notes;
+        const bool paired = paired_runs(baseline, contender, pairing_notes);
+        comparison = harness::compare_results(baseline.merged, contender.merged, compare, paired);
+        comparison.notes.insert(comparison.notes.end(), pairing_notes.begin(), pairing_notes.end());
         if (comparison.benchmarks.empty())
             throw UsageError(
                 fmt::format("{} and {} have no benchmark in common", files[0], files[1]));

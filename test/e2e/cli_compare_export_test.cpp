@@ -57,8 +57,8 @@ std::string write(const TempDir& dir, const std::string& name, const std::string
 // no drift from one sample to the next), times `scale`, and every benchmark given its six
 // samples, rounds 0-2 in process 0 and 3-5 in process 1 as the run took them: a sample the
 // machine disturbed is left out of the run's result, and a side of fewer than five is "too few
-// samples" (which failed the regression gate under load).
-std::string with_known_times(double scale) {
+// samples" (which failed the regression gate under load). `date`, when given, is the run's.
+std::string with_known_times(double scale, const std::string& date = "") {
     constexpr int kSamples = 6;
     auto j = nlohmann::json::parse(small_result());
     nlohmann::json benchmarks = nlohmann::json::array();
@@ -79,6 +79,8 @@ std::string with_known_times(double scale) {
         }
     }
     j["benchmarks"] = std::move(benchmarks);
+    if (!date.empty())
+        j["context"]["date"] = date;
     return j.dump();
 }
 
@@ -210,6 +212,44 @@ TEST(CliCompare, RunsJoinedWithCommasAreOneSide) {
     // A file whose own name has a comma is read as it is.
     const auto comma = write(dir, "a,1.json", with_known_times(1.0));
     EXPECT_EQ(perfgauge({"compare", comma, b1}).exit_code, 0);
+}
+
+TEST(CliCompare, RunsTakenInTurnArePairedRunByRun) {
+    // Three runs a side, taken A B B A A B; the machine ran 8% slower in the second pair and 5%
+    // faster in the third; the contender is 4% slower within each pair.
+    TempDir dir;
+    const auto at = [](int s) { return "2026-11-25T07:00:" + std::to_string(10 + s) + "+0000"; };
+    const double drift[] = {1.0, 1.08, 0.95};
+    const int a_at[] = {0, 30, 40}, b_at[] = {10, 20, 50};
+    std::string a, b, b_late;
+    for (int i = 0; i < 3; ++i) {
+        const auto n = std::to_string(i + 1);
+        a +=
+            (i ? "," : "") + write(dir, "a" + n + ".json", with_known_times(drift[i], at(a_at[i])));
+        b += (i ? "," : "") +
+             write(dir, "b" + n + ".json", with_known_times(1.04 * drift[i], at(b_at[i])));
+        // The same contender runs, all taken after the baseline's: nothing to pair.
+        b_late += (i ? "," : "") +
+                  write(dir, "late" + n + ".json", with_known_times(1.04 * drift[i], at(41 + i)));
+    }
+    auto r = perfgauge({"compare", a, b, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["paired_runs"], 3);
+    const auto& time = j["benchmarks"][0]["metrics"][0];
+    EXPECT_EQ(time["method"], "paired-runs");
+    EXPECT_EQ(time["run_pairs"], 3);
+    EXPECT_EQ(time["verdict"], "slower") << time;
+    r = perfgauge({"compare", a, b});
+    EXPECT_NE(r.out.find("3 runs were taken in turn"), std::string::npos) << r.out;
+    // Not in turn: compared as blocks, where the runs' disagreement swamps the 4%, and said.
+    r = perfgauge({"compare", a, b_late, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["paired_runs"], 0);
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["method"], "independent");
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["verdict"], "inconclusive");
+    EXPECT_NE(r.out.find("not paired (not taken in turn"), std::string::npos) << r.out;
 }
 
 TEST(PlotSweep, DrawsAPng) {

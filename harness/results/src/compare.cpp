@@ -89,10 +89,11 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
                                        std::string name, const CompareOptions& options,
                                        Method method, double time_drift = 0) {
     BenchmarkComparison out{std::move(name), b.name, c.name, {}};
+    const SampleRuns runs{b.processes, c.processes};  // paired runs: process i is run i
     const auto pairs = method == Method::paired
                            ? same_rounds(b, c)
                            : std::vector<std::pair<std::size_t, std::size_t>>{};
-    if (pairs.size() < options.min_samples)
+    if (method == Method::paired && pairs.size() < options.min_samples)
         method = Method::independent;  // too few shared rounds: compare as two sample sets
     // Independent: blocks of consecutive samples for batch means (drift within a run and
     // differences between its processes widen the interval); pairs need none.
@@ -107,7 +108,8 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
             return compare_samples(std::move(metric), is_time, x, y, options,
                                    Method::deterministic);
         if (independent)
-            return compare_samples(std::move(metric), is_time, x, y, options, method, &blocks);
+            return compare_samples(std::move(metric), is_time, x, y, options, method, &blocks,
+                                   &runs);
         std::vector<double> xs, ys;
         for (const auto& [i, j] : pairs) {
             xs.push_back(x[i]);
@@ -204,7 +206,7 @@ MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,
                                  const CompareOptions& options, Method method,
-                                 const SampleBlocks* blocks) {
+                                 const SampleBlocks* blocks, const SampleRuns* runs) {
     MetricComparison m;
     m.metric = std::move(metric);
     m.is_time = is_time;
@@ -245,7 +247,22 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         }
         const double confidence = 1 - options.alpha;
         Interval ci;
-        if (method == Method::paired && baseline.size() == contender.size()) {
+        const std::vector<double> run_differences =
+            method == Method::paired_runs && runs != nullptr &&
+                    runs->baseline.size() == baseline.size() &&
+                    runs->contender.size() == contender.size()
+                ? run_median_differences(baseline, runs->baseline, contender, runs->contender)
+                : std::vector<double>{};
+        if (run_differences.size() >= kMinPairedRuns) {
+            // Runs taken in turn: run i of one side shared the machine's state with run i of the
+            // other, so the run-to-run changes one run cannot show cancel within each pair and
+            // the differences of the pairs' medians vary only by what the pairing did not
+            // cancel. Student's t over those few differences.
+            m.method = Method::paired_runs;
+            m.run_pairs = run_differences.size();
+            ci = mean_interval(run_differences, confidence);
+            m.shift = (ci.low + ci.high) / 2;
+        } else if (method == Method::paired && baseline.size() == contender.size()) {
             // Same interleaved round, same conditions: the per-round differences cancel drift.
             std::vector<double> differences(baseline.size());
             for (std::size_t k = 0; k < baseline.size(); ++k)
@@ -373,7 +390,7 @@ std::string mixing_refusal(const RunResult& baseline, const RunResult& contender
 }
 
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,
-                           const CompareOptions& options) {
+                           const CompareOptions& options, bool paired_runs) {
     if (const auto why = mixing_refusal(baseline, contender); !why.empty())
         throw std::invalid_argument(why);
     Comparison c;
@@ -389,9 +406,20 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
                 c.notes.push_back(fmt::format("{}: {}", side, w));
         }
     }
-    const double drift = machine_drift(baseline, contender, c);
+    // Paired runs shared the machine's state pair by pair: a drift between the probes of the
+    // sides' joined runs is what the pairing cancels, not a widening.
+    const double drift = paired_runs ? 0 : machine_drift(baseline, contender, c);
+    const Method across = paired_runs ? Method::paired_runs : Method::independent;
     const auto single = [](const RunResult& r) { return r.processes < 2; };
-    if (baseline.kind == ResultKind::stat) {
+    if (paired_runs) {
+        c.paired_runs = std::min(baseline.processes, contender.processes);
+        c.notes.push_back(fmt::format(
+            "the two sides' {} runs were taken in turn: each metric compares the medians of run "
+            "i of the baseline and run i of the contender, pair by pair (what changes from one "
+            "run to the next cancels within a pair; Student's t interval of the {} "
+            "differences)",
+            c.paired_runs, c.paired_runs));
+    } else if (baseline.kind == ResultKind::stat) {
         // Every run of the command is a process of its own: what lasts a process is in the
         // samples' spread already.
     } else if (baseline.kind == ResultKind::google_benchmark) {
@@ -422,7 +450,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         const BenchmarkResult& k = contender.benchmarks.front();
         c.benchmarks.push_back(compare_benchmarks(
             baseline, b, contender, k, b.name == k.name ? b.name : b.name + " vs " + k.name,
-            options, Method::independent, drift));
+            options, across, drift));
         note_event_differences(baseline, contender, c);
         return c;
     }
@@ -438,7 +466,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         }
         matched.insert(b.name);
         c.benchmarks.push_back(compare_benchmarks(baseline, b, contender, *it->second, b.name,
-                                                  options, Method::independent, drift));
+                                                  options, across, drift));
     }
     for (const auto& b : contender.benchmarks) {
         if (!matched.count(b.name))

@@ -57,9 +57,11 @@ std::vector<std::string> cells(const BenchmarkComparison& b, const MetricCompari
 // the defaults.
 std::string thresholds_text(const CompareOptions& o) {
     return fmt::format(
-        "CI = {:g}% interval of the change (paired per round within one result; across results "
-        "Hodges-Lehmann and batch means over blocks of consecutive samples, widened by the "
-        "blocks' spread and the machine probes' drift); faster/slower (fewer/more) when it lies "
+        "CI = {:g}% interval of the change (paired per round within one result; across runs "
+        "taken in turn, Student's t over the pairs of runs' median differences; across other "
+        "results Hodges-Lehmann and batch means over blocks of consecutive samples, widened by "
+        "the blocks' spread and the machine probes' drift); faster/slower (fewer/more) when it "
+        "lies "
         "beyond the threshold, equivalent when within, inconclusive otherwise; threshold = the "
         "largest of {:g}% of the baseline, the counter's floor per item ({:g} for "
         "instructions/cycles/branches, {:g} for misses and accesses, {:g} for switches/faults) "
@@ -150,6 +152,7 @@ std::string render_json(const Comparison& c) {
                        {"min_samples", c.options.min_samples}};
     j["machine_drift"] =
         c.machine_drift ? nlohmann::json(*c.machine_drift) : nlohmann::json(nullptr);
+    j["paired_runs"] = c.paired_runs;
     j["benchmarks"] = nlohmann::json::array();
     for (const auto& b : c.benchmarks) {
         nlohmann::json e{{"name", b.name}, {"baseline", b.baseline}, {"contender", b.contender}};
@@ -173,6 +176,7 @@ std::string render_json(const Comparison& c) {
                  {"contender_samples", m.contender_samples},
                  {"baseline_blocks", m.baseline_blocks},
                  {"contender_blocks", m.contender_blocks},
+                 {"run_pairs", m.run_pairs},
                  {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);
@@ -211,6 +215,8 @@ const char* method_name(Method method) {
             return "independent";
         case Method::deterministic:
             return "deterministic";
+        case Method::paired_runs:
+            return "paired-runs";
     }
     return "?";
 }

@@ -295,4 +295,40 @@ Interval block_shift_interval(const BlockMeans& a, const BlockMeans& b, double c
     return {shift - half, shift + half, confidence};
 }
 
+Interval mean_interval(std::span<const double> values, double confidence) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::size_t n = values.size();
+    if (n < 2 ||
+        !std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
+        return {nan, nan, confidence};
+    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
+    double squares = 0;
+    for (const double v : values)
+        squares += (v - mean) * (v - mean);
+    const double se = std::sqrt(squares / static_cast<double>(n - 1) / static_cast<double>(n));
+    const double half =
+        se > 0 ? student_t_quantile(1 - (1 - confidence) / 2, static_cast<double>(n - 1)) * se : 0;
+    return {mean - half, mean + half, confidence};
+}
+
+std::vector<double> run_median_differences(std::span<const double> a,
+                                           std::span<const std::size_t> a_run,
+                                           std::span<const double> b,
+                                           std::span<const std::size_t> b_run) {
+    const auto by_run = [](std::span<const double> values, std::span<const std::size_t> run) {
+        std::map<std::size_t, std::vector<double>> out;
+        for (std::size_t i = 0; i < values.size() && i < run.size(); ++i)
+            out[run[i]].push_back(values[i]);
+        return out;
+    };
+    const auto in_a = by_run(a, a_run);
+    const auto in_b = by_run(b, b_run);
+    std::vector<double> differences;
+    for (const auto& [run, values] : in_a) {
+        if (const auto it = in_b.find(run); it != in_b.end())
+            differences.push_back(median(it->second) - median(values));
+    }
+    return differences;
+}
+
 }  // namespace perfgauge::harness

@@ -503,6 +503,68 @@ TEST(Compare, AChangeAcrossResultsMustStandOutFromTheDifferencesBetweenProcesses
     EXPECT_NE(note, c.notes.end());
 }
 
+// Runs joined as one side (process i = run i), each run's samples `scale[i]` times `ns`: the
+// machine ran at a different speed in each run.
+RunResult joined_runs(double ns, const std::vector<double>& scale) {
+    auto r = result({bench("a", "x", ns, 10, 0)});
+    auto& b = r.benchmarks[0];
+    b.counters_per_item.assign(2, {});
+    for (std::size_t run = 0; run < scale.size(); ++run) {
+        for (const double v : samples(ns * scale[run], 7)) {
+            b.ns_per_item.push_back(v);
+            b.raw_ns_per_item.push_back(v);
+            b.processes.push_back(run);
+            b.counters_per_item[0].push_back(10);
+            b.counters_per_item[1].push_back(0);
+        }
+    }
+    b.raw_counters_per_item = b.counters_per_item;
+    r.processes = scale.size();
+    return r;
+}
+
+TEST(Compare, PairedRunsCancelWhatChangesFromOneRunToTheNext) {
+    // Three pairs of runs; the machine ran 15% slower in the second pair, 8% faster in the
+    // third. The contender is 4% slower within every pair.
+    const std::vector<double> drift = {1.0, 1.15, 0.92};
+    const auto base = joined_runs(8, drift);
+    const auto slower = joined_runs(8 * 1.04, drift);
+    // Compared as blocks, the runs' disagreement swamps 4%.
+    const auto blocks = compare_results(base, slower, CompareOptions{});
+    EXPECT_EQ(blocks.benchmarks[0].metrics[0].method, Method::independent);
+    EXPECT_EQ(blocks.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
+    // Paired run by run, the drift cancels: slower, and the interval is about the 4%.
+    const auto paired = compare_results(base, slower, CompareOptions{}, true);
+    EXPECT_EQ(paired.paired_runs, 3u);
+    const auto& time = paired.benchmarks[0].metrics[0];
+    EXPECT_EQ(time.method, Method::paired_runs);
+    EXPECT_EQ(time.run_pairs, 3u);
+    EXPECT_EQ(time.verdict, Verdict::higher);
+    EXPECT_GT(time.ci_low, 0.02 * 8);
+    EXPECT_LT(time.ci_high, 0.06 * 8);
+    // No machine-drift widening and no blocks note: the note says how the runs were paired.
+    EXPECT_TRUE(std::any_of(paired.notes.begin(), paired.notes.end(), [](const auto& n) {
+        return n.find("taken in turn") != std::string::npos;
+    }));
+    // Counters constant on both sides stay exact.
+    EXPECT_EQ(paired.benchmarks[0].metrics[1].method, Method::deterministic);
+    // The same code in every pair: not called, whatever the drift.
+    const auto same = compare_results(base, joined_runs(8, drift), CompareOptions{}, true);
+    EXPECT_EQ(same.benchmarks[0].metrics[0].verdict, Verdict::equivalent);
+    // A pair that disagrees with the others widens the interval: one pair +20%, two +0%.
+    const auto odd = compare_results(base, joined_runs(8, {1.2 * drift[0], drift[1], drift[2]}),
+                                     CompareOptions{}, true);
+    EXPECT_EQ(odd.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
+}
+
+TEST(Compare, PairedRunsNeedThreePairsWithSamplesOnBothSides) {
+    // Two runs a side: too few pairs, compared as blocks.
+    const auto two = compare_results(joined_runs(8, {1, 1.1}), joined_runs(8.32, {1, 1.1}),
+                                     CompareOptions{}, true);
+    EXPECT_EQ(two.benchmarks[0].metrics[0].method, Method::independent);
+    EXPECT_EQ(two.benchmarks[0].metrics[0].run_pairs, 0u);
+}
+
 TEST(ResultFile, RejectsWhatIsNotAPerfgaugeResult) {
     EXPECT_THROW(parse_run_json("not json", "x"), ResultFileError);
     EXPECT_THROW(parse_run_json("[1,2]", "x"), ResultFileError);

@@ -179,5 +179,32 @@ TEST(Intervals, BlockShiftIntervalIsWelchOnTheBlockMedians) {
     EXPECT_EQ(steady.high, 0);
 }
 
+TEST(Intervals, MeanIntervalIsStudentsT) {
+    // scipy.stats.t.interval(0.95, 2, loc=2, scale=1/sqrt(3)) = (-0.4841377, 4.4841377)
+    const std::vector<double> three = {1, 2, 3};
+    const Interval r = mean_interval(three, 0.95);
+    EXPECT_NEAR(r.low, -0.4841377, 1e-6);
+    EXPECT_NEAR(r.high, 4.4841377, 1e-6);
+    // All equal: no spread, the mean at both ends.
+    const std::vector<double> equal = {0.5, 0.5, 0.5};
+    EXPECT_EQ(mean_interval(equal).low, 0.5);
+    EXPECT_EQ(mean_interval(equal).high, 0.5);
+    // One value, or one not finite: no interval.
+    const std::vector<double> one = {1};
+    EXPECT_TRUE(std::isnan(mean_interval(one).low));
+    const std::vector<double> nan = {1, 2, std::nan("")};
+    EXPECT_TRUE(std::isnan(mean_interval(nan).high));
+}
+
+TEST(Intervals, RunMedianDifferencesPairRunsPresentOnBothSides) {
+    // a: run 0 {1, 2, 9} (median 2), run 1 {4}, run 2 {7}; b: run 0 {3}, run 2 {8, 10}, run 5
+    // {1}. Runs 0 and 2 are on both sides, in run order; 1 and 5 have no partner.
+    const std::vector<double> a = {1, 9, 2, 4, 7};
+    const std::vector<std::size_t> a_run = {0, 0, 0, 1, 2};
+    const std::vector<double> b = {8, 3, 10, 1};
+    const std::vector<std::size_t> b_run = {2, 0, 2, 5};
+    EXPECT_EQ(run_median_differences(a, a_run, b, b_run), (std::vector<double>{3 - 2, 9 - 7}));
+}
+
 }  // namespace
 }  // namespace perfgauge::harness

@@ -44,7 +44,15 @@ enum class Method {
     /// consecutive samples (time_blocks), widened by the blocks' spread
     independent,
     deterministic,  ///< simulated or otherwise constant counts: the exact difference, no test
+    /// two sides joining the same number of runs, taken in turn (A B, B A, ...): run i of one
+    /// side paired with run i of the other, a Student t interval of the differences of their
+    /// medians (run_median_differences, mean_interval)
+    paired_runs,
 };
+
+/// The fewest pairs of runs a paired-runs comparison uses: with two, Student's t (1 degree of
+/// freedom) makes any interval too wide to say anything.
+inline constexpr std::size_t kMinPairedRuns = 3;
 
 struct MetricComparison {
     std::string metric;                 ///< "time" or an event name
@@ -73,6 +81,7 @@ struct MetricComparison {
     /// Independent: the blocks of consecutive samples each side's batch means used (0: too few
     /// samples for two blocks; that side's IQR raised the threshold instead).
     std::size_t baseline_blocks = 0, contender_blocks = 0;
+    std::size_t run_pairs = 0;  ///< paired runs: the pairs of runs with samples on both sides
     std::size_t baseline_samples = 0, contender_samples = 0;
     Verdict verdict = Verdict::inconclusive;
 };
@@ -89,19 +98,27 @@ struct Comparison {
     std::vector<std::string> notes;  ///< unmatched benchmarks, events on one side only
     CompareOptions options;          ///< the thresholds the verdicts used; every format states them
     /// Across two results: the change of perfgauge's machine probe between the runs, as a share
-    /// of the baseline's; every time's interval is widened by it.
+    /// of the baseline's; every time's interval is widened by it (not with paired runs).
     std::optional<double> machine_drift;
+    /// Across runs taken in turn: the pairs of runs (0: not paired).
+    std::size_t paired_runs = 0;
 };
 
 /// "faster"/"slower" for time, "fewer"/"more" for counters, "equivalent (±x%)",
 /// "inconclusive", "too few samples".
 std::string verdict_text(const MetricComparison& m);
 
-/// "paired", "independent", "deterministic".
+/// "paired", "independent", "deterministic", "paired-runs".
 const char* method_name(Method method);
 
 /// Which block of consecutive samples each sample of either side belongs to (time_blocks).
 struct SampleBlocks {
+    std::span<const std::size_t> baseline, contender;
+};
+
+/// Which run each sample of either side came from (paired runs: run i of one side was taken
+/// next to run i of the other).
+struct SampleRuns {
     std::span<const std::size_t> baseline, contender;
 };
 
@@ -110,12 +127,14 @@ struct SampleBlocks {
 /// side) get the batch-means interval too; without, each side's IQR raises the threshold. Counts
 /// that are all equal on both sides are compared exactly (deterministic) when the caller passes
 /// Method::deterministic (simulated counts, however few) or when each side has at least min_samples
-/// of them; times never are.
+/// of them; times never are. Method::paired_runs needs `runs` and at least kMinPairedRuns runs
+/// with samples on both sides; otherwise it compares as independent.
 MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,
                                  const CompareOptions& options, Method method = Method::independent,
-                                 const SampleBlocks* blocks = nullptr);
+                                 const SampleBlocks* blocks = nullptr,
+                                 const SampleRuns* runs = nullptr);
 
 /// Why two results cannot be compared ("" when they can): results of different kinds (a run
 /// result, a stat result, a Google Benchmark result) measure different things under different
@@ -125,9 +144,12 @@ std::string mixing_refusal(const RunResult& baseline, const RunResult& contender
 /// Two results, benchmarks matched by name; counters matched by event name (counted on both).
 /// Two stat results of one command each are matched whatever the commands (that is what
 /// comparing them asks). Throws std::invalid_argument with mixing_refusal's reason when the
-/// kinds differ.
+/// kinds differ. `paired_runs`: each side joins runs (merge_processes: process i = run i) that
+/// were taken in turn with the other side's, run i next to run i - the caller checked their
+/// times; samples are then compared per pair of runs (Method::paired_runs), and no machine
+/// drift widens them (a pair shares the machine's state).
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,
-                           const CompareOptions& options);
+                           const CompareOptions& options, bool paired_runs = false);
 
 /// One result, two values of one benchmark param (`param_key`, e.g. the workloads' "variant"):
 /// benchmarks matched on every other param. Knows nothing of any particular workload.

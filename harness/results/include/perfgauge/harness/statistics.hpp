@@ -2,12 +2,14 @@
 //
 // Timing data is right-skewed and rarely has a central tendency worth a mean: summaries lead
 // with order statistics, spread is robust (IQR, MAD), and comparisons of samples are
-// non-parametric; only blocks' medians, nearly normal, get Welch's t (batch means).
+// non-parametric; only blocks' medians and the differences of paired runs' medians, nearly
+// normal, get Student's t (batch means, paired runs).
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace perfgauge::harness {
 
@@ -92,5 +94,19 @@ std::optional<BlockMeans> block_means(std::span<const double> values,
 
 /// Welch's t interval for the shift b - a between the means of two sides' block medians.
 Interval block_shift_interval(const BlockMeans& a, const BlockMeans& b, double confidence = 0.95);
+
+/// Student's t interval for the mean of `values`: mean +- t(n-1) * sd / sqrt(n). Meant for a few
+/// nearly independent differences (one per pair of runs); [mean, mean] when they are all equal,
+/// NaN at both ends with fewer than two values or a value that is not finite.
+Interval mean_interval(std::span<const double> values, double confidence = 0.95);
+
+/// Runs taken in turn, paired: for every run index present on both sides (`a_run[i]` names the
+/// run of `a[i]`), the median of b's samples of that run minus the median of a's, in run order.
+/// What changes from one run to the next (the host's speed, code placement) is in both medians
+/// of a pair and cancels in their difference.
+std::vector<double> run_median_differences(std::span<const double> a,
+                                           std::span<const std::size_t> a_run,
+                                           std::span<const double> b,
+                                           std::span<const std::size_t> b_run);
 
 }  // namespace perfgauge::harness

@@ -1,0 +1,49 @@
+#include "perfgauge/harness/run_pairing.hpp"
+
+#include <gtest/gtest.h>
+
+namespace perfgauge::harness {
+namespace {
+
+TEST(RunPairing, ParsesIsoDatesWithTheirOffsets) {
+    // date -u -d 2026-11-25T07:08:24Z +%s
+    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24+0000"), 1795590504);
+    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24Z"), 1795590504);
+    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24"), 1795590504);
+    EXPECT_EQ(parse_iso_seconds("2026-11-25T08:08:24+01:00"), 1795590504);
+    EXPECT_EQ(parse_iso_seconds("2026-11-25T02:38:24-0430"), 1795590504);
+    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24.123456+00:00"), 1795590504);
+    for (const char* bad : {"", "yesterday", "2026-11-25", "2026-13-01T00:00:00",
+                            "2026-02-30T00:00:00", "2026-11-25T07:08:24+01", "2026-11-25T25:00:00"})
+        EXPECT_FALSE(parse_iso_seconds(bad).has_value()) << bad;
+}
+
+TEST(RunPairing, ByDateSortsEarliestFirstAndUnparsedLast) {
+    EXPECT_EQ(by_date({"2026-11-25T07:00:20+0000", "junk", "2026-11-25T08:00:10+0100",
+                       "2026-11-25T07:00:20+0000"}),
+              (std::vector<std::size_t>{2, 0, 3, 1}));
+}
+
+TEST(RunPairing, RunsTakenInTurnPairByDate) {
+    const auto at = [](int s) { return "2026-11-25T07:00:" + std::to_string(10 + s) + "+0000"; };
+    // A B A B A B, given out of order: in turn, the baseline first every time.
+    auto p = pair_runs({at(40), at(0), at(20)}, {at(10), at(50), at(30)});
+    EXPECT_TRUE(p.in_turn) << p.why_not;
+    EXPECT_EQ(p.pairs, 3u);
+    EXPECT_EQ(p.baseline_first, 3u);
+    // A B B A A B: in turn, the order alternates.
+    p = pair_runs({at(0), at(30), at(40)}, {at(10), at(20), at(50)});
+    EXPECT_TRUE(p.in_turn) << p.why_not;
+    EXPECT_EQ(p.baseline_first, 2u);
+    // A A B A B B: the second pair's runs came after a run of the third.
+    p = pair_runs({at(0), at(10), at(30)}, {at(20), at(40), at(45)});
+    EXPECT_FALSE(p.in_turn);
+    EXPECT_NE(p.why_not.find("not taken in turn"), std::string::npos) << p.why_not;
+    // Equal dates cannot be ordered; unequal counts cannot be paired; a date must parse.
+    EXPECT_FALSE(pair_runs({at(0), at(20)}, {at(0), at(30)}).in_turn);
+    EXPECT_NE(pair_runs({at(0)}, {at(10), at(20)}).why_not.find("1 and 2 runs"), std::string::npos);
+    EXPECT_NE(pair_runs({at(0), "x"}, {at(10), at(20)}).why_not.find("'x'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfgauge::harness
