@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include "../support/bmf_schema.hpp"
 #include "../support/cli.hpp"
@@ -102,6 +104,36 @@ TEST(CliCompareKinds, TwoStatResultsEachRunASample) {
     ASSERT_EQ(j["benchmarks"].size(), 1u);
     EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["metric"], "ns_per_run");
     EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["baseline_samples"], 5);
+}
+
+TEST(CliCompareKinds, StatResultsTakenInTurnArePairedByTheirDates) {
+    // A stat result records when its runs began; three of each command, their dates set to
+    // A B B A A B, are paired run by run.
+    const auto& f = files();
+    const auto a = nlohmann::json::parse(read_file(f.stat_a));
+    const auto b = nlohmann::json::parse(read_file(f.stat_b));
+    ASSERT_TRUE(a["date"].is_string()) << a;
+    EXPECT_EQ(a["date"].get<std::string>().substr(10, 1), "T") << a["date"];
+    TempDir dir;
+    const auto at = [](int s) { return "2026-11-25T07:00:" + std::to_string(10 + s) + "+0000"; };
+    const int a_at[] = {0, 30, 40}, b_at[] = {10, 20, 50};
+    std::string as, bs;
+    for (int i = 0; i < 3; ++i) {
+        for (auto [side, json, seconds] :
+             {std::tuple{&as, a, a_at[i]}, std::tuple{&bs, b, b_at[i]}}) {
+            json["date"] = at(seconds);
+            const auto path = dir.path() / ("s" + std::to_string(seconds) + ".json");
+            std::ofstream(path) << json.dump();
+            *side += (i ? "," : "") + path.string();
+        }
+    }
+    const auto r = perfgauge({"compare", as, bs, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["paired_runs"], 3);
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["metric"], "ns_per_run");
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["method"], "paired-runs");
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["run_pairs"], 3);
 }
 
 TEST(CliCompareKinds, TwoGoogleBenchmarkFilesWithNaN) {

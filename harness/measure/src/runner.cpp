@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <ctime>
 #include <numeric>
 #include <random>
 
@@ -34,15 +33,6 @@ constexpr std::size_t kPauseCalibrationBatches = 500;
 constexpr double kPausedWallFactor = 20;
 // Above this share of the measured time, the subtracted pause cost dominates the result.
 constexpr double kPauseCorrectionWarnShare = 0.5;
-
-std::string iso_date() {
-    const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char text[64];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local);
-    return text;
-}
 
 }  // namespace
 
@@ -414,7 +404,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             stolen_samples));
     }
     result.machine_copy_probe_ns = probe_.median_copy_ns();
-    result.date = iso_date();
+    result.date = local_iso_date();
     result.system = collect_system_info();
     for (auto& w : reliability_warnings(result.system))
         result.warnings.push_back(std::move(w));

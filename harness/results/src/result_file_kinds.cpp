@@ -138,6 +138,8 @@ StatResult stat_result_from_json(const json& j, const std::string& origin) {
     s.command = j.at("command").get<std::vector<std::string>>();
     if (s.command.empty())
         malformed(origin, kStat, "'command' is empty");
+    if (const auto date = j.find("date"); date != j.end() && date->is_string())
+        s.date = date->get<std::string>();
     s.elapsed_seconds = seconds_list(j, "elapsed_seconds", origin);
     const std::size_t runs = s.elapsed_seconds.size();
     s.user_seconds = seconds_list(j, "user_seconds", origin);

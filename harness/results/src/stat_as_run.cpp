@@ -78,6 +78,7 @@ RunResult stat_as_run_result(const std::vector<StatResult>& commands,
     r.precision_target = 0;  // stat runs a fixed number of times
     if (commands.empty())
         return r;
+    r.date = commands.front().date;
     for (const auto& e : commands.front().events)
         r.events.push_back(e);  // the column; samples are per benchmark below
     for (std::size_t c = 0; c < commands.size(); ++c) {

@@ -211,6 +211,7 @@ std::vector<std::vector<std::string>> detail::stat_csv_rows(const StatResult& r)
 nlohmann::json detail::stat_json(const StatResult& r) {
     nlohmann::json j;
     j["command"] = r.command;
+    j["date"] = r.date;
     j["repetitions"] = r.repetitions;
     j["exit_status"] = r.exit.shell_status();
     j["exit"] = r.exit.describe();

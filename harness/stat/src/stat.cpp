@@ -15,6 +15,7 @@
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/native_columns.hpp"
+#include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 
 namespace perfgauge::harness {
@@ -114,6 +115,7 @@ std::vector<pmu::GroupSpec> resolved_groups(const StatOptions& options,
 StatResult empty_result(const StatOptions& options, const std::vector<std::string>& command) {
     StatResult result;
     result.command = command;
+    result.date = local_iso_date();
     result.markers = options.markers;
     result.delay_ms = options.delay ? static_cast<long>(options.delay->count()) : 0;
     return result;

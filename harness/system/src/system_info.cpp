@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -128,6 +129,15 @@ CpuInfo detect_cpu() {
     }
     cpu.logical_cpus = static_cast<unsigned>(::sysconf(_SC_NPROCESSORS_ONLN));
     return cpu;
+}
+
+std::string local_iso_date() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char text[64];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local);
+    return text;
 }
 
 SystemInfo collect_system_info() {

@@ -32,6 +32,9 @@ struct RegionCounts {
 
 struct StatResult {
     std::vector<std::string> command;
+    /// When the repetitions began, ISO 8601 local time with its offset; empty in results of
+    /// older perfgauge versions. perfgauge compare orders joined results by it.
+    std::string date;
     int repetitions = 0;                  ///< repetitions actually run
     std::vector<double> elapsed_seconds;  ///< wall-clock time of each repetition
     /// CPU time of each repetition in user and kernel mode (the command and the descendants it

@@ -11,6 +11,10 @@
 namespace perfgauge::harness {
 
 SystemInfo collect_system_info();
+
+/// Now, as ISO 8601 local time with its UTC offset ("2026-11-25T07:08:24+0000"): the date a
+/// result records, by which compare orders joined runs.
+std::string local_iso_date();
 CpuInfo detect_cpu();
 
 /// The data and unified caches glibc reports (sysconf, from CPUID), for machines whose sysfs
