@@ -74,7 +74,9 @@ TEST(Runner, SamplesThatLoseTheCpuAreSetAsideAndRetaken) {
     // the CPU while the clock runs, exactly what a preemption does to a sample.
     RunnerOptions options = quick(6);
     options.min_sample_time_s = 0.001;
-    int batches = 0;
+    // One benchmark: its measured batch k is round k's, so the rounds that slept are known.
+    std::size_t batches = 0;
+    std::vector<std::size_t> slept_rounds;
     bool measuring = false;
     const std::vector<Benchmark> benchmarks = {{"sometimes-preempted",
                                                 1,
@@ -85,8 +87,10 @@ TEST(Runner, SamplesThatLoseTheCpuAreSetAsideAndRetaken) {
                                                          ++i)
                                                         sum += i * i;
                                                     benchmark_sink(sum);
-                                                    if (measuring && ++batches % 3 == 0)
+                                                    if (measuring && ++batches % 3 == 0) {
+                                                        slept_rounds.push_back(batches - 1);
                                                         ::usleep(2000);
+                                                    }
                                                 },
                                                 {}}};
     options.progress = [&](std::string_view phase, std::size_t, std::size_t) {
@@ -96,14 +100,18 @@ TEST(Runner, SamplesThatLoseTheCpuAreSetAsideAndRetaken) {
     const auto result = observed.run(benchmarks);
     const auto& b = result.benchmarks.at(0);
     EXPECT_EQ(b.ns_per_item.size(), 6u) << "disturbed samples are re-taken within the budget";
-    // The sleeping batches are among the disturbed (others may be too, on a busy machine)...
-    const auto slept = std::count_if(b.disturbed.begin(), b.disturbed.end(),
-                                     [](const auto& d) { return d.wall_ns - d.cpu_ns > 1e6; });
-    EXPECT_GE(slept, 2) << "the sleep shows as wall time without CPU time";
-    // ...and no clean sample carries a sleep (2 ms spread over the batch's items).
-    const double clean = median(b.ns_per_item);
-    for (const double ns : b.ns_per_item)
-        EXPECT_LT(ns, clean + 1e6 / static_cast<double>(b.iterations));
+    // Every batch that slept is among the disturbed, its sleep shown as wall time without CPU
+    // time, and none is a clean sample (others may be disturbed too, on a busy machine). The
+    // clean samples' times are not checked against a bound: on a shared host a clean sample
+    // can run 1.3x slow with the CPU its own the whole time (seen in CI), which is not a sleep.
+    EXPECT_GE(slept_rounds.size(), 2u);
+    for (const std::size_t round : slept_rounds) {
+        EXPECT_TRUE(std::any_of(
+            b.disturbed.begin(), b.disturbed.end(),
+            [&](const auto& d) { return d.round == round && d.wall_ns - d.cpu_ns > 1e6; }))
+            << "round " << round;
+        EXPECT_EQ(std::count(b.rounds.begin(), b.rounds.end(), round), 0) << "round " << round;
+    }
     ASSERT_EQ(b.rounds.size(), b.ns_per_item.size());
     EXPECT_TRUE(std::is_sorted(b.rounds.begin(), b.rounds.end()));
     // Written and read back: the clean samples, and the disturbed ones marked in the aggregate.
