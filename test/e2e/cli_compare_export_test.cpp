@@ -218,7 +218,10 @@ TEST(CliCompare, RunsTakenInTurnArePairedRunByRun) {
     // Three runs a side, taken A B B A A B; the machine ran 8% slower in the second pair and 5%
     // faster in the third; the contender is 4% slower within each pair.
     TempDir dir;
-    const auto at = [](int s) { return "2026-11-25T07:00:" + std::to_string(10 + s) + "+0000"; };
+    const auto at = [](int m) {  // minute m + 5 of an hour, m <= 54
+        return "2026-11-25T07:" + std::string(m + 5 < 10 ? "0" : "") + std::to_string(m + 5) +
+               ":00+0000";
+    };
     const double drift[] = {1.0, 1.08, 0.95};
     const int a_at[] = {0, 30, 40}, b_at[] = {10, 20, 50};
     std::string a, b, b_late;

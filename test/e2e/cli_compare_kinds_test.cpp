@@ -115,7 +115,10 @@ TEST(CliCompareKinds, StatResultsTakenInTurnArePairedByTheirDates) {
     ASSERT_TRUE(a["date"].is_string()) << a;
     EXPECT_EQ(a["date"].get<std::string>().substr(10, 1), "T") << a["date"];
     TempDir dir;
-    const auto at = [](int s) { return "2026-11-25T07:00:" + std::to_string(10 + s) + "+0000"; };
+    const auto at = [](int m) {  // minute m + 5 of an hour, m <= 54
+        return "2026-11-25T07:" + std::string(m + 5 < 10 ? "0" : "") + std::to_string(m + 5) +
+               ":00+0000";
+    };
     const int a_at[] = {0, 30, 40}, b_at[] = {10, 20, 50};
     std::string as, bs;
     for (int i = 0; i < 3; ++i) {

@@ -262,6 +262,13 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             m.run_pairs = run_differences.size();
             ci = mean_interval(run_differences, confidence);
             m.shift = (ci.low + ci.high) / 2;
+            // The change the verdict rests on: the pooled medians lean towards the side whose
+            // slow runs took more samples, so ratio and change follow the pairs too (the
+            // regression gate reads them).
+            if (m.baseline_median != 0) {
+                m.ratio = 1 + m.shift / m.baseline_median;
+                m.change_pct = 100 * (m.ratio - 1);
+            }
         } else if (method == Method::paired && baseline.size() == contender.size()) {
             // Same interleaved round, same conditions: the per-round differences cancel drift.
             std::vector<double> differences(baseline.size());

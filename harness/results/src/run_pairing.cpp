@@ -18,7 +18,7 @@ std::optional<long long> parse_iso_seconds(const std::string& date) {
     const std::chrono::year_month_day day{std::chrono::year(y),
                                           std::chrono::month(static_cast<unsigned>(mo)),
                                           std::chrono::day(static_cast<unsigned>(d))};
-    if (!day.ok() || h > 23 || mi > 59 || s > 60)
+    if (!day.ok() || h > 23 || mi > 59 || s > 59)
         return std::nullopt;
     std::string zone = date.substr(19);
     if (!zone.empty() && zone.front() == '.') {  // fractions of a second: not needed to order

@@ -13,8 +13,9 @@ TEST(RunPairing, ParsesIsoDatesWithTheirOffsets) {
     EXPECT_EQ(parse_iso_seconds("2026-11-25T08:08:24+01:00"), 1795590504);
     EXPECT_EQ(parse_iso_seconds("2026-11-25T02:38:24-0430"), 1795590504);
     EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24.123456+00:00"), 1795590504);
-    for (const char* bad : {"", "yesterday", "2026-11-25", "2026-13-01T00:00:00",
-                            "2026-02-30T00:00:00", "2026-11-25T07:08:24+01", "2026-11-25T25:00:00"})
+    for (const char* bad :
+         {"", "yesterday", "2026-11-25", "2026-13-01T00:00:00", "2026-02-30T00:00:00",
+          "2026-11-25T07:08:24+01", "2026-11-25T25:00:00", "2026-12-31T23:59:60Z"})
         EXPECT_FALSE(parse_iso_seconds(bad).has_value()) << bad;
 }
 
@@ -25,13 +26,16 @@ TEST(RunPairing, ByDateSortsEarliestFirstAndUnparsedLast) {
 }
 
 TEST(RunPairing, RunsTakenInTurnPairByDate) {
-    const auto at = [](int s) { return "2026-11-25T07:00:" + std::to_string(10 + s) + "+0000"; };
+    const auto at = [](int m) {  // minute m + 5 of an hour, m <= 54
+        return "2026-11-25T07:" + std::string(m + 5 < 10 ? "0" : "") + std::to_string(m + 5) +
+               ":00+0000";
+    };
     // A B A B A B, given out of order: in turn, the baseline first every time.
     auto p = pair_runs({at(40), at(0), at(20)}, {at(10), at(50), at(30)});
     EXPECT_TRUE(p.in_turn) << p.why_not;
     EXPECT_EQ(p.pairs, 3u);
     EXPECT_EQ(p.baseline_first, 3u);
-    // A B B A A B: in turn, the order alternates.
+    // A B B A A B: in turn, the order alternates. (A leap second :60 is refused below.)
     p = pair_runs({at(0), at(30), at(40)}, {at(10), at(20), at(50)});
     EXPECT_TRUE(p.in_turn) << p.why_not;
     EXPECT_EQ(p.baseline_first, 2u);
