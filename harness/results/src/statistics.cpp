@@ -263,21 +263,25 @@ std::vector<double> block_medians(std::span<const double> values,
     return medians;
 }
 
+// Mean, variance of the mean and standard deviation of `x` (nearly independent values: block
+// medians, paired runs' differences); nullopt with fewer than two or a value not finite.
+std::optional<BlockMeans> mean_and_spread(std::span<const double> x) {
+    if (x.size() < 2 || !std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); }))
+        return std::nullopt;
+    const double n = static_cast<double>(x.size());
+    const double mean = std::accumulate(x.begin(), x.end(), 0.0) / n;
+    double squares = 0;
+    for (double v : x)
+        squares += (v - mean) * (v - mean);
+    const double variance = squares / (n - 1);
+    return BlockMeans{x.size(), mean, variance / n, std::sqrt(variance)};
+}
+
 }  // namespace
 
 std::optional<BlockMeans> block_means(std::span<const double> values,
                                       std::span<const std::size_t> block) {
-    const auto medians = block_medians(values, block);
-    if (medians.size() < 2 ||
-        !std::all_of(medians.begin(), medians.end(), [](double v) { return std::isfinite(v); }))
-        return std::nullopt;
-    const double n = static_cast<double>(medians.size());
-    const double mean = std::accumulate(medians.begin(), medians.end(), 0.0) / n;
-    double squares = 0;
-    for (double v : medians)
-        squares += (v - mean) * (v - mean);
-    const double variance = squares / (n - 1);
-    return BlockMeans{medians.size(), mean, variance / n, std::sqrt(variance)};
+    return mean_and_spread(block_medians(values, block));
 }
 
 Interval block_shift_interval(const BlockMeans& a, const BlockMeans& b, double confidence) {
@@ -296,19 +300,15 @@ Interval block_shift_interval(const BlockMeans& a, const BlockMeans& b, double c
 }
 
 Interval mean_interval(std::span<const double> values, double confidence) {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const std::size_t n = values.size();
-    if (n < 2 ||
-        !std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
+    const auto s = mean_and_spread(values);
+    if (!s) {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
         return {nan, nan, confidence};
-    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
-    double squares = 0;
-    for (const double v : values)
-        squares += (v - mean) * (v - mean);
-    const double se = std::sqrt(squares / static_cast<double>(n - 1) / static_cast<double>(n));
-    const double half =
-        se > 0 ? student_t_quantile(1 - (1 - confidence) / 2, static_cast<double>(n - 1)) * se : 0;
-    return {mean - half, mean + half, confidence};
+    }
+    const double se = std::sqrt(s->variance_of_mean);
+    const double df = static_cast<double>(s->blocks - 1);
+    const double half = se > 0 ? student_t_quantile(1 - (1 - confidence) / 2, df) * se : 0;
+    return {s->mean - half, s->mean + half, confidence};
 }
 
 std::vector<double> run_median_differences(std::span<const double> a,
