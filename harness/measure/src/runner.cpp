@@ -22,13 +22,16 @@ namespace perfgauge::harness {
 namespace {
 
 constexpr std::size_t kCalibrationBatches = 1000;
-// The pause cost is the slope between batches of few and of many pause/resume pairs: what one
-// more pair costs inside a run of them, which is what a benchmark pausing every iteration pays.
-// Against an empty batch, what entering and leaving the loop of pairs costs (its exit
-// mispredicted, code not yet warm) would be spread over the pairs as part of their cost.
-// 500 batches of each: 24000 pairs in all (16000 before).
-constexpr int kFewCalibrationPauses = 8;
-constexpr int kManyCalibrationPauses = 40;
+// The pause cost is what a pause/resume pair adds to a loop of short work: batches of 40
+// iterations of a 4-step dependent multiply chain, with and without a pair in each iteration,
+// 500 batches of each. A pair never sits next to another pair in a benchmark: back to back,
+// one pair's clock read overlaps the next one's differently than with work in between, and
+// the slope between few and many back-to-back pairs was ~2 ns above what a pair costs inside
+// the seed experiment's loop of atomic adds (perfgauge calibrate: -2.0..-2.9 ns at k = 1, no
+// counters, 6 processes; 4 steps between pairs: -0.5..+0.3 ns). The two kinds of batch run the
+// same loop, so entering and leaving it cancels out.
+constexpr int kCalibrationPauses = 40;
+constexpr int kCalibrationChainSteps = 4;
 constexpr std::size_t kPauseCalibrationBatches = 500;
 constexpr double kPausedWallFactor = 20;
 // Above this share of the measured time, the subtracted pause cost dominates the result.
@@ -93,22 +96,30 @@ Runner::Runner(const RunnerOptions& options)
     batch_overhead_ =
         empty_batches_of(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}}, kCalibrationBatches);
     cpu_clock_slack_ns_ = cpu_clock_slack_ns(wall_minus_cpu);
-    auto pauses = [](int n) {
-        return Benchmark{"(pauses)",
+    const auto chain = [](bool pausing) {
+        return Benchmark{"(pauses in a chain)",
                          1,
                          0,
-                         [n](BatchState& s) {
-                             for (int i = 0; i < n; ++i) {
-                                 s.pause();
-                                 s.resume();
+                         [pausing](BatchState& s) {
+                             std::uint64_t x = s.iterations() + 1;
+                             for (int i = 0; i < kCalibrationPauses; ++i) {
+                                 if (pausing) {
+                                     s.pause();
+                                     s.resume();
+                                 }
+                                 for (int j = 0; j < kCalibrationChainSteps; ++j) {
+                                     x = x * 0x9E3779B97F4A7C15ULL + 1;
+                                     // Each step waits for the one before; none is folded away.
+                                     asm volatile("" : "+r"(x));
+                                 }
                              }
+                             benchmark_sink(x);
                          },
                          {}};
     };
-    const Overhead few = empty_batches_of(pauses(kFewCalibrationPauses), kPauseCalibrationBatches);
-    pause_overhead_ =
-        per_pause(empty_batches_of(pauses(kManyCalibrationPauses), kPauseCalibrationBatches), few,
-                  kManyCalibrationPauses - kFewCalibrationPauses);
+    const Overhead chain_alone = empty_batches_of(chain(false), kPauseCalibrationBatches);
+    pause_overhead_ = per_pause(empty_batches_of(chain(true), kPauseCalibrationBatches),
+                                chain_alone, kCalibrationPauses);
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
