@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -81,12 +80,7 @@ options)";
 // The default result file's name without ".json"; write_new_output_file numbers it when a run
 // in the same second took it.
 std::string default_result_stem() {
-    const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char name[64];
-    std::strftime(name, sizeof name, "perfgauge-run-%Y%m%d-%H%M%S", &local);
-    return name;
+    return harness::format_local_now("perfgauge-run-%Y%m%d-%H%M%S");
 }
 
 // Progress on one self-overwriting stderr line, only when stderr is a terminal.

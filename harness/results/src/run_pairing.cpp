@@ -2,49 +2,89 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <numeric>
 
 #include <fmt/format.h>
 
 namespace perfgauge::harness {
 
-std::optional<long long> parse_iso_seconds(const std::string& date) {
-    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, used = 0;
-    if (std::sscanf(date.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) !=
-            6 ||
-        used != 19)
+namespace {
+
+// The number in date[at, at + width), all of them digits; nullopt otherwise (no sign, no
+// space: sscanf's %d would take both).
+std::optional<int> digits(const std::string& date, std::size_t at, std::size_t width) {
+    if (at + width > date.size())
         return std::nullopt;
-    const std::chrono::year_month_day day{std::chrono::year(y),
-                                          std::chrono::month(static_cast<unsigned>(mo)),
-                                          std::chrono::day(static_cast<unsigned>(d))};
-    if (!day.ok() || h > 23 || mi > 59 || s > 59)
-        return std::nullopt;
-    std::string zone = date.substr(19);
-    if (!zone.empty() && zone.front() == '.') {  // fractions of a second: not needed to order
-        const auto end = zone.find_first_not_of("0123456789", 1);
-        zone = end == std::string::npos ? "" : zone.substr(end);
-    }
-    long long offset = 0;
-    if (!zone.empty() && zone != "Z") {
-        int oh = 0, om = 0, n = 0;
-        const char sign = zone.front();
-        if ((sign != '+' && sign != '-') ||
-            (std::sscanf(zone.c_str() + 1, "%2d:%2d%n", &oh, &om, &n) != 2 &&
-             std::sscanf(zone.c_str() + 1, "%2d%2d%n", &oh, &om, &n) != 2) ||
-            static_cast<std::size_t>(n) + 1 != zone.size())
+    int value = 0;
+    for (std::size_t i = at; i < at + width; ++i) {
+        if (date[i] < '0' || date[i] > '9')
             return std::nullopt;
-        offset = (sign == '+' ? 1 : -1) * (oh * 3600LL + om * 60LL);
+        value = value * 10 + (date[i] - '0');
     }
+    return value;
+}
+
+// "Z", "+HH", "+HHMM", "+HH:MM" (or '-'), hours to 23 and minutes to 59: the offset east of
+// UTC in minutes; "" (no offset) is UTC.
+std::optional<int> offset_minutes(const std::string& zone) {
+    if (zone.empty() || zone == "Z")
+        return 0;
+    const char sign = zone.front();
+    if (sign != '+' && sign != '-')
+        return std::nullopt;
+    const auto hours = digits(zone, 1, 2);
+    std::optional<int> minutes = 0;
+    if (zone.size() == 5)
+        minutes = digits(zone, 3, 2);
+    else if (zone.size() == 6 && zone[3] == ':')
+        minutes = digits(zone, 4, 2);
+    else if (zone.size() != 3)
+        return std::nullopt;
+    if (!hours || !minutes || *hours > 23 || *minutes > 59)
+        return std::nullopt;
+    return (sign == '+' ? 1 : -1) * (*hours * 60 + *minutes);
+}
+
+}  // namespace
+
+std::optional<long long> parse_iso_milliseconds(const std::string& date) {
+    const auto y = digits(date, 0, 4), mo = digits(date, 5, 2), d = digits(date, 8, 2),
+               h = digits(date, 11, 2), mi = digits(date, 14, 2), s = digits(date, 17, 2);
+    if (!y || !mo || !d || !h || !mi || !s || date[4] != '-' || date[7] != '-' || date[10] != 'T' ||
+        date[13] != ':' || date[16] != ':')
+        return std::nullopt;
+    const std::chrono::year_month_day day{std::chrono::year(*y),
+                                          std::chrono::month(static_cast<unsigned>(*mo)),
+                                          std::chrono::day(static_cast<unsigned>(*d))};
+    if (!day.ok() || *h > 23 || *mi > 59 || *s > 59)
+        return std::nullopt;
+    // Fractions of a second: milliseconds order the runs of a short command taken in turn.
+    std::size_t at = 19;
+    long long millis = 0;
+    if (at < date.size() && date[at] == '.') {
+        const std::size_t first = ++at;
+        for (; at < date.size() && date[at] >= '0' && date[at] <= '9'; ++at) {
+            if (at - first < 3)
+                millis = millis * 10 + (date[at] - '0');
+        }
+        if (at == first)
+            return std::nullopt;
+        for (std::size_t n = at - first; n < 3; ++n)
+            millis *= 10;
+    }
+    const auto offset = offset_minutes(date.substr(at));
+    if (!offset)
+        return std::nullopt;
     const long long days = std::chrono::sys_days(day).time_since_epoch().count();
-    return days * 86400 + h * 3600LL + mi * 60LL + s - offset;
+    const long long seconds = days * 86400 + *h * 3600LL + *mi * 60LL + *s - *offset * 60LL;
+    return seconds * 1000 + millis;
 }
 
 std::vector<std::size_t> by_date(const std::vector<std::string>& dates) {
     std::vector<std::size_t> order(dates.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        const auto ta = parse_iso_seconds(dates[a]), tb = parse_iso_seconds(dates[b]);
+        const auto ta = parse_iso_milliseconds(dates[a]), tb = parse_iso_milliseconds(dates[b]);
         if (ta && tb)
             return *ta < *tb;
         return ta.has_value() && !tb.has_value();
@@ -69,7 +109,7 @@ RunPairing pair_runs(const std::vector<std::string>& baseline_dates,
     const auto sorted_times = [&p](const std::vector<std::string>& dates) {
         std::vector<long long> times;
         for (const auto& d : dates) {
-            const auto t = parse_iso_seconds(d);
+            const auto t = parse_iso_milliseconds(d);
             if (!t) {
                 p.why_not = fmt::format("a run has no date to order it by ('{}')", d);
                 return std::optional<std::vector<long long>>{};
@@ -91,7 +131,12 @@ RunPairing pair_runs(const std::vector<std::string>& baseline_dates,
             return p;
         }
         p.baseline_first += a[i] < b[i] ? 1 : 0;
-        if (i + 1 < p.pairs && std::max(a[i], b[i]) >= std::min(a[i + 1], b[i + 1])) {
+        if (i + 1 < p.pairs && std::max(a[i], b[i]) == std::min(a[i + 1], b[i + 1])) {
+            p.why_not = fmt::format("a run of pair {} and a run of pair {} have the same date",
+                                    i + 1, i + 2);
+            return p;
+        }
+        if (i + 1 < p.pairs && std::max(a[i], b[i]) > std::min(a[i + 1], b[i + 1])) {
             p.why_not = fmt::format(
                 "not taken in turn: a run of pair {} (by date) came after a run of pair {}", i + 1,
                 i + 2);

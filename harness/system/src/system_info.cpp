@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -131,13 +132,32 @@ CpuInfo detect_cpu() {
     return cpu;
 }
 
-std::string local_iso_date() {
-    const std::time_t now = std::time(nullptr);
+namespace {
+
+std::string format_local(std::time_t when, const char* format) {
     std::tm local{};
-    ::localtime_r(&now, &local);
-    char text[64];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local);
-    return text;
+    ::localtime_r(&when, &local);
+    char text[128];
+    return std::strftime(text, sizeof text, format, &local) > 0 ? text : "";
+}
+
+}  // namespace
+
+std::string format_local_now(const char* format) {
+    return format_local(std::time(nullptr), format);
+}
+
+std::string local_iso_date() {
+    // One reading of the clock for the seconds and their fraction.
+    const auto now = std::chrono::system_clock::now();
+    const auto since_epoch =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch());
+    const std::time_t seconds =
+        std::chrono::system_clock::to_time_t(std::chrono::system_clock::time_point(
+            std::chrono::duration_cast<std::chrono::seconds>(since_epoch)));
+    const long long millis = since_epoch.count() % 1000;
+    return format_local(seconds, "%Y-%m-%dT%H:%M:%S") + fmt::format(".{:03}", millis) +
+           format_local(seconds, "%z");
 }
 
 SystemInfo collect_system_info() {

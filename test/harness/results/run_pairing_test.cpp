@@ -6,17 +6,25 @@ namespace perfgauge::harness {
 namespace {
 
 TEST(RunPairing, ParsesIsoDatesWithTheirOffsets) {
-    // date -u -d 2026-11-25T07:08:24Z +%s
-    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24+0000"), 1795590504);
-    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24Z"), 1795590504);
-    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24"), 1795590504);
-    EXPECT_EQ(parse_iso_seconds("2026-11-25T08:08:24+01:00"), 1795590504);
-    EXPECT_EQ(parse_iso_seconds("2026-11-25T02:38:24-0430"), 1795590504);
-    EXPECT_EQ(parse_iso_seconds("2026-11-25T07:08:24.123456+00:00"), 1795590504);
+    // date -u -d 2026-11-25T07:08:24Z +%s, in milliseconds
+    const long long at = 1795590504000;
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24+0000"), at);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24Z"), at);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24"), at);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T08:08:24+01:00"), at);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T08:08:24+01"), at);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T02:38:24-0430"), at);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24.123456+00:00"), at + 123);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24.5Z"), at + 500);
+    EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24.120+0000"), at + 120);
     for (const char* bad :
          {"", "yesterday", "2026-11-25", "2026-13-01T00:00:00", "2026-02-30T00:00:00",
-          "2026-11-25T07:08:24+01", "2026-11-25T25:00:00", "2026-12-31T23:59:60Z"})
-        EXPECT_FALSE(parse_iso_seconds(bad).has_value()) << bad;
+          "2026-11-25T25:00:00", "2026-12-31T23:59:60Z", " 2026-11-25T07:08:24",
+          "2026-+1-25T07:08:24", "2026-11-25T 7:08:24", "2026-11-25 07:08:24",
+          "2026-11-25T07:08:24.", "2026-11-25T07:08:24+9999", "2026-11-25T07:08:24+0160",
+          "2026-11-25T07:08:24+1", "2026-11-25T07:08:24+01:0", "2026-11-25T07:08:24 +0000",
+          "2026-11-25T07:08:24+0000x"})
+        EXPECT_FALSE(parse_iso_milliseconds(bad).has_value()) << bad;
 }
 
 TEST(RunPairing, ByDateSortsEarliestFirstAndUnparsedLast) {
@@ -45,6 +53,14 @@ TEST(RunPairing, RunsTakenInTurnPairByDate) {
     EXPECT_NE(p.why_not.find("not taken in turn"), std::string::npos) << p.why_not;
     // Equal dates cannot be ordered; unequal counts cannot be paired; a date must parse.
     EXPECT_FALSE(pair_runs({at(0), at(20)}, {at(0), at(30)}).in_turn);
+    EXPECT_NE(pair_runs({at(0), at(10)}, {at(10), at(20)})
+                  .why_not.find("pair 1 and a run of pair 2 have the same date"),
+              std::string::npos);
+    // Milliseconds order runs that began within one second.
+    p = pair_runs(
+        {"2026-11-25T07:00:00.100Z", "2026-11-25T07:00:00.700Z", "2026-11-25T07:00:01.100Z"},
+        {"2026-11-25T07:00:00.400Z", "2026-11-25T07:00:00.900Z", "2026-11-25T07:00:01.500Z"});
+    EXPECT_TRUE(p.in_turn) << p.why_not;
     EXPECT_NE(pair_runs({at(0)}, {at(10), at(20)}).why_not.find("1 and 2 runs"), std::string::npos);
     EXPECT_NE(pair_runs({at(0), "x"}, {at(10), at(20)}).why_not.find("'x'"), std::string::npos);
 }

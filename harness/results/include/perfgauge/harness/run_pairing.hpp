@@ -9,9 +9,12 @@
 
 namespace perfgauge::harness {
 
-/// Seconds since the epoch of an ISO 8601 date with seconds and an optional UTC offset
-/// ("2026-11-25T07:08:24+0000", "...+00:00", "...Z"; none: taken as UTC); nullopt otherwise.
-std::optional<long long> parse_iso_seconds(const std::string& date);
+/// Milliseconds since the epoch of an ISO 8601 date with seconds, an optional fraction of a
+/// second and an optional UTC offset ("2026-11-25T07:08:24.120+0000", "...+00:00", "...+01",
+/// "...Z"; none: taken as UTC, so dates without one order among themselves); nullopt for
+/// anything else (signs or spaces inside a field, impossible days or times, offsets beyond
+/// 23:59).
+std::optional<long long> parse_iso_milliseconds(const std::string& date);
 
 /// The order that sorts `dates` from the earliest, ties in their given order; dates that do not
 /// parse go last.

@@ -12,9 +12,12 @@ namespace perfgauge::harness {
 
 SystemInfo collect_system_info();
 
-/// Now, as ISO 8601 local time with its UTC offset ("2026-11-25T07:08:24+0000"): the date a
-/// result records, by which compare orders joined runs.
+/// Now, as ISO 8601 local time to the millisecond with its UTC offset
+/// ("2026-11-25T07:08:24.120+0000"): the date a result records, by which compare orders and
+/// pairs joined runs (runs of a short command taken in turn start within one second).
 std::string local_iso_date();
+/// Now, local time, formatted by strftime(3)'s `format` (empty if longer than 127 bytes).
+std::string format_local_now(const char* format);
 CpuInfo detect_cpu();
 
 /// The data and unified caches glibc reports (sysconf, from CPUID), for machines whose sysfs
