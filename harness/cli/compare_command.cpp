@@ -86,17 +86,19 @@ Side read_side(const std::string& side, const std::vector<std::string>& paths) {
     for (const auto& r : runs)
         dates.push_back(r.date);
     std::vector<harness::RunResult> sorted;
+    std::vector<std::string> sorted_paths;
     Side out;
     for (const std::size_t i : harness::by_date(dates)) {
         out.dates.push_back(dates[i]);
         sorted.push_back(std::move(runs[i]));
+        sorted_paths.push_back(paths[i]);
     }
     if (sorted.size() == 1) {
         out.merged = std::move(sorted.front());
         return out;
     }
     try {
-        out.merged = harness::merge_processes(std::move(sorted));
+        out.merged = harness::merge_processes(std::move(sorted), sorted_paths);
     } catch (const std::invalid_argument& e) {
         throw UsageError(fmt::format(
             "cannot join the runs '{}': each must hold the same benchmarks and events, in the "

@@ -108,7 +108,10 @@ TEST(CliCompareKinds, TwoStatResultsEachRunASample) {
 
 TEST(CliCompareKinds, StatResultsTakenInTurnArePairedByTheirDates) {
     // A stat result records when its runs began; three of each command, their dates set to
-    // A B B A A B, are paired run by run.
+    // A B B A A B, are paired run by run - by date, not by the order they are listed in (the
+    // baseline's are listed latest first). Pair k's page faults are raised by 100000 k on both
+    // sides: paired as taken, the contender has ~2900 more in every pair; paired in the listed
+    // order, the differences would be ~2900 - 200000, ~2900 and ~2900 + 200000.
     const auto& f = files();
     const auto a = nlohmann::json::parse(read_file(f.stat_a));
     const auto b = nlohmann::json::parse(read_file(f.stat_b));
@@ -125,18 +128,49 @@ TEST(CliCompareKinds, StatResultsTakenInTurnArePairedByTheirDates) {
         for (auto [side, json, seconds] :
              {std::tuple{&as, a, a_at[i]}, std::tuple{&bs, b, b_at[i]}}) {
             json["date"] = at(seconds);
+            for (auto& e : json["events"]) {
+                if (e["event"] == "page-faults") {
+                    for (auto& v : e["samples"])
+                        v = v.get<double>() + 100000.0 * i;
+                }
+            }
             const auto path = dir.path() / ("s" + std::to_string(seconds) + ".json");
             std::ofstream(path) << json.dump();
-            *side += (i ? "," : "") + path.string();
+            if (side == &as)
+                as = path.string() + (i ? "," : "") + as;  // latest first
+            else
+                bs += (i ? "," : "") + path.string();
         }
     }
     const auto r = perfgauge({"compare", as, bs, "--format", "json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["paired_runs"], 3);
-    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["metric"], "ns_per_run");
-    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["method"], "paired-runs");
-    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["run_pairs"], 3);
+    const auto& metrics = j["benchmarks"][0]["metrics"];
+    EXPECT_EQ(metrics[0]["metric"], "ns_per_run");
+    EXPECT_EQ(metrics[0]["method"], "paired-runs");
+    EXPECT_EQ(metrics[0]["run_pairs"], 3);
+    bool faults_seen = false;
+    for (const auto& m : metrics) {
+        if (m["metric"] != "page-faults")
+            continue;
+        faults_seen = true;
+        EXPECT_EQ(m["method"], "paired-runs") << m;
+        EXPECT_EQ(m["verdict"], "more") << m;
+        EXPECT_GT(m["ci_low"].get<double>(), 2000) << m;
+        EXPECT_LT(m["ci_high"].get<double>(), 4000) << m;
+    }
+    EXPECT_TRUE(faults_seen) << j;
+    // A joined run of another command's events is named by its file.
+    auto other = a;
+    other["events"].erase(other["events"].begin());
+    const auto odd = (dir.path() / "odd.json").string();
+    std::ofstream(odd) << other.dump();
+    const auto refused = perfgauge({"compare", as + "," + odd, bs});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find(odd + " did not measure the same benchmarks and events as"),
+              std::string::npos)
+        << refused.err;
 }
 
 TEST(CliCompareKinds, TwoGoogleBenchmarkFilesWithNaN) {

@@ -139,10 +139,11 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     for (auto& m : out.metrics)
         m.per = std::string(sample_unit(rb.kind));
     // Times (and CPU clocks) also move when the machine does: the interval widens by that drift
-    // on both sides, so a change within it is inconclusive rather than "equivalent".
+    // on both sides, so a change within it is inconclusive rather than "equivalent". Paired
+    // runs cancel it pair by pair; a metric that could not be paired is widened like any other.
     for (auto& m : out.metrics) {
         if (time_drift > 0 && m.verdict != Verdict::too_few_samples &&
-            (m.is_time || is_clock_event(m.metric))) {
+            m.method != Method::paired_runs && (m.is_time || is_clock_event(m.metric))) {
             const double widen = time_drift * std::fabs(m.baseline_median);
             m.ci_low -= widen;
             m.ci_high += widen;
@@ -241,19 +242,23 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         m.confidence = 1;
     } else {
         m.p_value = mann_whitney_u(baseline, contender).p_value;
-        if (baseline.size() < options.min_samples || contender.size() < options.min_samples) {
-            m.verdict = Verdict::too_few_samples;
-            return m;
-        }
-        const double confidence = 1 - options.alpha;
-        Interval ci;
         const std::vector<double> run_differences =
             method == Method::paired_runs && runs != nullptr &&
                     runs->baseline.size() == baseline.size() &&
                     runs->contender.size() == contender.size()
                 ? run_median_differences(baseline, runs->baseline, contender, runs->contender)
                 : std::vector<double>{};
-        if (run_differences.size() >= kMinPairedRuns) {
+        const bool runs_paired = run_differences.size() >= kMinPairedRuns;
+        // Paired runs rest on the pairs, not on the pooled count: 3 runs of one sample a side
+        // (stat -r 1, one Google Benchmark repetition) are 3 pairs.
+        if (!runs_paired &&
+            (baseline.size() < options.min_samples || contender.size() < options.min_samples)) {
+            m.verdict = Verdict::too_few_samples;
+            return m;
+        }
+        const double confidence = 1 - options.alpha;
+        Interval ci;
+        if (runs_paired) {
             // Runs taken in turn: run i of one side shared the machine's state with run i of the
             // other, so the run-to-run changes one run cannot show cancel within each pair and
             // the differences of the pairs' medians vary only by what the pairing did not
@@ -333,17 +338,18 @@ namespace {
 // probes (the same work in both runs) - the fastest dependent chain, and the median of the
 // copies that share a core's bandwidth with a busy sibling thread - whichever moved more. The
 // interval of every time widens by it (0 within --min-change). Notes what it found in `c`.
-double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c) {
+double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c,
+                     std::vector<std::string>& notes) {
     const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
     if (baseline.kind != ResultKind::run) {
-        c.notes.push_back(fmt::format(
+        notes.push_back(fmt::format(
             "{}s carry no machine probe (perfgauge run records one): a change of the machine's "
             "speed between the two runs cannot be told from a change of the code",
             std::string(kind_description(baseline.kind)).substr(2)));
         return 0;
     }
     if (!(a > 0) || !(b > 0)) {
-        c.notes.push_back(
+        notes.push_back(
             "no machine probe on both sides (results from an older perfgauge): a change of the "
             "machine's speed between the runs cannot be told from a change of the code");
         return 0;
@@ -357,13 +363,37 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
     }
     c.machine_drift = drift;
     if (std::fabs(drift) > c.options.min_change) {
-        c.notes.push_back(fmt::format(
+        notes.push_back(fmt::format(
             "the machine itself was {:+.1f}% in the contender's run (perfgauge's {} probe, "
             "the same work in both): every time's interval is widened by ±{:.1f}%",
             100 * drift, which, 100 * std::fabs(drift)));
         return std::fabs(drift);
     }
     return 0;  // within what the probes themselves wander
+}
+
+// With paired runs: the metrics that fell back to blocks of samples (too few runs with samples on
+// both sides), by name, and what the probes said about the machine, which widened them.
+void note_unpaired_metrics(Comparison& c, const std::vector<std::string>& drift_notes) {
+    constexpr std::size_t kNamed = 8;
+    std::vector<std::string> unpaired;
+    std::size_t count = 0;
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics) {
+            if (m.method != Method::independent || m.verdict == Verdict::too_few_samples)
+                continue;
+            if (++count <= kNamed)
+                unpaired.push_back(b.name + " " + m.metric);
+        }
+    }
+    if (count == 0)
+        return;
+    c.notes.push_back(fmt::format(
+        "{} metric{} not paired (fewer than {} runs with clean samples on both sides), compared "
+        "as blocks of samples instead: {}{}",
+        count, count == 1 ? " was" : "s were", kMinPairedRuns, fmt::join(unpaired, "; "),
+        count > kNamed ? fmt::format("; and {} more", count - kNamed) : ""));
+    c.notes.insert(c.notes.end(), drift_notes.begin(), drift_notes.end());
 }
 
 }  // namespace
@@ -413,9 +443,19 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
                 c.notes.push_back(fmt::format("{}: {}", side, w));
         }
     }
+    if (paired_runs &&
+        (baseline.processes != contender.processes || baseline.processes < kMinPairedRuns)) {
+        throw std::invalid_argument(fmt::format(
+            "paired runs need as many joined runs on both sides, {} or more (here {} and {})",
+            kMinPairedRuns, baseline.processes, contender.processes));
+    }
     // Paired runs shared the machine's state pair by pair: a drift between the probes of the
-    // sides' joined runs is what the pairing cancels, not a widening.
-    const double drift = paired_runs ? 0 : machine_drift(baseline, contender, c);
+    // sides' joined runs is what the pairing cancels; it widens only a metric that could not be
+    // paired, and is said only then.
+    std::vector<std::string> drift_notes;
+    const double drift = machine_drift(baseline, contender, c, drift_notes);
+    if (!paired_runs)
+        c.notes.insert(c.notes.end(), drift_notes.begin(), drift_notes.end());
     const Method across = paired_runs ? Method::paired_runs : Method::independent;
     const auto single = [](const RunResult& r) { return r.processes < 2; };
     if (paired_runs) {
@@ -424,8 +464,9 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
             "the two sides' {} runs were taken in turn: each metric compares the medians of run "
             "i of the baseline and run i of the contender, pair by pair (what changes from one "
             "run to the next cancels within a pair; Student's t interval of the {} "
-            "differences)",
-            c.paired_runs, c.paired_runs));
+            "differences; a metric without a sample in {} of the pairs is not paired and is "
+            "named)",
+            c.paired_runs, c.paired_runs, kMinPairedRuns));
     } else if (baseline.kind == ResultKind::stat) {
         // Every run of the command is a process of its own: what lasts a process is in the
         // samples' spread already.
@@ -458,6 +499,8 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         c.benchmarks.push_back(compare_benchmarks(
             baseline, b, contender, k, b.name == k.name ? b.name : b.name + " vs " + k.name,
             options, across, drift));
+        if (paired_runs)
+            note_unpaired_metrics(c, drift_notes);
         note_event_differences(baseline, contender, c);
         return c;
     }
@@ -479,6 +522,8 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         if (!matched.count(b.name))
             c.notes.push_back(fmt::format("{}: only in the contender", b.name));
     }
+    if (paired_runs)
+        note_unpaired_metrics(c, drift_notes);
     note_event_differences(baseline, contender, c);
     return c;
 }

@@ -73,7 +73,7 @@ std::string_view sample_unit(ResultKind kind) {
     return "item";
 }
 
-RunResult merge_processes(std::vector<RunResult> parts) {
+RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::string> labels) {
     if (parts.empty())
         throw std::invalid_argument("no measuring process produced a result");
     RunResult merged = parts.front();
@@ -89,6 +89,13 @@ RunResult merge_processes(std::vector<RunResult> parts) {
         for (auto& c : b.raw_counters_per_item)
             c.clear();
     }
+    // What the errors call part p: its label, else its place among the measuring processes.
+    const auto name = [&](std::size_t p) {
+        if (p < labels.size())
+            return labels[p];
+        return p == 0 ? std::string("the first measuring process")
+                      : fmt::format("measuring process {} of {}", p + 1, parts.size());
+    };
     merged.repetitions = 0;
     merged.processes = parts.size();
     std::size_t round_offset = 0;
@@ -100,16 +107,13 @@ RunResult merge_processes(std::vector<RunResult> parts) {
             [](const EventColumn& a, const EventColumn& b) { return a.name == b.name; });
         if (!same_events || part.benchmarks.size() != merged.benchmarks.size()) {
             throw std::invalid_argument(fmt::format(
-                "measuring process {} of {} did not measure the same benchmarks and events as "
-                "the first",
-                p + 1, parts.size()));
+                "{} did not measure the same benchmarks and events as {}", name(p), name(0)));
         }
         for (std::size_t i = 0; i < part.benchmarks.size(); ++i) {
             if (part.benchmarks[i].name != merged.benchmarks[i].name) {
-                throw std::invalid_argument(fmt::format(
-                    "measuring process {} of {} measured '{}' where the first "
-                    "measured '{}'",
-                    p + 1, parts.size(), part.benchmarks[i].name, merged.benchmarks[i].name));
+                throw std::invalid_argument(fmt::format("{} measured '{}' where {} measured '{}'",
+                                                        name(p), part.benchmarks[i].name, name(0),
+                                                        merged.benchmarks[i].name));
             }
             append_samples(merged.benchmarks[i], part.benchmarks[i], p, round_offset);
         }

@@ -561,11 +561,83 @@ TEST(Compare, PairedRunsCancelWhatChangesFromOneRunToTheNext) {
 }
 
 TEST(Compare, PairedRunsNeedThreePairsWithSamplesOnBothSides) {
-    // Two runs a side: too few pairs, compared as blocks.
-    const auto two = compare_results(joined_runs(8, {1, 1.1}), joined_runs(8.32, {1, 1.1}),
-                                     CompareOptions{}, true);
-    EXPECT_EQ(two.benchmarks[0].metrics[0].method, Method::independent);
-    EXPECT_EQ(two.benchmarks[0].metrics[0].run_pairs, 0u);
+    // Two runs a side are too few pairs: the caller must not ask (compare does not).
+    EXPECT_THROW(compare_results(joined_runs(8, {1, 1.1}), joined_runs(8.32, {1, 1.1}),
+                                 CompareOptions{}, true),
+                 std::invalid_argument);
+    EXPECT_THROW(compare_results(joined_runs(8, {1, 1.1, 1}), joined_runs(8.32, {1, 1.1}),
+                                 CompareOptions{}, true),
+                 std::invalid_argument);
+    // Three runs a side, but every sample of the contender's third run was disturbed: two pairs
+    // with samples, so that metric is compared as blocks, widened by the probes' drift (+10%),
+    // and named.
+    auto base = joined_runs(8, {1, 1, 1});
+    auto slower = joined_runs(8 * 1.04, {1, 1, 1});
+    base.machine_probe_ns = 100;
+    slower.machine_probe_ns = 110;
+    auto& b = slower.benchmarks[0];
+    for (std::size_t i = b.ns_per_item.size(); i-- > 0;) {
+        if (b.processes[i] == 2) {
+            b.ns_per_item.erase(b.ns_per_item.begin() + static_cast<std::ptrdiff_t>(i));
+            b.raw_ns_per_item.erase(b.raw_ns_per_item.begin() + static_cast<std::ptrdiff_t>(i));
+            b.processes.erase(b.processes.begin() + static_cast<std::ptrdiff_t>(i));
+            for (auto* counts : {&b.counters_per_item, &b.raw_counters_per_item}) {
+                for (auto& c : *counts)
+                    c.erase(c.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+        }
+    }
+    const auto fell_back = compare_results(base, slower, CompareOptions{}, true);
+    const auto& time = fell_back.benchmarks[0].metrics[0];
+    EXPECT_EQ(time.method, Method::independent);
+    EXPECT_EQ(time.run_pairs, 0u);
+    // 4% slower in every sample, but the machine's 10% drift spans it.
+    EXPECT_LT(time.ci_low, -0.05 * time.baseline_median);
+    EXPECT_EQ(time.verdict, Verdict::inconclusive);
+    const auto said = [&](const std::string& text) {
+        return std::any_of(fell_back.notes.begin(), fell_back.notes.end(),
+                           [&](const std::string& n) { return n.find(text) != std::string::npos; });
+    };
+    EXPECT_TRUE(
+        said("1 metric was not paired (fewer than 3 runs with clean samples on both "
+             "sides), compared as blocks of samples instead: a time"));
+    EXPECT_TRUE(said("the machine itself was +10.0% in the contender's run"));
+    // The same runs whole: paired, the drift widens nothing and is not said.
+    const auto whole =
+        compare_results(base, joined_runs(8 * 1.04, {1, 1, 1}), CompareOptions{}, true);
+    EXPECT_EQ(whole.benchmarks[0].metrics[0].method, Method::paired_runs);
+    EXPECT_FALSE(std::any_of(whole.notes.begin(), whole.notes.end(), [](const std::string& n) {
+        return n.find("widened") != std::string::npos;
+    }));
+}
+
+TEST(Compare, PairedRunsOfOneSampleEachArePairsNotTooFewSamples) {
+    // stat -r 1 or one Google Benchmark repetition, three times a side in turn: 3 samples a
+    // side, fewer than min_samples pooled, but 3 pairs.
+    const auto one_sample_runs = [](double ns) {
+        auto r = joined_runs(ns, {1, 1.2, 0.9});
+        auto& b = r.benchmarks[0];
+        std::vector<double> first;
+        std::vector<std::size_t> process;
+        for (std::size_t i = 0; i < b.ns_per_item.size(); ++i) {
+            if (i == 0 || b.processes[i] != b.processes[i - 1]) {
+                first.push_back(b.ns_per_item[i]);
+                process.push_back(b.processes[i]);
+            }
+        }
+        b.ns_per_item = b.raw_ns_per_item = first;
+        b.processes = process;
+        b.counters_per_item.assign(2, std::vector<double>(first.size(), 10));
+        b.raw_counters_per_item = b.counters_per_item;
+        return r;
+    };
+    const auto c =
+        compare_results(one_sample_runs(8), one_sample_runs(8 * 1.5), CompareOptions{}, true);
+    const auto& time = c.benchmarks[0].metrics[0];
+    EXPECT_EQ(time.baseline_samples, 3u);
+    EXPECT_EQ(time.method, Method::paired_runs);
+    EXPECT_EQ(time.run_pairs, 3u);
+    EXPECT_NE(time.verdict, Verdict::too_few_samples);
 }
 
 TEST(ResultFile, RejectsWhatIsNotAPerfgaugeResult) {

@@ -144,10 +144,12 @@ std::string mixing_refusal(const RunResult& baseline, const RunResult& contender
 /// Two results, benchmarks matched by name; counters matched by event name (counted on both).
 /// Two stat results of one command each are matched whatever the commands (that is what
 /// comparing them asks). Throws std::invalid_argument with mixing_refusal's reason when the
-/// kinds differ. `paired_runs`: each side joins runs (merge_processes: process i = run i) that
-/// were taken in turn with the other side's, run i next to run i - the caller checked their
-/// times; samples are then compared per pair of runs (Method::paired_runs), and no machine
-/// drift widens them (a pair shares the machine's state).
+/// kinds differ. `paired_runs`: each side joins as many runs, kMinPairedRuns or more
+/// (merge_processes: process i = run i; std::invalid_argument otherwise), taken in turn with the
+/// other side's, run i next to run i - the caller checked their times; samples are then compared
+/// per pair of runs (Method::paired_runs), and no machine drift widens them (a pair shares the
+/// machine's state). A metric with fewer pairs of runs with samples falls back to blocks of
+/// samples, is widened by the drift and named in a note.
 Comparison compare_results(const RunResult& baseline, const RunResult& contender,
                            const CompareOptions& options, bool paired_runs = false);
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -105,9 +106,9 @@ struct RunResult {
 /// run --processes): samples appended in process order, each tagged with its process, rounds
 /// renumbered so that no two processes share one (pairs stay within a process), the fastest
 /// chain probe and the mean of the copy probes' medians, the calibrated overheads of the first
-/// process. Throws std::invalid_argument
-/// when the parts did not measure the same benchmarks with the same events.
-RunResult merge_processes(std::vector<RunResult> parts);
+/// process. Throws std::invalid_argument when the parts did not measure the same benchmarks with
+/// the same events, naming the part by its `labels` entry (e.g. its file) when there is one.
+RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::string> labels = {});
 
 /// The round sample `sample` of `b` was taken in (its index when rounds are not recorded).
 inline std::size_t round_of(const BenchmarkResult& b, std::size_t sample) {
