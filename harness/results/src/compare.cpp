@@ -242,13 +242,15 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         m.confidence = 1;
     } else {
         m.p_value = mann_whitney_u(baseline, contender).p_value;
-        const std::vector<double> run_differences =
+        const PairChanges run_changes =
             method == Method::paired_runs && runs != nullptr &&
                     runs->baseline.size() == baseline.size() &&
                     runs->contender.size() == contender.size()
-                ? run_median_differences(baseline, runs->baseline, contender, runs->contender)
-                : std::vector<double>{};
-        const bool runs_paired = run_differences.size() >= kMinPairedRuns;
+                ? pair_changes(
+                      run_median_pairs(baseline, runs->baseline, contender, runs->contender),
+                      is_time || is_clock_event(m.metric))
+                : PairChanges{};
+        const bool runs_paired = run_changes.values.size() >= kMinPairedRuns;
         // Paired runs rest on the pairs, not on the pooled count: 3 runs of one sample a side
         // (stat -r 1, one Google Benchmark repetition) are 3 pairs.
         if (!runs_paired &&
@@ -261,12 +263,22 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         if (runs_paired) {
             // Runs taken in turn: run i of one side shared the machine's state with run i of the
             // other, so the run-to-run changes one run cannot show cancel within each pair and
-            // the differences of the pairs' medians vary only by what the pairing did not
-            // cancel. Student's t over those few differences.
+            // the pairs' changes vary only by what the pairing did not cancel. Student's t over
+            // those few changes: log ratios of times (the host's speed scales a run), differences
+            // of counts.
             m.method = Method::paired_runs;
-            m.run_pairs = run_differences.size();
-            ci = mean_interval(run_differences, confidence);
-            m.shift = (ci.low + ci.high) / 2;
+            m.run_pairs = run_changes.values.size();
+            ci = mean_interval(run_changes.values, confidence);
+            if (run_changes.logarithmic) {
+                // Back to the metric's unit, on the baseline's median: the verdict asks whether
+                // the ratio clears 1 +- min_change.
+                const double base = m.baseline_median;
+                m.shift = base * (std::exp((ci.low + ci.high) / 2) - 1);
+                ci.low = base * (std::exp(ci.low) - 1);
+                ci.high = base * (std::exp(ci.high) - 1);
+            } else {
+                m.shift = (ci.low + ci.high) / 2;
+            }
             // The change the verdict rests on: the pooled medians lean towards the side whose
             // slow runs took more samples, so ratio and change follow the pairs too (the
             // regression gate reads them).
@@ -463,9 +475,9 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         c.notes.push_back(fmt::format(
             "the two sides' {} runs were taken in turn: each metric compares the medians of run "
             "i of the baseline and run i of the contender, pair by pair (what changes from one "
-            "run to the next cancels within a pair; Student's t interval of the {} "
-            "differences; a metric without a sample in {} of the pairs is not paired and is "
-            "named)",
+            "run to the next cancels within a pair; Student's t interval of the {} pairs' "
+            "ratios for times, differences for counts; a metric without a sample in {} of the "
+            "pairs is not paired and is named)",
             c.paired_runs, c.paired_runs, kMinPairedRuns));
     } else if (baseline.kind == ResultKind::stat) {
         // Every run of the command is a process of its own: what lasts a process is in the

@@ -311,10 +311,8 @@ Interval mean_interval(std::span<const double> values, double confidence) {
     return {s->mean - half, s->mean + half, confidence};
 }
 
-std::vector<double> run_median_differences(std::span<const double> a,
-                                           std::span<const std::size_t> a_run,
-                                           std::span<const double> b,
-                                           std::span<const std::size_t> b_run) {
+RunMedianPairs run_median_pairs(std::span<const double> a, std::span<const std::size_t> a_run,
+                                std::span<const double> b, std::span<const std::size_t> b_run) {
     const auto by_run = [](std::span<const double> values, std::span<const std::size_t> run) {
         std::map<std::size_t, std::vector<double>> out;
         for (std::size_t i = 0; i < values.size() && i < run.size(); ++i)
@@ -323,12 +321,26 @@ std::vector<double> run_median_differences(std::span<const double> a,
     };
     const auto in_a = by_run(a, a_run);
     const auto in_b = by_run(b, b_run);
-    std::vector<double> differences;
+    RunMedianPairs pairs;
     for (const auto& [run, values] : in_a) {
-        if (const auto it = in_b.find(run); it != in_b.end())
-            differences.push_back(median(it->second) - median(values));
+        if (const auto it = in_b.find(run); it != in_b.end()) {
+            pairs.a.push_back(median(values));
+            pairs.b.push_back(median(it->second));
+        }
     }
-    return differences;
+    return pairs;
+}
+
+PairChanges pair_changes(const RunMedianPairs& pairs, bool ratios) {
+    PairChanges out;
+    const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+    out.logarithmic = ratios && !pairs.a.empty() &&
+                      std::all_of(pairs.a.begin(), pairs.a.end(), positive) &&
+                      std::all_of(pairs.b.begin(), pairs.b.end(), positive);
+    for (std::size_t i = 0; i < pairs.a.size() && i < pairs.b.size(); ++i)
+        out.values.push_back(out.logarithmic ? std::log(pairs.b[i] / pairs.a[i])
+                                             : pairs.b[i] - pairs.a[i]);
+    return out;
 }
 
 }  // namespace perfgauge::harness

@@ -196,14 +196,31 @@ TEST(Intervals, MeanIntervalIsStudentsT) {
     EXPECT_TRUE(std::isnan(mean_interval(nan).high));
 }
 
-TEST(Intervals, RunMedianDifferencesPairRunsPresentOnBothSides) {
+TEST(Intervals, RunMedianPairsPairRunsPresentOnBothSides) {
     // a: run 0 {1, 2, 9} (median 2), run 1 {4}, run 2 {7}; b: run 0 {3}, run 2 {8, 10}, run 5
     // {1}. Runs 0 and 2 are on both sides, in run order; 1 and 5 have no partner.
     const std::vector<double> a = {1, 9, 2, 4, 7};
     const std::vector<std::size_t> a_run = {0, 0, 0, 1, 2};
     const std::vector<double> b = {8, 3, 10, 1};
     const std::vector<std::size_t> b_run = {2, 0, 2, 5};
-    EXPECT_EQ(run_median_differences(a, a_run, b, b_run), (std::vector<double>{3 - 2, 9 - 7}));
+    const auto pairs = run_median_pairs(a, a_run, b, b_run);
+    EXPECT_EQ(pairs.a, (std::vector<double>{2, 7}));
+    EXPECT_EQ(pairs.b, (std::vector<double>{3, 9}));
+}
+
+TEST(Intervals, PairChangesAreLogRatiosUnlessAMedianIsNotPositive) {
+    // A pair run twice as slow shows the same ratio: its log ratio equals the others'.
+    const auto times = pair_changes({{2, 4, 3}, {2.2, 4.4, 3.3}}, true);
+    EXPECT_TRUE(times.logarithmic);
+    ASSERT_EQ(times.values.size(), 3u);
+    for (const double v : times.values)
+        EXPECT_NEAR(v, std::log(1.1), 1e-12);
+    // Counts: differences; and a time of 0 has no logarithm.
+    EXPECT_FALSE(pair_changes({{2, 4, 3}, {2.2, 4.4, 3.3}}, false).logarithmic);
+    const auto zero = pair_changes({{0, 1}, {2, 4}}, true);
+    EXPECT_FALSE(zero.logarithmic);
+    EXPECT_EQ(zero.values, (std::vector<double>{2, 3}));
+    EXPECT_TRUE(pair_changes({}, true).values.empty());
 }
 
 }  // namespace

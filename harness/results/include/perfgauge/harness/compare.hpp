@@ -45,8 +45,8 @@ enum class Method {
     independent,
     deterministic,  ///< simulated or otherwise constant counts: the exact difference, no test
     /// two sides joining the same number of runs, taken in turn (A B, B A, ...): run i of one
-    /// side paired with run i of the other, a Student t interval of the differences of their
-    /// medians (run_median_differences, mean_interval)
+    /// side paired with run i of the other, a Student t interval of the log ratios of their
+    /// medians (differences where a median is 0; run_median_pairs, pair_changes, mean_interval)
     paired_runs,
 };
 
