@@ -166,12 +166,13 @@ int compare_command(const std::vector<std::string>& args) {
         "by their dates (A B, B A, A B ...) - run i of one side is paired with run i of the\n"
         "other: the CI is Student's t over the pairs' ratios of medians (differences for\n"
         "counts), so what changes from one run to the next cancels within a pair (no probe\n"
-        "widening); this is how to compare two builds on a shared machine. Otherwise each\n"
-        "run's samples form blocks of their own and what differs from one run to the next\n"
-        "widens the interval. Threshold: the largest of --min-change, the counter's floor per\n"
-        "item (--min-work-delta for instructions/cycles/branches, --min-miss-delta for misses\n"
-        "and accesses, --min-rare-delta for switches/faults) and, for a side too short for\n"
-        "two blocks, its IQR (then never \"equivalent\").\n"
+        "widening; a metric with fewer than 3 pairs of runs with samples is compared as\n"
+        "blocks, widened, and named); this is how to compare two builds on a shared machine.\n"
+        "Otherwise each run's samples form blocks of their own and what differs from one run\n"
+        "to the next widens the interval. Threshold: the largest of --min-change, the\n"
+        "counter's floor per item (--min-work-delta for instructions/cycles/branches,\n"
+        "--min-miss-delta for misses and accesses, --min-rare-delta for switches/faults) and,\n"
+        "for a side too short for two blocks, its IQR (then never \"equivalent\").\n"
         "Simulated (constant) counts are compared exactly, with no p-value. P (Mann-Whitney U)\n"
         "is shown for reference.\n\n"
         "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
@@ -184,9 +185,9 @@ int compare_command(const std::vector<std::string>& args) {
         "alpha", po::value<double>()->default_value(0.05, "0.05"),
         "1 - confidence of the interval, in (0, 1)")(
         "min-samples", po::value<std::size_t>()->default_value(5),
-        "fewer samples on a side: too few samples (2 to 1000000)")(
-        "min-change", po::value<double>()->default_value(1, "1"),
-        "smallest change in % worth a verdict (0 or more)")(
+        "fewer samples on a side: too few samples (2 to 1000000; runs paired run by run "
+        "need 3 pairs of runs instead)")("min-change", po::value<double>()->default_value(1, "1"),
+                                         "smallest change in % worth a verdict (0 or more)")(
         "min-work-delta", po::value<double>()->default_value(1, "1"),
         "smallest difference per item in instructions, cycles, branches worth a verdict")(
         "min-miss-delta", po::value<double>()->default_value(0.01, "0.01"),

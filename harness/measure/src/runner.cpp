@@ -24,12 +24,13 @@ namespace {
 constexpr std::size_t kCalibrationBatches = 1000;
 // The pause cost is what a pause/resume pair adds to a loop of short work: batches of 40
 // iterations of a 4-step dependent multiply chain, with and without a pair in each iteration,
-// 500 batches of each. A pair never sits next to another pair in a benchmark: back to back,
-// one pair's clock read overlaps the next one's differently than with work in between, and
-// the slope between few and many back-to-back pairs was ~2 ns above what a pair costs inside
-// the seed experiment's loop of atomic adds (perfgauge calibrate: -2.0..-2.9 ns at k = 1, no
-// counters, 6 processes; 4 steps between pairs: -0.5..+0.3 ns). The two kinds of batch run the
-// same loop, so entering and leaving it cancels out.
+// 500 rounds of one of each. A pair never sits next to another pair in a benchmark: back to
+// back, one pair's clock read overlaps the next one's differently than with work in between,
+// and the slope between few and many back-to-back pairs was 1-3 ns above what a pair costs
+// next to work (a pair between a chain of 4, 16 or 64 multiplies, or 1 or 10 atomic adds, cost
+// 26-28 ns in context where back-to-back pairs cost 28.8-30.3). perfgauge calibrate, 6 runs in
+// turn with the slope's build, no counters: k = 1 error -0.89..+0.21 ns (slope: -2.30..-2.19).
+// The two kinds of batch run the same loop, so entering and leaving it cancels out.
 constexpr int kCalibrationPauses = 40;
 constexpr int kCalibrationChainSteps = 4;
 constexpr std::size_t kPauseCalibrationBatches = 500;
@@ -117,9 +118,20 @@ Runner::Runner(const RunnerOptions& options)
                          },
                          {}};
     };
-    const Overhead chain_alone = empty_batches_of(chain(false), kPauseCalibrationBatches);
-    pause_overhead_ = per_pause(empty_batches_of(chain(true), kPauseCalibrationBatches),
-                                chain_alone, kCalibrationPauses);
+    // The two kinds of batch in turn, one difference per round: a change of the host's speed
+    // between two phases would otherwise be read as part of the pairs' cost.
+    const Benchmark with_pairs = chain(true), alone = chain(false);
+    std::vector<double> counts_alone(events);
+    const Overhead difference = calibrate_overhead(
+        kPauseCalibrationBatches, events, [&](double& ns, std::vector<double>& counts) {
+            const double ns_alone = run_batch(alone, 0).ns;
+            counts_alone = batch_counts_;
+            ns = run_batch(with_pairs, 0).ns - ns_alone;
+            for (std::size_t i = 0; i < events; ++i)
+                counts[i] = batch_counts_[i] - counts_alone[i];
+        });
+    pause_overhead_ =
+        per_pause(difference, Overhead{0, std::vector<double>(events)}, kCalibrationPauses);
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {

@@ -30,7 +30,7 @@ void decide(MetricComparison& m) {
 
 bool is_clock_event(const std::string& event) {
     const std::string base(pmu::without_modifiers(event));
-    return base == "task-clock" || base == "cpu-clock";
+    return base == "task-clock" || base == "cpu-clock" || base == "duration_time";
 }
 
 // The absolute floor per item for a counter: what it counts decides what change is noise.
@@ -213,12 +213,16 @@ MetricComparison compare_samples(std::string metric, bool is_time,
     m.is_time = is_time;
     m.baseline_samples = baseline.size();
     m.contender_samples = contender.size();
+    // A side without a sample (every one disturbed) has no median; the other side's is still
+    // worth showing.
+    if (!baseline.empty())
+        m.baseline_median = median(baseline);
+    if (!contender.empty())
+        m.contender_median = median(contender);
     if (baseline.empty() || contender.empty()) {
         m.verdict = Verdict::too_few_samples;
         return m;
     }
-    m.baseline_median = median(baseline);
-    m.contender_median = median(contender);
     if (m.baseline_median != 0) {
         m.ratio = m.contender_median / m.baseline_median;
         m.change_pct = 100 * (m.ratio - 1);
@@ -268,6 +272,7 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             // of counts.
             m.method = Method::paired_runs;
             m.run_pairs = run_changes.values.size();
+            m.log_ratio_pairs = run_changes.logarithmic;
             ci = mean_interval(run_changes.values, confidence);
             if (run_changes.logarithmic) {
                 // Back to the metric's unit, on the baseline's median: the verdict asks whether
@@ -351,7 +356,7 @@ namespace {
 // copies that share a core's bandwidth with a busy sibling thread - whichever moved more. The
 // interval of every time widens by it (0 within --min-change). Notes what it found in `c`.
 double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c,
-                     std::vector<std::string>& notes) {
+                     bool paired_runs, std::vector<std::string>& notes) {
     const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
     if (baseline.kind != ResultKind::run) {
         notes.push_back(fmt::format(
@@ -377,34 +382,54 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
     if (std::fabs(drift) > c.options.min_change) {
         notes.push_back(fmt::format(
             "the machine itself was {:+.1f}% in the contender's run (perfgauge's {} probe, "
-            "the same work in both): every time's interval is widened by ±{:.1f}%",
-            100 * drift, which, 100 * std::fabs(drift)));
+            "the same work in both): {} widened by ±{:.1f}%",
+            100 * drift, which,
+            paired_runs ? "the intervals of the times not paired are" : "every time's interval is",
+            100 * std::fabs(drift)));
         return std::fabs(drift);
     }
     return 0;  // within what the probes themselves wander
 }
 
 // With paired runs: the metrics that fell back to blocks of samples (too few runs with samples on
-// both sides), by name, and what the probes said about the machine, which widened them.
+// both sides) and what the probes said about the machine, which widened them; and the times
+// paired by differences (a run median not positive), by name.
 void note_unpaired_metrics(Comparison& c, const std::vector<std::string>& drift_notes) {
     constexpr std::size_t kNamed = 8;
-    std::vector<std::string> unpaired;
-    std::size_t count = 0;
+    struct Named {
+        std::vector<std::string> names;
+        std::size_t count = 0;
+        void add(const std::string& name) {
+            if (++count <= kNamed)
+                names.push_back(name);
+        }
+        std::string list() const {
+            return fmt::format("{}{}", fmt::join(names, "; "),
+                               count > kNamed ? fmt::format("; and {} more", count - kNamed) : "");
+        }
+    } unpaired, by_difference;
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            if (m.method != Method::independent || m.verdict == Verdict::too_few_samples)
-                continue;
-            if (++count <= kNamed)
-                unpaired.push_back(b.name + " " + m.metric);
+            const bool time = m.is_time || is_clock_event(m.metric);
+            if (m.method == Method::independent && m.verdict != Verdict::too_few_samples)
+                unpaired.add(b.name + " " + m.metric);
+            else if (m.method == Method::paired_runs && time && !m.log_ratio_pairs)
+                by_difference.add(b.name + " " + m.metric);
         }
     }
-    if (count == 0)
+    if (by_difference.count > 0) {
+        c.notes.push_back(fmt::format(
+            "{} time{} paired by the differences of run medians, not their ratios (a run's "
+            "median was not positive: a correction larger than the time): {}",
+            by_difference.count, by_difference.count == 1 ? " was" : "s were",
+            by_difference.list()));
+    }
+    if (unpaired.count == 0)
         return;
     c.notes.push_back(fmt::format(
         "{} metric{} not paired (fewer than {} runs with clean samples on both sides), compared "
-        "as blocks of samples instead: {}{}",
-        count, count == 1 ? " was" : "s were", kMinPairedRuns, fmt::join(unpaired, "; "),
-        count > kNamed ? fmt::format("; and {} more", count - kNamed) : ""));
+        "as blocks of samples instead: {}",
+        unpaired.count, unpaired.count == 1 ? " was" : "s were", kMinPairedRuns, unpaired.list()));
     c.notes.insert(c.notes.end(), drift_notes.begin(), drift_notes.end());
 }
 
@@ -465,7 +490,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
     // sides' joined runs is what the pairing cancels; it widens only a metric that could not be
     // paired, and is said only then.
     std::vector<std::string> drift_notes;
-    const double drift = machine_drift(baseline, contender, c, drift_notes);
+    const double drift = machine_drift(baseline, contender, c, paired_runs, drift_notes);
     if (!paired_runs)
         c.notes.insert(c.notes.end(), drift_notes.begin(), drift_notes.end());
     const Method across = paired_runs ? Method::paired_runs : Method::independent;

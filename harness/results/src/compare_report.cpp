@@ -40,14 +40,25 @@ std::string time_name(const MetricComparison& m, const char* wall, const char* c
     return (m.metric == "time" ? wall : cpu) + m.per;
 }
 
+// Both sides have a median, and the baseline's can divide.
+bool has_ratio(const MetricComparison& m) {
+    return m.baseline_samples > 0 && m.contender_samples > 0 && m.baseline_median != 0;
+}
+
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
+    // A side without a sample has no median ("-", not 0).
+    const auto median_text = [&](double median, std::size_t samples) -> std::string {
+        if (samples == 0)
+            return "-";
+        return m.is_time ? format_duration_ns(median) : format_si(median);
+    };
     return {b.name,
             m.is_time ? time_name(m, "time/", "cpu-time/")
                       : fmt::format("{}/{} [{}]", m.metric, m.per, source_text(m)),
-            m.is_time ? format_duration_ns(m.baseline_median) : format_si(m.baseline_median),
-            m.is_time ? format_duration_ns(m.contender_median) : format_si(m.contender_median),
-            m.baseline_median != 0 ? fmt::format("{:.3f}", m.ratio) : "-",
-            m.baseline_median != 0 ? fmt::format("{:+.1f}%", m.change_pct) : "-",
+            median_text(m.baseline_median, m.baseline_samples),
+            median_text(m.contender_median, m.contender_samples),
+            has_ratio(m) ? fmt::format("{:.3f}", m.ratio) : "-",
+            has_ratio(m) ? fmt::format("{:+.1f}%", m.change_pct) : "-",
             interval_text(m),
             format_p(m.p_value),
             verdict_text(m)};
@@ -58,7 +69,8 @@ std::vector<std::string> cells(const BenchmarkComparison& b, const MetricCompari
 std::string thresholds_text(const CompareOptions& o) {
     return fmt::format(
         "CI = {:g}% interval of the change (paired per round within one result; across runs "
-        "taken in turn, Student's t over the pairs of runs' median differences; across other "
+        "taken in turn, Student's t over the pairs of runs' median ratios, differences for "
+        "counts; across other "
         "results Hodges-Lehmann and batch means over blocks of consecutive samples, widened by "
         "the blocks' spread and the machine probes' drift); faster/slower (fewer/more) when it "
         "lies "
@@ -103,15 +115,16 @@ std::string render_csv(const Comparison& c) {
                      "method"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            table.add_row({b.name, m.is_time ? time_name(m, "ns_per_", "cpu_ns_per_") : m.metric,
-                           fmt::format("{}", m.baseline_median),
-                           fmt::format("{}", m.contender_median), fmt::format("{}", m.ratio),
-                           fmt::format("{}", m.change_pct), fmt::format("{}", m.shift),
-                           m.p_value ? fmt::format("{}", *m.p_value) : "",
-                           std::to_string(m.baseline_samples), std::to_string(m.contender_samples),
-                           verdict_text(m), source_text(m), fmt::format("{}", m.ci_low),
-                           fmt::format("{}", m.ci_high), fmt::format("{}", m.threshold),
-                           method_name(m.method)});
+            table.add_row(
+                {b.name, m.is_time ? time_name(m, "ns_per_", "cpu_ns_per_") : m.metric,
+                 m.baseline_samples ? fmt::format("{}", m.baseline_median) : "",
+                 m.contender_samples ? fmt::format("{}", m.contender_median) : "",
+                 has_ratio(m) ? fmt::format("{}", m.ratio) : "",
+                 has_ratio(m) ? fmt::format("{}", m.change_pct) : "", fmt::format("{}", m.shift),
+                 m.p_value ? fmt::format("{}", *m.p_value) : "", std::to_string(m.baseline_samples),
+                 std::to_string(m.contender_samples), verdict_text(m), source_text(m),
+                 fmt::format("{}", m.ci_low), fmt::format("{}", m.ci_high),
+                 fmt::format("{}", m.threshold), method_name(m.method)});
         }
     }
     return table.render_csv();
@@ -161,10 +174,14 @@ std::string render_json(const Comparison& c) {
             e["metrics"].push_back(
                 {{"metric", m.is_time ? time_name(m, "ns_per_", "cpu_ns_per_") : m.metric},
                  {"source", source_text(m)},
-                 {"baseline_median", m.baseline_median},
-                 {"contender_median", m.contender_median},
-                 {"ratio", m.ratio},
-                 {"change_pct", m.change_pct},
+                 {"baseline_median",
+                  m.baseline_samples ? nlohmann::json(m.baseline_median) : nlohmann::json(nullptr)},
+                 {"contender_median", m.contender_samples ? nlohmann::json(m.contender_median)
+                                                          : nlohmann::json(nullptr)},
+                 {"ratio", has_ratio(m) ? nlohmann::json(m.ratio) : nlohmann::json(nullptr)},
+                 {"change_pct",
+                  has_ratio(m) ? nlohmann::json(m.change_pct) : nlohmann::json(nullptr)},
+                 {"shift", m.shift},
                  {"hodges_lehmann_shift", m.shift},
                  {"p_value", m.p_value ? nlohmann::json(*m.p_value) : nlohmann::json(nullptr)},
                  {"method", method_name(m.method)},
@@ -177,6 +194,9 @@ std::string render_json(const Comparison& c) {
                  {"baseline_blocks", m.baseline_blocks},
                  {"contender_blocks", m.contender_blocks},
                  {"run_pairs", m.run_pairs},
+                 {"run_pairs_by", m.method != Method::paired_runs ? nlohmann::json(nullptr)
+                                  : m.log_ratio_pairs             ? nlohmann::json("log-ratio")
+                                                                  : nlohmann::json("difference")},
                  {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);

@@ -106,7 +106,7 @@ RunPairing pair_runs(const std::vector<std::string>& baseline_dates,
         return p;
     }
     // Each side's times, earliest first; nullopt when a date does not parse (it names it).
-    const auto sorted_times = [&p](const std::vector<std::string>& dates) {
+    const auto sorted_times = [&p](const std::vector<std::string>& dates, const char* side) {
         std::vector<long long> times;
         for (const auto& d : dates) {
             const auto t = parse_iso_milliseconds(d);
@@ -117,10 +117,14 @@ RunPairing pair_runs(const std::vector<std::string>& baseline_dates,
             times.push_back(*t);
         }
         std::sort(times.begin(), times.end());
+        if (std::adjacent_find(times.begin(), times.end()) != times.end()) {
+            p.why_not = fmt::format("two runs of the {} have the same date", side);
+            return std::optional<std::vector<long long>>{};
+        }
         return std::optional(times);
     };
-    const auto a_times = sorted_times(baseline_dates);
-    const auto b_times = a_times ? sorted_times(contender_dates) : std::nullopt;
+    const auto a_times = sorted_times(baseline_dates, "baseline");
+    const auto b_times = a_times ? sorted_times(contender_dates, "contender") : std::nullopt;
     if (!b_times)
         return p;
     const auto& a = *a_times;

@@ -604,10 +604,19 @@ TEST(Compare, PairedRunsNeedThreePairsWithSamplesOnBothSides) {
         said("1 metric was not paired (fewer than 3 runs with clean samples on both "
              "sides), compared as blocks of samples instead: a time"));
     EXPECT_TRUE(said("the machine itself was +10.0% in the contender's run"));
-    // The same runs whole: paired, the drift widens nothing and is not said.
-    const auto whole =
-        compare_results(base, joined_runs(8 * 1.04, {1, 1, 1}), CompareOptions{}, true);
-    EXPECT_EQ(whole.benchmarks[0].metrics[0].method, Method::paired_runs);
+    // The same runs whole, the probes 10% apart as before: paired, the drift is recorded but
+    // widens nothing and is not said.
+    auto whole_contender = joined_runs(8 * 1.04, {1, 1, 1});
+    whole_contender.machine_probe_ns = 110;
+    const auto whole = compare_results(base, whole_contender, CompareOptions{}, true);
+    const auto& paired_time = whole.benchmarks[0].metrics[0];
+    EXPECT_EQ(paired_time.method, Method::paired_runs);
+    EXPECT_TRUE(paired_time.log_ratio_pairs);
+    ASSERT_TRUE(whole.machine_drift.has_value());
+    EXPECT_NEAR(*whole.machine_drift, 0.10, 1e-12);
+    EXPECT_GT(paired_time.ci_low, 0.03 * paired_time.baseline_median);
+    EXPECT_LT(paired_time.ci_high, 0.05 * paired_time.baseline_median);
+    EXPECT_EQ(paired_time.verdict, Verdict::higher);
     EXPECT_FALSE(std::any_of(whole.notes.begin(), whole.notes.end(), [](const std::string& n) {
         return n.find("widened") != std::string::npos;
     }));
@@ -639,7 +648,9 @@ TEST(Compare, PairedRunsOfOneSampleEachArePairsNotTooFewSamples) {
     EXPECT_EQ(time.baseline_samples, 3u);
     EXPECT_EQ(time.method, Method::paired_runs);
     EXPECT_EQ(time.run_pairs, 3u);
-    EXPECT_NE(time.verdict, Verdict::too_few_samples);
+    // Every pair is exactly 1.5x: the ratios agree whatever each run's speed.
+    EXPECT_EQ(time.verdict, Verdict::higher);
+    EXPECT_NEAR(time.change_pct, 50, 1e-9);
 }
 
 TEST(ResultFile, RejectsWhatIsNotAPerfgaugeResult) {

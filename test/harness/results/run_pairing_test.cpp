@@ -17,6 +17,15 @@ TEST(RunPairing, ParsesIsoDatesWithTheirOffsets) {
     EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24.123456+00:00"), at + 123);
     EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24.5Z"), at + 500);
     EXPECT_EQ(parse_iso_milliseconds("2026-11-25T07:08:24.120+0000"), at + 120);
+    // Leap days, offsets that cross midnight and the year, seconds against milliseconds.
+    EXPECT_TRUE(parse_iso_milliseconds("2028-02-29T12:00:00Z").has_value());
+    EXPECT_FALSE(parse_iso_milliseconds("2100-02-29T12:00:00Z").has_value());
+    EXPECT_EQ(parse_iso_milliseconds("2027-01-01T00:30:00+01:00"),
+              parse_iso_milliseconds("2026-12-31T23:30:00Z"));
+    EXPECT_EQ(parse_iso_milliseconds("2026-12-31T20:00:00-05:00"),
+              parse_iso_milliseconds("2027-01-01T01:00:00Z"));
+    EXPECT_LT(parse_iso_milliseconds("2026-11-25T07:08:24+00:00"),
+              parse_iso_milliseconds("2026-11-25T07:08:24.001+0000"));
     for (const char* bad :
          {"", "yesterday", "2026-11-25", "2026-13-01T00:00:00", "2026-02-30T00:00:00",
           "2026-11-25T25:00:00", "2026-12-31T23:59:60Z", " 2026-11-25T07:08:24",
@@ -56,6 +65,8 @@ TEST(RunPairing, RunsTakenInTurnPairByDate) {
     EXPECT_NE(pair_runs({at(0), at(10)}, {at(10), at(20)})
                   .why_not.find("pair 1 and a run of pair 2 have the same date"),
               std::string::npos);
+    EXPECT_EQ(pair_runs({at(0), at(0), at(20)}, {at(10), at(30), at(40)}).why_not,
+              "two runs of the baseline have the same date");
     // Milliseconds order runs that began within one second.
     p = pair_runs(
         {"2026-11-25T07:00:00.100Z", "2026-11-25T07:00:00.700Z", "2026-11-25T07:00:01.100Z"},

@@ -82,6 +82,9 @@ struct MetricComparison {
     /// samples for two blocks; that side's IQR raised the threshold instead).
     std::size_t baseline_blocks = 0, contender_blocks = 0;
     std::size_t run_pairs = 0;  ///< paired runs: the pairs of runs with samples on both sides
+    /// Paired runs: the pairs' log ratios were compared (times with positive medians), not their
+    /// differences (counts; a time whose run median was not positive).
+    bool log_ratio_pairs = false;
     std::size_t baseline_samples = 0, contender_samples = 0;
     Verdict verdict = Verdict::inconclusive;
 };
@@ -98,7 +101,8 @@ struct Comparison {
     std::vector<std::string> notes;  ///< unmatched benchmarks, events on one side only
     CompareOptions options;          ///< the thresholds the verdicts used; every format states them
     /// Across two results: the change of perfgauge's machine probe between the runs, as a share
-    /// of the baseline's; every time's interval is widened by it (not with paired runs).
+    /// of the baseline's; every time's interval is widened by it beyond --min-change (with paired
+    /// runs only the times that could not be paired).
     std::optional<double> machine_drift;
     /// Across runs taken in turn: the pairs of runs (0: not paired).
     std::size_t paired_runs = 0;
