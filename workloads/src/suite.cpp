@@ -199,12 +199,13 @@ std::string cold_caveat(const SuiteSpec& spec) {
     if (const auto hot = largest_hot_cold_size(spec, suite_sizes(spec)); hot > 0) {
         return fmt::format(
             "cold is hot up to {}: {}, so the cold rotation has a single window for those "
-            "working sets although they fit in this machine's {} last-level cache; give --l3",
+            "working sets although they fit in this machine's {} last-level cache; give --l3 "
+            "{}",
             size_label(hot),
             spec.cache_sizes_given
                 ? fmt::format("the last-level cache given is {}", size_label(used))
                 : std::string("sysfs reports no last-level cache"),
-            size_label(machine));
+            size_label(machine), size_label(machine));
     }
     return fmt::format(
         "cold rotates over windows covering 2x the last-level cache used ({}), which is smaller "
