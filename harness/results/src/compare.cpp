@@ -292,13 +292,22 @@ MetricComparison compare_samples(std::string metric, bool is_time,
                 m.change_pct = 100 * (m.ratio - 1);
             }
         } else if (method == Method::paired && baseline.size() == contender.size()) {
-            // Same interleaved round, same conditions: the per-round differences cancel drift.
-            std::vector<double> differences(baseline.size());
-            for (std::size_t k = 0; k < baseline.size(); ++k)
-                differences[k] = contender[k] - baseline[k];
+            // Same interleaved round, same conditions: the per-round ratios of times (the host's
+            // speed in a round scales both) and differences of counts cancel drift. The median
+            // and its sign-test interval are order statistics: taken on the logarithms, they are
+            // the median ratio and its interval.
+            const PairChanges changes = pair_changes(PairedValues{baseline, contender},
+                                                     is_time || is_clock_event(m.metric));
             m.method = Method::paired;
-            m.shift = median(differences);
-            ci = median_interval(differences, confidence);
+            m.log_ratio_pairs = changes.logarithmic;
+            m.shift = median(changes.values);
+            ci = median_interval(changes.values, confidence);
+            if (changes.logarithmic) {
+                const double base = m.baseline_median;
+                m.shift = base * (std::exp(m.shift) - 1);
+                ci.low = base * (std::exp(ci.low) - 1);
+                ci.high = base * (std::exp(ci.high) - 1);
+            }
         } else {
             // Two runs: the Hodges-Lehmann shift and its Moses interval, which treats every
             // sample as an independent draw; a run's neighbouring samples share the machine's

@@ -194,9 +194,10 @@ std::string render_json(const Comparison& c) {
                  {"baseline_blocks", m.baseline_blocks},
                  {"contender_blocks", m.contender_blocks},
                  {"run_pairs", m.run_pairs},
-                 {"run_pairs_by", m.method != Method::paired_runs ? nlohmann::json(nullptr)
-                                  : m.log_ratio_pairs             ? nlohmann::json("log-ratio")
-                                                                  : nlohmann::json("difference")},
+                 {"paired_by", m.method != Method::paired_runs && m.method != Method::paired
+                                   ? nlohmann::json(nullptr)
+                               : m.log_ratio_pairs ? nlohmann::json("log-ratio")
+                                                   : nlohmann::json("difference")},
                  {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);

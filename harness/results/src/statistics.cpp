@@ -311,8 +311,8 @@ Interval mean_interval(std::span<const double> values, double confidence) {
     return {s->mean - half, s->mean + half, confidence};
 }
 
-RunMedianPairs run_median_pairs(std::span<const double> a, std::span<const std::size_t> a_run,
-                                std::span<const double> b, std::span<const std::size_t> b_run) {
+PairedValues run_median_pairs(std::span<const double> a, std::span<const std::size_t> a_run,
+                              std::span<const double> b, std::span<const std::size_t> b_run) {
     const auto by_run = [](std::span<const double> values, std::span<const std::size_t> run) {
         std::map<std::size_t, std::vector<double>> out;
         for (std::size_t i = 0; i < values.size() && i < run.size(); ++i)
@@ -321,7 +321,7 @@ RunMedianPairs run_median_pairs(std::span<const double> a, std::span<const std::
     };
     const auto in_a = by_run(a, a_run);
     const auto in_b = by_run(b, b_run);
-    RunMedianPairs pairs;
+    PairedValues pairs;
     for (const auto& [run, values] : in_a) {
         if (const auto it = in_b.find(run); it != in_b.end()) {
             pairs.a.push_back(median(values));
@@ -331,7 +331,7 @@ RunMedianPairs run_median_pairs(std::span<const double> a, std::span<const std::
     return pairs;
 }
 
-PairChanges pair_changes(const RunMedianPairs& pairs, bool ratios) {
+PairChanges pair_changes(const PairedValues& pairs, bool ratios) {
     PairChanges out;
     const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
     out.logarithmic = ratios && !pairs.a.empty() &&

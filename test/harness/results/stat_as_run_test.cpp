@@ -85,15 +85,18 @@ TEST(StatAsRun, AnEventOneCommandDidNotCountIsNotCountedAndSaysForWhich) {
 TEST(SideBySide, ComparisonsArePairedByRoundAndSkipACommandThatNeverRan) {
     SideBySideResult r;
     r.labels = {"a", "b", "c"};
-    r.commands = {command({"a"}, {1, 2, 3, 4, 5, 6}), command({"b"}, {2, 3, 4, 5, 6, 7}),
-                  command({"c"}, {})};
+    r.commands = {command({"a"}, {1, 2, 3, 4, 5, 6}),
+                  command({"b"}, {1.25, 2.5, 3.75, 5, 6.25, 7.5}), command({"c"}, {})};
     const Comparison c = compare_side_by_side(r, CompareOptions{});
     ASSERT_EQ(c.benchmarks.size(), 1u);
     EXPECT_EQ(c.benchmarks[0].name, "b");
     const MetricComparison& time = c.benchmarks[0].metrics.front();
     EXPECT_EQ(time.method, Method::paired);
-    // Every round 1 s slower: the paired difference is exactly 1 s, though the samples overlap.
-    EXPECT_DOUBLE_EQ(time.shift, 1e9);
+    // Every round 25% slower, however slow the round: the paired ratio is exactly 1.25 (0.25 of
+    // the baseline's median, 3.5 s), though the samples overlap.
+    EXPECT_TRUE(time.log_ratio_pairs);
+    EXPECT_NEAR(time.shift, 0.25 * 3.5e9, 1);
+    EXPECT_NEAR(time.ci_low, time.shift, 1);
     EXPECT_EQ(time.verdict, Verdict::higher);
     ASSERT_EQ(c.notes.size(), 1u);
     EXPECT_EQ(c.notes[0], "c: not compared: the rounds stopped before it ran");

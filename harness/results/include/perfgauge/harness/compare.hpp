@@ -82,8 +82,8 @@ struct MetricComparison {
     /// samples for two blocks; that side's IQR raised the threshold instead).
     std::size_t baseline_blocks = 0, contender_blocks = 0;
     std::size_t run_pairs = 0;  ///< paired runs: the pairs of runs with samples on both sides
-    /// Paired runs: the pairs' log ratios were compared (times with positive medians), not their
-    /// differences (counts; a time whose run median was not positive).
+    /// Paired rounds or runs: the pairs' log ratios were compared (times with positive values),
+    /// not their differences (counts; a time with a value that was not positive).
     bool log_ratio_pairs = false;
     std::size_t baseline_samples = 0, contender_samples = 0;
     Verdict verdict = Verdict::inconclusive;

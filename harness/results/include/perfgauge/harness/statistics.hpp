@@ -100,23 +100,26 @@ Interval block_shift_interval(const BlockMeans& a, const BlockMeans& b, double c
 /// NaN at both ends with fewer than two values or a value that is not finite.
 Interval mean_interval(std::span<const double> values, double confidence = 0.95);
 
-/// Runs taken in turn, paired: for every run index present on both sides (`a_run[i]` names the
-/// run of `a[i]`), the medians of a's and of b's samples of that run, in run order.
-struct RunMedianPairs {
+/// Values paired index by index: a[i] with b[i] (the samples of one interleaved round, the
+/// medians of two runs taken in turn).
+struct PairedValues {
     std::vector<double> a, b;
 };
-RunMedianPairs run_median_pairs(std::span<const double> a, std::span<const std::size_t> a_run,
-                                std::span<const double> b, std::span<const std::size_t> b_run);
 
-/// What each pair of run medians says about the change, so that what moves both runs of a pair
-/// cancels. `ratios` (times: the host's speed scales a run's times, so a pair run 1.8x slow shows
-/// the same ratio, not a difference 1.8x larger) and every median positive: the logarithm of
-/// b / a; otherwise (counts, whose change is a number of events, and can be 0) the difference
+/// Runs taken in turn, paired: for every run index present on both sides (`a_run[i]` names the
+/// run of `a[i]`), the medians of a's and of b's samples of that run, in run order.
+PairedValues run_median_pairs(std::span<const double> a, std::span<const std::size_t> a_run,
+                              std::span<const double> b, std::span<const std::size_t> b_run);
+
+/// What each pair says about the change, so that what moves both values of a pair cancels.
+/// `ratios` (times: the host's speed scales a round's or a run's times, so a pair taken 1.8x slow
+/// shows the same ratio, not a difference 1.8x larger) and every value positive: the logarithm
+/// of b / a; otherwise (counts, whose change is a number of events, and can be 0) the difference
 /// b - a. `logarithmic` says which.
 struct PairChanges {
     std::vector<double> values;
     bool logarithmic = false;
 };
-PairChanges pair_changes(const RunMedianPairs& pairs, bool ratios);
+PairChanges pair_changes(const PairedValues& pairs, bool ratios);
 
 }  // namespace perfgauge::harness
