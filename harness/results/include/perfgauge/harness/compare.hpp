@@ -38,7 +38,9 @@ struct CompareOptions {
 
 /// How one metric's two sample sets were compared.
 enum class Method {
-    paired,  ///< one result: per-round differences (same interleaved round), sign-test CI
+    /// one result: per-round ratios of times, differences of counts (same interleaved
+    /// round), the sign-test CI of their median (pair_changes, median_interval)
+    paired,
     /// two results (or one whose variants share too few rounds): Hodges-Lehmann shift; the CI
     /// spans both its Mann-Whitney (Moses) interval and a batch-means interval over blocks of
     /// consecutive samples (time_blocks), widened by the blocks' spread
@@ -46,7 +48,8 @@ enum class Method {
     deterministic,  ///< simulated or otherwise constant counts: the exact difference, no test
     /// two sides joining the same number of runs, taken in turn (A B, B A, ...): run i of one
     /// side paired with run i of the other, a Student t interval of the log ratios of their
-    /// medians (differences where a median is 0; run_median_pairs, pair_changes, mean_interval)
+    /// medians for times, differences for counts (run_median_pairs, pair_changes,
+    /// mean_interval)
     paired_runs,
 };
 
