@@ -284,13 +284,6 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             } else {
                 m.shift = (ci.low + ci.high) / 2;
             }
-            // The change the verdict rests on: the pooled medians lean towards the side whose
-            // slow runs took more samples, so ratio and change follow the pairs too (the
-            // regression gate reads them).
-            if (m.baseline_median != 0) {
-                m.ratio = 1 + m.shift / m.baseline_median;
-                m.change_pct = 100 * (m.ratio - 1);
-            }
         } else if (method == Method::paired && baseline.size() == contender.size()) {
             // Same interleaved round, same conditions: the per-round ratios of times (the host's
             // speed in a round scales both) and differences of counts cancel drift. The median
@@ -349,6 +342,15 @@ MetricComparison compare_samples(std::string metric, bool is_time,
                     m.threshold = std::max(m.threshold, s.iqr);
             }
             m.equivalence_shown = m.threshold == before;
+        }
+        // Paired: the change the verdict rests on is the pairs' (median ratio of the rounds,
+        // mean ratio of the runs), so ratio and change follow it (the regression gate reads
+        // them): the pooled medians of runs lean towards the side whose slow runs took more
+        // samples, and a median of ratios is not the ratio of medians.
+        if ((m.method == Method::paired || m.method == Method::paired_runs) &&
+            m.baseline_median != 0) {
+            m.ratio = 1 + m.shift / m.baseline_median;
+            m.change_pct = 100 * (m.ratio - 1);
         }
         m.ci_low = ci.low;
         m.ci_high = ci.high;

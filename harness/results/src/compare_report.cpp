@@ -40,6 +40,13 @@ std::string time_name(const MetricComparison& m, const char* wall, const char* c
     return (m.metric == "time" ? wall : cpu) + m.per;
 }
 
+// How paired samples were compared: "log-ratio" or "difference"; "" when not paired.
+const char* paired_by(const MetricComparison& m) {
+    if (m.method != Method::paired && m.method != Method::paired_runs)
+        return "";
+    return m.log_ratio_pairs ? "log-ratio" : "difference";
+}
+
 // Both sides have a median, and the baseline's can divide.
 bool has_ratio(const MetricComparison& m) {
     return m.baseline_samples > 0 && m.contender_samples > 0 && m.baseline_median != 0;
@@ -101,8 +108,10 @@ std::string render_table(const Comparison& c) {
     std::string out =
         fmt::format("baseline: {}\ncontender: {}\n", c.baseline_label, c.contender_label);
     out += table.render();
-    out += "RATIO = contender / baseline medians; P = two-sided Mann-Whitney U (for reference); " +
-           thresholds_text(c.options) + "\n";
+    out +=
+        "RATIO = contender / baseline medians (paired rows: the pairs' ratio, which the CI "
+        "is around); P = two-sided Mann-Whitney U (for reference); " +
+        thresholds_text(c.options) + "\n";
     for (const auto& n : c.notes)
         out += fmt::format("note: {}\n", n);
     return out;
@@ -112,7 +121,7 @@ std::string render_csv(const Comparison& c) {
     TextTable table({"benchmark", "metric", "baseline_median", "contender_median", "ratio",
                      "change_pct", "hodges_lehmann_shift", "p_value", "baseline_samples",
                      "contender_samples", "verdict", "source", "ci_low", "ci_high", "threshold",
-                     "method"});
+                     "method", "paired_by"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
             table.add_row(
@@ -124,7 +133,7 @@ std::string render_csv(const Comparison& c) {
                  m.p_value ? fmt::format("{}", *m.p_value) : "", std::to_string(m.baseline_samples),
                  std::to_string(m.contender_samples), verdict_text(m), source_text(m),
                  fmt::format("{}", m.ci_low), fmt::format("{}", m.ci_high),
-                 fmt::format("{}", m.threshold), method_name(m.method)});
+                 fmt::format("{}", m.threshold), method_name(m.method), paired_by(m)});
         }
     }
     return table.render_csv();
@@ -194,10 +203,8 @@ std::string render_json(const Comparison& c) {
                  {"baseline_blocks", m.baseline_blocks},
                  {"contender_blocks", m.contender_blocks},
                  {"run_pairs", m.run_pairs},
-                 {"paired_by", m.method != Method::paired_runs && m.method != Method::paired
-                                   ? nlohmann::json(nullptr)
-                               : m.log_ratio_pairs ? nlohmann::json("log-ratio")
-                                                   : nlohmann::json("difference")},
+                 {"paired_by",
+                  *paired_by(m) ? nlohmann::json(paired_by(m)) : nlohmann::json(nullptr)},
                  {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);

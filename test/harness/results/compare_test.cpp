@@ -287,7 +287,7 @@ TEST(Compare, RendersEveryFormat) {
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "benchmark,metric,baseline_median,contender_median,ratio,change_pct,"
               "hodges_lehmann_shift,p_value,baseline_samples,contender_samples,verdict,source,"
-              "ci_low,ci_high,threshold,method");
+              "ci_low,ci_high,threshold,method,paired_by");
     std::stringstream row(csv.substr(csv.find('\n') + 1));
     std::vector<std::string> fields;
     for (std::string field; std::getline(row, field, ',') && fields.size() < 6;)
@@ -620,6 +620,26 @@ TEST(Compare, PairedRunsNeedThreePairsWithSamplesOnBothSides) {
     EXPECT_FALSE(std::any_of(whole.notes.begin(), whole.notes.end(), [](const std::string& n) {
         return n.find("widened") != std::string::npos;
     }));
+}
+
+TEST(Compare, PairedRoundsReportTheMedianRatioTheVerdictRestsOn) {
+    // Per-round ratios 2, 1.25, 1.1, 1.25, 1.25, 1.0: their median is 1.25, while the ratio of
+    // the two sides' medians is 4.15 / 3.5 = 1.186. Ratio, change and shift follow the pairs.
+    const std::vector<double> a = {1, 2, 3, 4, 5, 6};
+    const std::vector<double> b = {2, 2.5, 3.3, 5, 6.25, 6};
+    const auto m = compare_samples("time", true, a, b, CompareOptions{}, Method::paired);
+    EXPECT_EQ(m.method, Method::paired);
+    EXPECT_TRUE(m.log_ratio_pairs);
+    EXPECT_NEAR(m.ratio, 1.25, 1e-12);
+    EXPECT_NEAR(m.change_pct, 25, 1e-9);
+    EXPECT_NEAR(m.shift, 0.25 * 3.5, 1e-12);
+    EXPECT_NEAR(m.contender_median / m.baseline_median, 4.15 / 3.5, 1e-12);
+    // Counts: the rounds' differences 1, 0.5, 0.3, 1, 1.25, 0, whose median is 0.75.
+    const auto counts =
+        compare_samples("instructions", false, a, b, CompareOptions{}, Method::paired);
+    EXPECT_FALSE(counts.log_ratio_pairs);
+    EXPECT_NEAR(counts.shift, 0.75, 1e-12);
+    EXPECT_NEAR(counts.change_pct, 100 * 0.75 / 3.5, 1e-9);
 }
 
 TEST(Compare, PairedRunsOfOneSampleEachArePairsNotTooFewSamples) {
