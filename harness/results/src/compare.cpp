@@ -365,7 +365,8 @@ namespace {
 // How much faster or slower the machine itself was in the contender's run: perfgauge's fixed
 // probes (the same work in both runs) - the fastest dependent chain, and the median of the
 // copies that share a core's bandwidth with a busy sibling thread - whichever moved more. The
-// interval of every time widens by it (0 within --min-change). Notes what it found in `c`.
+// interval of every time widens by it (0 within --min-change; with paired runs only the times
+// that could not be paired). Records the drift in `c` and says what it found in `notes`.
 double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c,
                      bool paired_runs, std::vector<std::string>& notes) {
     const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
@@ -402,38 +403,50 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
     return 0;  // within what the probes themselves wander
 }
 
-// With paired runs: the metrics that fell back to blocks of samples (too few runs with samples on
-// both sides) and what the probes said about the machine, which widened them; and the times
-// paired by differences (a run median not positive), by name.
-void note_unpaired_metrics(Comparison& c, const std::vector<std::string>& drift_notes) {
-    constexpr std::size_t kNamed = 8;
-    struct Named {
-        std::vector<std::string> names;
-        std::size_t count = 0;
-        void add(const std::string& name) {
-            if (++count <= kNamed)
-                names.push_back(name);
-        }
-        std::string list() const {
-            return fmt::format("{}{}", fmt::join(names, "; "),
-                               count > kNamed ? fmt::format("; and {} more", count - kNamed) : "");
-        }
-    } unpaired, by_difference;
+// Up to 8 names, and how many more.
+struct Named {
+    static constexpr std::size_t kNamed = 8;
+    std::vector<std::string> names;
+    std::size_t count = 0;
+    void add(const std::string& name) {
+        if (++count <= kNamed)
+            names.push_back(name);
+    }
+    std::string list() const {
+        return fmt::format("{}{}", fmt::join(names, "; "),
+                           count > kNamed ? fmt::format("; and {} more", count - kNamed) : "");
+    }
+};
+
+// Paired times are compared by their ratios unless a value was not positive; such times are
+// named, since the verdict then rests on differences.
+void note_times_paired_by_difference(Comparison& c) {
+    Named by_difference;
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
-            const bool time = m.is_time || is_clock_event(m.metric);
-            if (m.method == Method::independent && m.verdict != Verdict::too_few_samples)
-                unpaired.add(b.name + " " + m.metric);
-            else if (m.method == Method::paired_runs && time && !m.log_ratio_pairs)
+            const bool paired = m.method == Method::paired || m.method == Method::paired_runs;
+            if (paired && (m.is_time || is_clock_event(m.metric)) && !m.log_ratio_pairs)
                 by_difference.add(b.name + " " + m.metric);
         }
     }
     if (by_difference.count > 0) {
-        c.notes.push_back(fmt::format(
-            "{} time{} paired by the differences of run medians, not their ratios (a run's "
-            "median was not positive: a correction larger than the time): {}",
-            by_difference.count, by_difference.count == 1 ? " was" : "s were",
-            by_difference.list()));
+        c.notes.push_back(
+            fmt::format("{} time{} paired by differences, not ratios (a value was not positive: a "
+                        "correction larger than the time): {}",
+                        by_difference.count, by_difference.count == 1 ? " was" : "s were",
+                        by_difference.list()));
+    }
+}
+
+// With paired runs: the metrics that fell back to blocks of samples (too few runs with samples on
+// both sides), by name, and what the probes said about the machine, which widened them.
+void note_unpaired_metrics(Comparison& c, const std::vector<std::string>& drift_notes) {
+    Named unpaired;
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics) {
+            if (m.method == Method::independent && m.verdict != Verdict::too_few_samples)
+                unpaired.add(b.name + " " + m.metric);
+        }
     }
     if (unpaired.count == 0)
         return;
@@ -549,6 +562,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
             options, across, drift));
         if (paired_runs)
             note_unpaired_metrics(c, drift_notes);
+        note_times_paired_by_difference(c);
         note_event_differences(baseline, contender, c);
         return c;
     }
@@ -572,6 +586,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
     }
     if (paired_runs)
         note_unpaired_metrics(c, drift_notes);
+    note_times_paired_by_difference(c);
     note_event_differences(baseline, contender, c);
     return c;
 }
@@ -600,6 +615,7 @@ Comparison compare_within(const RunResult& result, const std::string& param_key,
                                                   name_without(b.name, baseline_value), options,
                                                   Method::paired));
     }
+    note_times_paired_by_difference(c);
     note_event_differences(result, result, c);
     return c;
 }

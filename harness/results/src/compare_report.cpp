@@ -47,9 +47,10 @@ const char* paired_by(const MetricComparison& m) {
     return m.log_ratio_pairs ? "log-ratio" : "difference";
 }
 
-// Both sides have a median, and the baseline's can divide.
+// Both sides have a median, and the baseline's can divide: a ratio to a median of 0 or below (a
+// corrected count) would say nothing, or the opposite of the interval.
 bool has_ratio(const MetricComparison& m) {
-    return m.baseline_samples > 0 && m.contender_samples > 0 && m.baseline_median != 0;
+    return m.baseline_samples > 0 && m.contender_samples > 0 && m.baseline_median > 0;
 }
 
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
@@ -109,8 +110,9 @@ std::string render_table(const Comparison& c) {
         fmt::format("baseline: {}\ncontender: {}\n", c.baseline_label, c.contender_label);
     out += table.render();
     out +=
-        "RATIO = contender / baseline medians (paired rows: the pairs' ratio, which the CI "
-        "is around); P = two-sided Mann-Whitney U (for reference); " +
+        "RATIO = contender / baseline medians (paired rows: the pairs' change, which the CI is "
+        "about: their median or mean ratio of times, 1 + their difference / the baseline for "
+        "counts); P = two-sided Mann-Whitney U (for reference); " +
         thresholds_text(c.options) + "\n";
     for (const auto& n : c.notes)
         out += fmt::format("note: {}\n", n);

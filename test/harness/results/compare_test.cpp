@@ -545,7 +545,6 @@ TEST(Compare, PairedRunsCancelWhatChangesFromOneRunToTheNext) {
     // Ratio and change follow the pairs, which the regression gate reads. Times are paired by
     // their ratios: every pair is exactly 4% apart whatever its run's speed (differences would
     // make it 4% of a mean run, 4.09%, and spread the pairs by the drift).
-    EXPECT_NEAR(time.ratio, 1 + time.shift / time.baseline_median, 1e-12);
     EXPECT_NEAR(time.change_pct, 4.0, 1e-9);
     // No machine-drift widening and no blocks note: the note says how the runs were paired.
     EXPECT_TRUE(std::any_of(paired.notes.begin(), paired.notes.end(), [](const auto& n) {
@@ -640,6 +639,38 @@ TEST(Compare, PairedRoundsReportTheMedianRatioTheVerdictRestsOn) {
     EXPECT_FALSE(counts.log_ratio_pairs);
     EXPECT_NEAR(counts.shift, 0.75, 1e-12);
     EXPECT_NEAR(counts.change_pct, 100 * 0.75 / 3.5, 1e-9);
+}
+
+TEST(Compare, PairedRoundsSayHowTheyWerePaired) {
+    // Rounds without rounds given pair by index. A time with a value below 0 (a correction larger
+    // than the time) cannot be a ratio: paired by differences, named, and said in JSON.
+    auto slower = bench("varint/bmi2/1K", "bmi2", 9, 30.8);
+    auto dipped = bench("varint/bmi2/1K", "bmi2", 9, 30.8);
+    dipped.ns_per_item[3] = -0.5;
+    for (const auto& [contender, by] : {std::pair{slower, "log-ratio"}, {dipped, "difference"}}) {
+        const auto c =
+            compare_within(result({bench("varint/branchy/1K", "branchy", 8, 30.8), contender}),
+                           "variant", "branchy", "bmi2", CompareOptions{});
+        ASSERT_EQ(c.benchmarks.size(), 1u);
+        const auto& time = c.benchmarks[0].metrics[0];
+        EXPECT_EQ(time.method, Method::paired);
+        const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
+        const auto& metrics = j["benchmarks"][0]["metrics"];
+        EXPECT_EQ(metrics[0]["paired_by"], by) << metrics[0];
+        // Instructions, the same constant on both sides: exact, not paired.
+        EXPECT_EQ(metrics[1]["method"], "deterministic") << metrics[1];
+        EXPECT_TRUE(metrics[1]["paired_by"].is_null()) << metrics[1];
+        const bool named = std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+            return n.find("1 time was paired by differences, not ratios") != std::string::npos &&
+                   n.find("varint/1K time") != std::string::npos;
+        });
+        EXPECT_EQ(named, std::string(by) == "difference");
+    }
+    // Not paired: null.
+    const auto across = compare_results(result({bench("a", "x", 8, 30.8)}),
+                                        result({bench("a", "x", 4, 15)}), CompareOptions{});
+    const auto j = nlohmann::json::parse(render_comparison(across, OutputFormat::json));
+    EXPECT_TRUE(j["benchmarks"][0]["metrics"][0]["paired_by"].is_null());
 }
 
 TEST(Compare, PairedRunsOfOneSampleEachArePairsNotTooFewSamples) {

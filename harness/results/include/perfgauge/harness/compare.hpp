@@ -64,8 +64,11 @@ struct MetricComparison {
     bool is_time = false;
     Method method = Method::independent;
     double baseline_median = 0, contender_median = 0;
-    double ratio = 0;       ///< contender / baseline (0 when the baseline is 0)
-    double change_pct = 0;  ///< 100 * (contender - baseline) / baseline
+    /// contender / baseline medians (0 when the baseline is 0); paired rows: 1 + shift / the
+    /// baseline's median, the pairs' own change (median or mean ratio of times, the pairs'
+    /// difference of counts), which the interval is about
+    double ratio = 0;
+    double change_pct = 0;  ///< 100 * (ratio - 1)
     double shift = 0;       ///< estimate of contender - baseline (per item)
     /// Interval of contender - baseline (per item), at `confidence`; equal to `shift` at both
     /// ends when deterministic.
