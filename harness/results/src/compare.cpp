@@ -17,6 +17,18 @@ namespace perfgauge::harness {
 namespace {
 
 // The verdict the interval supports against the threshold.
+// A change of paired values and its interval, in the metric's unit: log ratios go back on the
+// baseline's median, base * (ratio - 1), so that the verdict asks whether the ratio clears
+// 1 +- min_change; differences already are in it.
+void to_metric_unit(const PairChanges& changes, double base, double& shift, Interval& ci) {
+    if (!changes.logarithmic)
+        return;
+    const auto back = [base](double log_ratio) { return base * (std::exp(log_ratio) - 1); };
+    shift = back(shift);
+    ci.low = back(ci.low);
+    ci.high = back(ci.high);
+}
+
 void decide(MetricComparison& m) {
     if (m.ci_low > m.threshold)
         m.verdict = Verdict::higher;
@@ -274,16 +286,8 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             m.run_pairs = run_changes.values.size();
             m.log_ratio_pairs = run_changes.logarithmic;
             ci = mean_interval(run_changes.values, confidence);
-            if (run_changes.logarithmic) {
-                // Back to the metric's unit, on the baseline's median: the verdict asks whether
-                // the ratio clears 1 +- min_change.
-                const double base = m.baseline_median;
-                m.shift = base * (std::exp((ci.low + ci.high) / 2) - 1);
-                ci.low = base * (std::exp(ci.low) - 1);
-                ci.high = base * (std::exp(ci.high) - 1);
-            } else {
-                m.shift = (ci.low + ci.high) / 2;
-            }
+            m.shift = (ci.low + ci.high) / 2;
+            to_metric_unit(run_changes, m.baseline_median, m.shift, ci);
         } else if (method == Method::paired && baseline.size() == contender.size()) {
             // Same interleaved round, same conditions: the per-round ratios of times (the host's
             // speed in a round scales both) and differences of counts cancel drift. The median
@@ -295,12 +299,7 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             m.log_ratio_pairs = changes.logarithmic;
             m.shift = median(changes.values);
             ci = median_interval(changes.values, confidence);
-            if (changes.logarithmic) {
-                const double base = m.baseline_median;
-                m.shift = base * (std::exp(m.shift) - 1);
-                ci.low = base * (std::exp(ci.low) - 1);
-                ci.high = base * (std::exp(ci.high) - 1);
-            }
+            to_metric_unit(changes, m.baseline_median, m.shift, ci);
         } else {
             // Two runs: the Hodges-Lehmann shift and its Moses interval, which treats every
             // sample as an independent draw; a run's neighbouring samples share the machine's

@@ -47,6 +47,12 @@ const char* paired_by(const MetricComparison& m) {
     return m.log_ratio_pairs ? "log-ratio" : "difference";
 }
 
+// `value` where it means something, else null.
+template <typename T>
+nlohmann::json value_if(bool meaningful, const T& value) {
+    return meaningful ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
 // Both sides have a median, and the baseline's can divide: a ratio to a median of 0 or below (a
 // corrected count) would say nothing, or the opposite of the interval.
 bool has_ratio(const MetricComparison& m) {
@@ -185,13 +191,10 @@ std::string render_json(const Comparison& c) {
             e["metrics"].push_back(
                 {{"metric", m.is_time ? time_name(m, "ns_per_", "cpu_ns_per_") : m.metric},
                  {"source", source_text(m)},
-                 {"baseline_median",
-                  m.baseline_samples ? nlohmann::json(m.baseline_median) : nlohmann::json(nullptr)},
-                 {"contender_median", m.contender_samples ? nlohmann::json(m.contender_median)
-                                                          : nlohmann::json(nullptr)},
-                 {"ratio", has_ratio(m) ? nlohmann::json(m.ratio) : nlohmann::json(nullptr)},
-                 {"change_pct",
-                  has_ratio(m) ? nlohmann::json(m.change_pct) : nlohmann::json(nullptr)},
+                 {"baseline_median", value_if(m.baseline_samples > 0, m.baseline_median)},
+                 {"contender_median", value_if(m.contender_samples > 0, m.contender_median)},
+                 {"ratio", value_if(has_ratio(m), m.ratio)},
+                 {"change_pct", value_if(has_ratio(m), m.change_pct)},
                  {"shift", m.shift},
                  {"hodges_lehmann_shift", m.shift},
                  {"p_value", m.p_value ? nlohmann::json(*m.p_value) : nlohmann::json(nullptr)},
@@ -205,8 +208,7 @@ std::string render_json(const Comparison& c) {
                  {"baseline_blocks", m.baseline_blocks},
                  {"contender_blocks", m.contender_blocks},
                  {"run_pairs", m.run_pairs},
-                 {"paired_by",
-                  *paired_by(m) ? nlohmann::json(paired_by(m)) : nlohmann::json(nullptr)},
+                 {"paired_by", value_if(*paired_by(m) != '\0', paired_by(m))},
                  {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);
