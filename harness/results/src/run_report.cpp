@@ -13,6 +13,16 @@ namespace perfgauge::harness {
 
 namespace {
 
+// A precision that is not known (too few samples) or has no samples: JSON null, not a number.
+nlohmann::json finite_or_null(double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+// The same in a CSV cell: empty.
+std::string precision_cell(double precision) {
+    return std::isfinite(precision) ? fmt::format("{:.6f}", precision) : std::string();
+}
+
 // Entries are flagged "imprecise" beyond the run's target (1% when it sampled a fixed count).
 double imprecise_beyond(const RunResult& r) {
     return r.precision_target > 0 ? r.precision_target : 0.01;
@@ -58,6 +68,8 @@ nlohmann::json context_json(const RunResult& r) {
     p["seed"] = r.seed;
     p["repetitions"] = r.repetitions;
     p["processes"] = r.processes;
+    if (!r.in_turn_with.empty())
+        p["in_turn_with"] = r.in_turn_with;
     p["precision_target"] = r.precision_target;
     p["interrupted"] =
         r.interrupted_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.interrupted_by);
@@ -194,7 +206,7 @@ std::string render_json(const RunResult& r) {
                                         {"cv", t.cv},   {"samples", t.count}};
         agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
         agg["perfgauge_unstable"] = t.unstable;
-        agg["perfgauge_precision"] = median_precision(bench.ns_per_item);
+        agg["perfgauge_precision"] = finite_or_null(median_precision(bench.ns_per_item));
         agg["perfgauge_disturbed"] = nlohmann::json::array();
         for (const auto& d : bench.disturbed) {
             agg["perfgauge_disturbed"].push_back({{"round", d.round},
@@ -234,7 +246,7 @@ std::string render_csv(const RunResult& r) {
                                         fmt::format("{}", items_per_second(t.median)),
                                         fmt::format("{}", bytes_per_second(b, t.median)),
                                         std::to_string(b.disturbed.size()),
-                                        fmt::format("{:.6f}", median_precision(b.ns_per_item))};
+                                        precision_cell(median_precision(b.ns_per_item))};
         for (std::size_t i = 0; i < r.events.size(); ++i)
             row.push_back(r.events[i].counted ? fmt::format("{}", median(b.counters_per_item[i]))
                                               : "");
@@ -267,7 +279,9 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
             cells.push_back(format_si(median(b.counters_per_item[i])));
     }
     std::vector<std::string> flags;
-    if (const double p = median_precision(b.ns_per_item); !(p <= imprecise_beyond(r)))
+    if (const double p = median_precision(b.ns_per_item); std::isinf(p))
+        flags.push_back(fmt::format("imprecise: {} samples", b.ns_per_item.size()));
+    else if (!(p <= imprecise_beyond(r)))
         flags.push_back(fmt::format("imprecise ±{:.2f}%", 100 * p));
     if (!b.disturbed.empty())
         flags.push_back(fmt::format("{} disturbed", b.disturbed.size()));
@@ -358,6 +372,10 @@ double median_precision(const std::vector<double>& ns_per_item) {
     if (ns_per_item.empty())
         return std::numeric_limits<double>::quiet_NaN();
     const Interval ci = median_interval(ns_per_item, 0.95);
+    // Under 6 samples no pair of order statistics covers the median with 95%: [min, max] of
+    // one sample (or of two that agree) would read as a perfect precision.
+    if (ci.confidence < 0.95)
+        return std::numeric_limits<double>::infinity();
     const double m = median(ns_per_item);
     return m != 0 ? (ci.high - ci.low) / 2 / std::fabs(m) : std::numeric_limits<double>::infinity();
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 
 #include "../../support/run_process.hpp"
@@ -159,6 +160,40 @@ TEST(Runner, MoreSamplesUntilThePrecisionTargetOrTheBudget) {
     options.retake_rounds = 20 * options.repetitions;
     Runner fixed(options);
     EXPECT_EQ(fixed.run(noisy).benchmarks[0].ns_per_item.size(), 5u);
+}
+
+// One round, or two samples that agree, would say nothing of where the median lies: a precision
+// target is only reached with 6 samples or more (the fewest with a 95% order-statistic interval).
+TEST(Runner, APrecisionTargetNeedsSixSamples) {
+    EXPECT_TRUE(std::isinf(median_precision({5.0})));
+    EXPECT_TRUE(std::isinf(median_precision({5.0, 5.0, 5.0, 5.0, 5.0})));
+    EXPECT_EQ(median_precision({5.0, 5.0, 5.0, 5.0, 5.0, 5.0}), 0.0);
+    EXPECT_TRUE(std::isnan(median_precision({})));
+
+    auto options = quick(1);
+    options.precision = 0.5;  // any six samples reach it
+    options.max_time_s = 5;   // far more than six samples of a page fault take
+    Runner runner(options);
+    const std::vector<Benchmark> one = {{"one-page",
+                                         1,
+                                         0,
+                                         [](BatchState& s) {
+                                             for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                                                 touch_pages(1);
+                                         },
+                                         {}}};
+    const auto result = runner.run(one);
+    EXPECT_GE(result.benchmarks[0].ns_per_item.size(), 6u);
+    // The table flags a benchmark short of six samples by its count; JSON has no number for it.
+    auto few = result;
+    few.benchmarks[0].ns_per_item.resize(2);
+    EXPECT_NE(render_run(few, OutputFormat::table).find("imprecise: 2 samples"), std::string::npos);
+    const auto j = nlohmann::json::parse(render_run(few, OutputFormat::json));
+    for (const auto& e : j["benchmarks"]) {
+        if (e["run_type"] == "aggregate") {
+            EXPECT_TRUE(e["perfgauge_precision"].is_null()) << e.dump();
+        }
+    }
 }
 
 TEST(Runner, RecordsBothMachineProbes) {

@@ -19,8 +19,9 @@ inline constexpr const char* kRunCsvFixedColumns =
     "items_per_second,bytes_per_second,disturbed_samples,precision";
 
 /// The half-width of the distribution-free 95% interval of the median time, as a share of the
-/// median: what RunResult::precision_target is held against. That half-width for `ns_per_item` (NaN
-/// without samples).
+/// median: what RunResult::precision_target is held against. That half-width for `ns_per_item`;
+/// infinite with 1 to 5 samples (no interval of order statistics reaches 95%: the median is not
+/// known to any precision), NaN without samples. JSON writes null, CSV an empty cell for both.
 double median_precision(const std::vector<double>& ns_per_item);
 
 /// JSON layout: {"context": {...Google Benchmark context..., "perfgauge": {...}},
