@@ -111,6 +111,26 @@ Side read_side(const std::string& side, const std::vector<std::string>& paths) {
 // Whether the joined runs of the two sides are compared pair by pair, and what to say when
 // they were joined but cannot be.
 bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::string>& notes) {
+    const std::string& token = baseline.merged.in_turn_with;
+    if (baseline.dates.size() == 1 && contender.dates.size() == 1 && !token.empty() &&
+        token == contender.merged.in_turn_with) {
+        // perfgauge run --against wrote both: process i of each benchmark ran beside the other
+        // side's process i.
+        const std::size_t pairs = baseline.merged.processes;
+        if (pairs != contender.merged.processes || pairs < harness::kMinPairedRuns) {
+            notes.push_back(fmt::format(
+                "the two results were measured in turn (perfgauge run --against), but with {} and "
+                "{} pairs of processes, not {} or more each: compared as independent results",
+                pairs, contender.merged.processes, harness::kMinPairedRuns));
+            return false;
+        }
+        notes.push_back(fmt::format(
+            "the two results were measured in turn, benchmark by benchmark (perfgauge run "
+            "--against): each benchmark's process i of one side is paired with process i of the "
+            "other ({} pairs)",
+            pairs));
+        return true;
+    }
     if (baseline.dates.size() < 2 && contender.dates.size() < 2)
         return false;  // nothing joined: nothing to pair
     const auto pairing = harness::pair_runs(baseline.dates, contender.dates);

@@ -24,6 +24,7 @@
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/workloads/suite.hpp"
+#include "run_against.hpp"
 #include "run_options.hpp"
 #include "run_processes.hpp"
 #include "run_simulation.hpp"
@@ -72,6 +73,17 @@ event (or est-cycles) is asked for. est-cycles is an estimate, never a measured 
 L1 hits + 5*LL hits + 35*memory accesses + 15*mispredicted branches (cycles itself is not
 simulated). The time breakdown (native, simulation, per benchmark) is in the table's notes
 and the JSON.
+
+Comparing two builds: --against OTHER (the path of another perfgauge build, e.g. main's)
+measures this build and OTHER in turn, benchmark by benchmark: each benchmark in --pairs pairs
+of fresh processes, one of each build, the order alternating (A B, B A, ...), each build's -r
+rounds and --max-time shared between its processes. A pair's two processes run within about a
+second of each other, so what a shared machine does from one minute to the next falls on both
+builds alike and cancels in the pair's ratio. Prints the comparison (OTHER the baseline,
+Student's t over the pairs' ratios of medians, thresholds as perfgauge compare's defaults) in
+--format, and saves each build's result (--json, --against-json): perfgauge compare
+OTHER.json THIS.json pairs them again, with any thresholds. Native counters only (simulated
+counts do not vary from run to run: simulate each build and compare the files).
 
 Exit status: 0 success, 1 the work could not be done, 2 bad options, names or output paths.
 
@@ -184,7 +196,14 @@ int run_command(const std::vector<std::string>& args) {
         "items counted per benchmark under simulation: whole iterations up to this many, "
         "the first this-many varints of a longer one (see above)")(
         "sim-jobs", po::value<unsigned>()->default_value(0),
-        "simulation processes at once, after the native measurement (0: one per CPU)");
+        "simulation processes at once, after the native measurement (0: one per CPU)")(
+        "against", po::value<std::string>(),
+        "measure this build and the perfgauge at this path in turn, benchmark by benchmark, and "
+        "compare them (see above)")("pairs", po::value<int>()->default_value(6),
+                                    "with --against: pairs of processes per benchmark (3 to 100)")(
+        "against-json", po::value<std::string>(),
+        "with --against: save the other build's result here (default "
+        "perfgauge-run-DATE-against.json; 'none': do not)");
     po::options_description hidden;
     hidden.add_options()("internal-sim-child", po::value<std::string>(),
                          "perfgauge's own: the simulation child writes its manifest here")(
@@ -220,6 +239,10 @@ int run_command(const std::vector<std::string>& args) {
     if (vm.count("internal-sim-child")) {
         return run_simulation_child(vm["internal-sim-child"].as<std::string>(), spec, vm, system);
     }
+    if (vm.count("against"))
+        return run_against(vm, std::move(spec), system);
+    if (!vm["pairs"].defaulted() || vm.count("against-json"))
+        throw UsageError("--pairs and --against-json apply only with --against OTHER_PERFGAUGE");
     const harness::OutputFormat format = format_option(vm);
     const harness::Backend backend = backend_option(vm);
     const auto valgrind = simulation_valgrind(backend);

@@ -18,17 +18,9 @@ namespace {
 // The options a measuring process takes over unchanged: what to measure and how to time it.
 std::vector<std::string> measuring_arguments(const po::variables_map& vm) {
     std::vector<std::string> out = suite_arguments(vm);
-    out.push_back("--events=" + vm["events"].as<std::string>());
     out.push_back("--backend=" + vm["backend"].as<std::string>());
-    out.push_back(fmt::format("--min-time={}", vm["min-time"].as<double>()));
-    out.push_back(fmt::format("--warmup={}", vm["warmup"].as<double>()));
-    out.push_back(fmt::format("--precision={}", vm["precision"].as<double>()));
-    for (const char* flag : {"no-interleave", "fifo", "mlock", "quiet"}) {
-        if (vm.count(flag))
-            out.push_back(fmt::format("--{}", flag));
-    }
-    if (vm.count("pin"))
-        out.push_back(fmt::format("--pin={}", vm["pin"].as<int>()));
+    const auto timing = timing_arguments(vm);
+    out.insert(out.end(), timing.begin(), timing.end());
     return out;
 }
 
@@ -58,6 +50,21 @@ void keep_interrupted_part(std::vector<harness::RunResult>& parts,
 }
 
 }  // namespace
+
+std::vector<std::string> timing_arguments(const po::variables_map& vm) {
+    std::vector<std::string> out;
+    out.push_back("--events=" + vm["events"].as<std::string>());
+    out.push_back(fmt::format("--min-time={}", vm["min-time"].as<double>()));
+    out.push_back(fmt::format("--warmup={}", vm["warmup"].as<double>()));
+    out.push_back(fmt::format("--precision={}", vm["precision"].as<double>()));
+    for (const char* flag : {"no-interleave", "fifo", "mlock", "quiet"}) {
+        if (vm.count(flag))
+            out.push_back(fmt::format("--{}", flag));
+    }
+    if (vm.count("pin"))
+        out.push_back(fmt::format("--pin={}", vm["pin"].as<int>()));
+    return out;
+}
 
 std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::size_t processes) {
     if (processes < 1 || repetitions < processes) {

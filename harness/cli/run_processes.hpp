@@ -14,6 +14,10 @@
 
 namespace perfgauge::cli {
 
+/// The options every measuring child takes over unchanged besides the selection and the
+/// backend: events, sample and warm-up time, precision, interleaving and scheduling.
+std::vector<std::string> timing_arguments(const po::variables_map& vm);
+
 /// How a run's repetitions are shared: process i of n takes repetitions / n rounds, the first
 /// repetitions % n processes one more. Throws UsageError when there are fewer rounds than
 /// processes.

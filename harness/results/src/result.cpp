@@ -47,6 +47,33 @@ void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::siz
     }
 }
 
+bool same_event_names(const RunResult& a, const RunResult& b) {
+    return std::equal(a.events.begin(), a.events.end(), b.events.begin(), b.events.end(),
+                      [](const EventColumn& x, const EventColumn& y) { return x.name == y.name; });
+}
+
+// What a run that combines `part` keeps of its facts: an interruption, the fastest chain probe
+// (the machine at its best), every warning once.
+void absorb_run_facts(RunResult& into, const RunResult& part) {
+    if (!part.interrupted_by.empty())
+        into.interrupted_by = part.interrupted_by;
+    if (part.machine_probe_ns > 0 &&
+        (into.machine_probe_ns <= 0 || part.machine_probe_ns < into.machine_probe_ns))
+        into.machine_probe_ns = part.machine_probe_ns;
+    for (const auto& w : part.warnings) {
+        if (std::find(into.warnings.begin(), into.warnings.end(), w) == into.warnings.end())
+            into.warnings.push_back(w);
+    }
+}
+
+// The parts' copy-probe medians, averaged (RunResult::machine_copy_probe_ns of a combined run).
+void average_copy_probes(RunResult& into, const std::vector<RunResult>& parts) {
+    double sum = 0;
+    for (const auto& part : parts)
+        sum += part.machine_copy_probe_ns;
+    into.machine_copy_probe_ns = sum / static_cast<double>(parts.size());
+}
+
 }  // namespace
 
 std::string_view kind_description(ResultKind kind) {
@@ -99,13 +126,9 @@ RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::str
     merged.repetitions = 0;
     merged.processes = parts.size();
     std::size_t round_offset = 0;
-    double copy_probes = 0;  // the processes' medians, averaged
     for (std::size_t p = 0; p < parts.size(); ++p) {
         const RunResult& part = parts[p];
-        const bool same_events = std::equal(
-            part.events.begin(), part.events.end(), merged.events.begin(), merged.events.end(),
-            [](const EventColumn& a, const EventColumn& b) { return a.name == b.name; });
-        if (!same_events || part.benchmarks.size() != merged.benchmarks.size()) {
+        if (!same_event_names(part, merged) || part.benchmarks.size() != merged.benchmarks.size()) {
             throw std::invalid_argument(fmt::format(
                 "{} did not measure the same benchmarks and events as {}", name(p), name(0)));
         }
@@ -119,20 +142,46 @@ RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::str
         }
         round_offset += rounds_used(part);
         merged.repetitions += part.repetitions;
-        if (!part.interrupted_by.empty())
-            merged.interrupted_by = part.interrupted_by;
-        copy_probes += part.machine_copy_probe_ns;
-        if (part.machine_probe_ns > 0 &&
-            (merged.machine_probe_ns <= 0 || part.machine_probe_ns < merged.machine_probe_ns))
-            merged.machine_probe_ns = part.machine_probe_ns;
-        for (const auto& w : part.warnings) {
-            if (std::find(merged.warnings.begin(), merged.warnings.end(), w) ==
-                merged.warnings.end())
-                merged.warnings.push_back(w);
-        }
+        absorb_run_facts(merged, part);
     }
-    merged.machine_copy_probe_ns = copy_probes / static_cast<double>(parts.size());
+    average_copy_probes(merged, parts);
     return merged;
+}
+
+RunResult join_benchmarks(std::vector<RunResult> parts) {
+    if (parts.empty())
+        throw std::invalid_argument("no benchmark was measured");
+    RunResult joined = parts.front();
+    joined.benchmarks.clear();
+    joined.repetitions = 0;
+    std::size_t round_offset = 0;
+    for (const RunResult& part : parts) {
+        if (!same_event_names(part, joined))
+            throw std::invalid_argument("the benchmarks were not measured with the same events");
+        if (part.processes != joined.processes) {
+            throw std::invalid_argument(
+                fmt::format("the benchmarks were measured in {} and {} processes", joined.processes,
+                            part.processes));
+        }
+        for (const BenchmarkResult& b : part.benchmarks) {
+            for (const BenchmarkResult& earlier : joined.benchmarks) {
+                if (earlier.name == b.name)
+                    throw std::invalid_argument(fmt::format("'{}' was measured twice", b.name));
+            }
+            joined.benchmarks.push_back(b);
+            BenchmarkResult& moved = joined.benchmarks.back();
+            moved.rounds.clear();
+            for (std::size_t k = 0; k < b.ns_per_item.size(); ++k)
+                moved.rounds.push_back(round_of(b, k) + round_offset);
+            for (auto& d : moved.disturbed)
+                d.round += round_offset;
+        }
+        round_offset += rounds_used(part);
+        joined.repetitions = std::max(joined.repetitions, part.repetitions);
+        absorb_run_facts(joined, part);
+    }
+    average_copy_probes(joined, parts);
+    return joined;
 }
 
 std::vector<std::size_t> time_blocks(const BenchmarkResult& b, std::size_t max_per_process,

@@ -156,6 +156,7 @@ void read_context(const json& context, RunResult& r) {
     r.seed = get_or<std::uint64_t>(p, "seed", 0);
     r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
     r.processes = get_or<std::size_t>(p, "processes", 1);
+    r.in_turn_with = get_or<std::string>(p, "in_turn_with", "");
     r.precision_target = get_or<double>(p, "precision_target", 0.01);
     if (const auto it = p.find("interrupted"); it != p.end() && it->is_string())
         r.interrupted_by = it->get<std::string>();

@@ -382,6 +382,47 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     EXPECT_THROW(merge_processes({}), std::invalid_argument);
 }
 
+// perfgauge run --against: each benchmark measured in processes of its own, merged per benchmark,
+// then joined. Samples of different benchmarks were never taken in one round.
+TEST(JoinBenchmarks, RoundsAreMovedApartAndFactsCombined) {
+    auto a =
+        merge_processes({result({bench("a", "x", 8, 10, 4)}), result({bench("a", "x", 8, 10, 3)})});
+    a.machine_probe_ns = 4400;
+    a.machine_copy_probe_ns = 100;
+    auto b =
+        merge_processes({result({bench("b", "y", 4, 10, 2)}), result({bench("b", "y", 4, 10, 5)})});
+    b.machine_probe_ns = 4300;
+    b.machine_copy_probe_ns = 300;
+    b.warnings = {"only in b"};
+    b.benchmarks[0].disturbed.push_back({1, 9, 1, 1, 1, 1.2, 0});
+    b.in_turn_with = "token";  // the joined result takes the first part's (the caller sets it)
+    const auto joined = join_benchmarks({a, b});
+    ASSERT_EQ(joined.benchmarks.size(), 2u);
+    EXPECT_EQ(joined.processes, 2u);
+    EXPECT_EQ(joined.repetitions, 7u);  // the most any benchmark had, not their sum
+    EXPECT_EQ(joined.machine_probe_ns, 4300);
+    EXPECT_EQ(joined.machine_copy_probe_ns, 200);
+    EXPECT_EQ(joined.warnings, (std::vector<std::string>{"only in b"}));
+    EXPECT_EQ(joined.benchmarks[0].rounds, a.benchmarks[0].rounds);
+    EXPECT_EQ(joined.benchmarks[0].processes, (std::vector<std::size_t>{0, 0, 0, 0, 1, 1, 1}));
+    // b's rounds follow a's last (6): 7, 8 from its first process, 9.. from its second.
+    EXPECT_EQ(joined.benchmarks[1].rounds, (std::vector<std::size_t>{7, 8, 9, 10, 11, 12, 13}));
+    EXPECT_EQ(joined.benchmarks[1].processes, b.benchmarks[0].processes);
+    EXPECT_EQ(joined.benchmarks[1].ns_per_item, b.benchmarks[0].ns_per_item);
+    ASSERT_EQ(joined.benchmarks[1].disturbed.size(), 1u);
+    EXPECT_EQ(joined.benchmarks[1].disturbed[0].round, 8u);
+    // So no sample of a is paired with one of b when variants are compared within the result.
+    const auto within = compare_within(joined, "variant", "x", "y", CompareOptions{});
+    for (const auto& bc : within.benchmarks)
+        EXPECT_NE(bc.metrics[0].method, Method::paired) << bc.name;
+    EXPECT_THROW(join_benchmarks({a, a}), std::invalid_argument);  // a measured twice
+    auto three =
+        merge_processes({result({bench("c", "x", 8, 10, 3)}), result({bench("c", "x", 8, 10, 3)}),
+                         result({bench("c", "x", 8, 10, 3)})});
+    EXPECT_THROW(join_benchmarks({a, three}), std::invalid_argument);  // 2 and 3 processes
+    EXPECT_THROW(join_benchmarks({}), std::invalid_argument);
+}
+
 // A measuring process on a loaded machine can have every sample of a benchmark disturbed: the
 // benchmark then has an aggregate entry only. It keeps its place, so that the processes' results
 // still merge benchmark by benchmark.

@@ -86,6 +86,10 @@ struct RunResult {
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
     std::size_t processes = 1;  ///< measuring processes the samples came from
+    /// perfgauge run --against: a token this result shares with the other build's, measured in
+    /// turn with it benchmark by benchmark (process i of each benchmark beside the other's
+    /// process i), so perfgauge compare pairs them. Empty: measured on its own.
+    std::string in_turn_with;
     /// The precision sampling aimed for: the half-width of the 95% interval of each median, as a
     /// share of it (0: a fixed number of samples). Entries that missed it are "imprecise".
     double precision_target = 0.01;
@@ -109,6 +113,13 @@ struct RunResult {
 /// process. Throws std::invalid_argument when the parts did not measure the same benchmarks with
 /// the same events, naming the part by its `labels` entry (e.g. its file) when there is one.
 RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::string> labels = {});
+
+/// One result from results of different benchmarks measured apart (perfgauge run --against: one
+/// child process per benchmark and pair): benchmarks appended in order, each one's rounds moved
+/// past every earlier one's, since samples of different processes were never taken in one round
+/// and must not be paired as if they were; the run's facts as merge_processes takes them.
+/// Throws std::invalid_argument when the parts' events differ or a benchmark name repeats.
+RunResult join_benchmarks(std::vector<RunResult> parts);
 
 /// The round sample `sample` of `b` was taken in (its index when rounds are not recorded).
 inline std::size_t round_of(const BenchmarkResult& b, std::size_t sample) {

@@ -1,0 +1,355 @@
+#include "run_against.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "console.hpp"
+#include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/result_file.hpp"
+#include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
+#include "perfgauge/harness/stat.hpp"
+#include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/pmu/event_resolver.hpp"
+#include "run_processes.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+std::string param(const std::vector<std::pair<std::string, std::string>>& params,
+                  const std::string& key) {
+    for (const auto& [k, v] : params) {
+        if (k == key)
+            return v;
+    }
+    throw std::logic_error("a built-in benchmark without the param " + key);
+}
+
+// The other build as given: a path to an executable file (no PATH search: a bare name that
+// happens to be in the current directory would otherwise run something else).
+std::string other_build(const po::variables_map& vm) {
+    const std::string path = vm["against"].as<std::string>();
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    const char* why = nullptr;
+    if (path.empty())
+        why = "empty path";
+    else if (ec || !std::filesystem::exists(status))
+        why = "no such file";
+    else if (!std::filesystem::is_regular_file(status))
+        why = "not a regular file";
+    else if (::access(path.c_str(), X_OK) != 0)
+        why = "not executable";
+    if (why != nullptr) {
+        throw UsageError(
+            fmt::format("--against {}: {} (give the path of the other build's perfgauge, e.g. "
+                        "../main/build/harness/perfgauge)",
+                        path, why));
+    }
+    return path.find('/') == std::string::npos ? "./" + path : path;
+}
+
+// Where a build's result is saved: the path given, "" for 'none', nullopt for the default (a new
+// file in the current directory).
+std::optional<std::string> saved_result_option(const po::variables_map& vm, const char* name) {
+    if (!vm.count(name))
+        return std::nullopt;
+    const std::string path = vm[name].as<std::string>();
+    if (path.empty())
+        throw UsageError(fmt::format("--{}: empty path (give a file name, or 'none')", name));
+    if (path == "none")
+        return std::string();
+    check_output_path(path);
+    return path;
+}
+
+// One build's side of the measurement: for every benchmark, one result per pair.
+struct Side {
+    std::string executable;
+    const char* label;  // in file names and messages
+    std::vector<harness::RunResult> benchmarks;
+};
+
+// One child of `side` measures the benchmark alone into `path`. Nullopt when interrupted
+// meanwhile (what it measured is dropped: a pair needs both sides).
+std::optional<harness::RunResult> measure_one(const Side& side,
+                                              const std::vector<std::string>& arguments,
+                                              const std::filesystem::path& path,
+                                              const std::string& benchmark) {
+    std::vector<std::string> argv = {side.executable, "run"};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    // Process 1 of 2: the measuring child of index 0 says the suite's notes, which this
+    // process said once already.
+    argv.push_back("--internal-measure-child=1:2:" + path.string());
+    harness::PendingChild child(argv);
+    const harness::ExitStatus status = child.wait();
+    if (harness::interrupt_signal() != 0)
+        return std::nullopt;
+    if (status.exec_failed || status.signaled || status.code != 0) {
+        throw std::runtime_error(fmt::format("{} ({}) {} while measuring {}", side.label,
+                                             side.executable, status.describe(), benchmark));
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        throw std::runtime_error(
+            fmt::format("{} ({}) ended without writing a result for {}: is it a perfgauge build?",
+                        side.label, side.executable, benchmark));
+    }
+    auto result = harness::parse_run_json(harness::read_text_file(path), path.string());
+    if (result.benchmarks.size() != 1 || result.benchmarks.front().name != benchmark) {
+        throw std::runtime_error(fmt::format(
+            "{} ({}) measured {} where this build measures {}: the two builds' suites differ, "
+            "so their benchmarks cannot be paired",
+            side.label, side.executable,
+            result.benchmarks.empty() ? std::string("nothing")
+                                      : "'" + result.benchmarks.front().name + "'",
+            benchmark));
+    }
+    return result;
+}
+
+// Progress on one self-overwriting stderr line.
+void show_progress(std::size_t benchmark, std::size_t benchmarks, std::size_t pair,
+                   std::size_t pairs, const std::string& name) {
+    say("\r\033[Kperfgauge run --against: benchmark {}/{} pair {}/{} {}", benchmark + 1, benchmarks,
+        pair + 1, pairs, name);
+}
+
+// A token both results carry, so perfgauge compare knows they were measured in turn.
+std::string in_turn_token() {
+    std::random_device random;
+    return fmt::format("{}-{:08x}{:08x}", harness::format_local_now("%Y%m%dT%H%M%S"), random(),
+                       random());
+}
+
+}  // namespace
+
+std::vector<std::string> single_benchmark_arguments(
+    const po::variables_map& vm, const std::vector<std::pair<std::string, std::string>>& params) {
+    const std::string workload = param(params, "workload");
+    std::vector<std::string> out = {"--workload=" + workload};
+    if (workload == "varint") {  // memcpy has neither (its params say "memcpy" and "-")
+        out.push_back("--variant=" + param(params, "variant"));
+        out.push_back("--shape=" + param(params, "shape"));
+    }
+    out.push_back("--dist=" + param(params, "dist"));
+    out.push_back("--cache=" + param(params, "cache"));
+    out.push_back("--sizes=" + param(params, "size_bytes"));
+    for (const char* name : {"l1d", "l2", "l3"}) {
+        if (vm.count(name))
+            out.push_back(fmt::format("--{}={}", name, vm[name].as<std::string>()));
+    }
+    out.push_back(fmt::format("--data-seed={}", vm["data-seed"].as<std::uint64_t>()));
+    return out;
+}
+
+int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
+                const harness::SystemInfo& system) {
+    // Everything is checked before the first child starts.
+    for (const char* option : {"processes", "sim-jobs", "sim-items"}) {
+        if (!vm[option].defaulted()) {
+            throw UsageError(fmt::format(
+                "--{} does not apply with --against: each benchmark is measured in --pairs "
+                "pairs of processes, natively",
+                option));
+        }
+    }
+    if (vm["backend"].as<std::string>() == "sim") {
+        throw UsageError(
+            "--backend sim with --against: simulated counts do not vary from run to run, so "
+            "there is nothing to measure in turn; simulate each build's run and compare the two "
+            "files (perfgauge compare)");
+    }
+    const int pairs = vm["pairs"].as<int>();
+    if (pairs < 3 || pairs > 100)
+        throw UsageError(fmt::format("--pairs must be 3 to 100, not {}", pairs));
+    const int repeat = vm["repeat"].as<int>();
+    if (repeat < pairs) {
+        throw UsageError(fmt::format(
+            "-r/--repeat ({}) must be at least --pairs ({}): each process of a pair takes a "
+            "share of a benchmark's rounds",
+            repeat, pairs));
+    }
+    const harness::OutputFormat format = format_option(vm);
+    const std::string output = output_option(vm);
+    Side other{other_build(vm), "the other build", {}};
+    Side own{own_executable(), "this build", {}};
+    const auto own_json = saved_result_option(vm, "json");
+    const auto other_json = saved_result_option(vm, "against-json");
+    if (!own_json || !other_json) {
+        try {
+            harness::check_new_file_directory("");
+        } catch (const std::runtime_error& e) {
+            throw UsageError(fmt::format(
+                "{} (the builds' results are saved there; --json and --against-json PATH save "
+                "them elsewhere, 'none' not at all)",
+                e.what()));
+        }
+    }
+    const std::vector<std::pair<const char*, std::string>> outputs = {
+        {"-o", output},
+        {"--json", own_json.value_or("")},
+        {"--against-json", other_json.value_or("")}};
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+            if (!outputs[i].second.empty() && !outputs[j].second.empty() &&
+                harness::same_output(outputs[i].second, outputs[j].second)) {
+                throw UsageError(fmt::format(
+                    "{} {} and {} {} name the same file; give them "
+                    "different names",
+                    outputs[i].first, outputs[i].second, outputs[j].first, outputs[j].second));
+            }
+        }
+    }
+    // Native counters only (bad names are refused here, before anything runs): what a
+    // simulation would count does not change between runs of one build.
+    const pmu::EventResolver resolver;
+    const auto plan =
+        harness::plan_events(pmu::parse_event_list(vm["events"].as<std::string>()),
+                             harness::Backend::perf, false, harness::system_prober(resolver));
+    if (!plan.notice.empty())
+        say("perfgauge run: {}\n", plan.notice);
+
+    // The benchmarks the selection holds, by name and params; their data is dropped at once
+    // (each child builds its own benchmark's).
+    std::vector<std::pair<std::string, std::vector<std::string>>> benchmarks;
+    {
+        spec.check_decoders = false;  // every child checks its own data
+        const auto suite = workloads::build_suite(spec, system.cpu);
+        for (const auto& note : suite.notes)
+            say("perfgauge run: {}\n", note);
+        for (const auto& b : suite.benchmarks)
+            benchmarks.emplace_back(b.name, single_benchmark_arguments(vm, b.params));
+    }
+    const auto shares =
+        repetitions_per_process(static_cast<std::size_t>(repeat), static_cast<std::size_t>(pairs));
+    const std::uint64_t seed =
+        vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
+    std::vector<std::string> timing = timing_arguments(vm);
+    timing.push_back("--backend=perf");
+    if (!vm.count("quiet"))
+        timing.push_back("--quiet");  // this process shows the progress
+    // The per-benchmark budget is the run's, shared between a side's processes like the rounds.
+    timing.push_back(fmt::format("--max-time={}", vm["max-time"].as<double>() / pairs));
+    const bool progress = vm.count("quiet") == 0 && ::isatty(STDERR_FILENO);
+
+    const harness::ScratchDir dir("perfgauge-against", "the two builds' results");
+    std::string interrupted_during;
+    for (std::size_t k = 0; k < benchmarks.size() && interrupted_during.empty(); ++k) {
+        const auto& [name, selection] = benchmarks[k];
+        std::vector<harness::RunResult> own_parts, other_parts;
+        for (std::size_t i = 0; i < static_cast<std::size_t>(pairs); ++i) {
+            if (progress)
+                show_progress(k, benchmarks.size(), i, static_cast<std::size_t>(pairs), name);
+            std::vector<std::string> arguments = selection;
+            arguments.insert(arguments.end(), timing.begin(), timing.end());
+            arguments.push_back(fmt::format("--repeat={}", shares[i]));
+            arguments.push_back(fmt::format("--seed={}", seed + i));
+            // A B, B A, A B, ...: a machine that speeds up or slows down steadily favours
+            // neither build.
+            for (Side* side : i % 2 == 0 ? std::array{&other, &own} : std::array{&own, &other}) {
+                const auto path =
+                    dir.path() / fmt::format("{}-{}-{}.json", k, i, side == &own ? "own" : "other");
+                auto result = measure_one(*side, arguments, path, name);
+                if (!result) {
+                    interrupted_during = name;
+                    break;
+                }
+                (side == &own ? own_parts : other_parts).push_back(std::move(*result));
+            }
+            if (!interrupted_during.empty())
+                break;
+        }
+        if (interrupted_during.empty()) {
+            own.benchmarks.push_back(harness::merge_processes(std::move(own_parts)));
+            other.benchmarks.push_back(harness::merge_processes(std::move(other_parts)));
+        }
+    }
+    if (progress)
+        say("\r\033[K");
+    if (own.benchmarks.empty()) {
+        say("perfgauge run: interrupted by {} before the first benchmark had all its pairs; "
+            "nothing saved\n",
+            harness::signal_name(harness::interrupt_signal()));
+        return harness::interrupted_exit_status(harness::interrupt_signal());
+    }
+
+    const std::string token = in_turn_token();
+    const auto finish = [&](Side& side) {
+        auto joined = harness::join_benchmarks(std::move(side.benchmarks));
+        joined.system = system;
+        joined.in_turn_with = token;
+        if (!interrupted_during.empty()) {
+            joined.interrupted_by = harness::signal_name(harness::interrupt_signal());
+            joined.warnings.push_back(fmt::format(
+                "interrupted while measuring {}: it and the benchmarks after it are missing",
+                interrupted_during));
+        }
+        return joined;
+    };
+    const harness::RunResult other_result = finish(other);
+    const harness::RunResult own_result = finish(own);
+
+    // Both results first: when the comparison cannot be printed, the measurements are kept.
+    std::vector<std::string> saved;
+    const auto save = [&](const harness::RunResult& result, const std::optional<std::string>& path,
+                          const char* suffix) {
+        if (path && path->empty())
+            return std::string();
+        const std::string json = harness::render_run(result, harness::OutputFormat::json);
+        std::string where = path ? *path : "";
+        if (path) {
+            harness::write_output_file(where, json);
+        } else {
+            where = harness::write_new_output_file(
+                        "", harness::format_local_now("perfgauge-run-%Y%m%d-%H%M%S") + suffix,
+                        ".json", json)
+                        .string();
+        }
+        saved.push_back(where);
+        return where;
+    };
+    const std::string other_path = save(other_result, other_json, "-against");
+    const std::string own_path = save(own_result, own_json, "");
+    const auto said = [&] {
+        for (const auto& path : saved)
+            say("perfgauge run: result saved to {}\n", path);
+    };
+
+    auto comparison = harness::compare_results(other_result, own_result, harness::CompareOptions{},
+                                               /*paired_runs=*/true);
+    comparison.baseline_label =
+        fmt::format("{}{}", other.executable, other_path.empty() ? "" : " (" + other_path + ")");
+    comparison.contender_label =
+        fmt::format("this build{}", own_path.empty() ? "" : " (" + own_path + ")");
+    comparison.notes.insert(
+        comparison.notes.begin(),
+        fmt::format("measured in turn, benchmark by benchmark: each in {} pairs of processes, one "
+                    "of each build, the order alternating (A B, B A, ...); pair i of one build "
+                    "is paired with pair i of the other",
+                    pairs));
+    try {
+        write_output(harness::render_comparison(comparison, format), output);
+    } catch (...) {
+        said();
+        throw;
+    }
+    said();
+    return interrupted_during.empty()
+               ? kExitOk
+               : harness::interrupted_exit_status(harness::interrupt_signal());
+}
+
+}  // namespace perfgauge::cli

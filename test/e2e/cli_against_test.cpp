@@ -1,0 +1,142 @@
+// End-to-end: `perfgauge run --against OTHER`, this build measured in turn with another, here
+// with itself (an A/A comparison). Small selections; timings are not asserted, the pairing is.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+// A tiny selection (two benchmarks) measured in turn with `other`; `more` adds options, `pairs`
+// and `backend` replace those given.
+std::vector<std::string> against(const std::string& other, std::vector<std::string> more,
+                                 const std::string& pairs = "3",
+                                 const std::string& backend = "perf") {
+    std::vector<std::string> args = {
+        "run",        "--against", other,     "--workload", "varint,memcpy", "--variant", "branchy",
+        "--cache",    "hot",       "--sizes", "1K",         "--l3",          "64K",       "--pairs",
+        pairs,        "-r",        "3",       "--min-time", "0.0002",        "--warmup",  "0",
+        "--max-time", "0.01",      "-e",      "task-clock", "--backend",     backend,     "-q"};
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+// Per benchmark of a saved result: its samples' process tags and rounds.
+struct Samples {
+    std::set<int> processes;
+    std::set<int> rounds;
+};
+
+std::map<std::string, Samples> samples_of(const nlohmann::json& result) {
+    std::map<std::string, Samples> out;
+    for (const auto& b : result["benchmarks"]) {
+        if (b["run_type"] != "iteration")
+            continue;
+        out[b["run_name"]].processes.insert(b["perfgauge_process"].get<int>());
+        out[b["run_name"]].rounds.insert(b["repetition_index"].get<int>());
+    }
+    return out;
+}
+
+TEST(CliAgainst, ItselfInTurnPairsEveryBenchmarkAndSavesBothResults) {
+    TempDir dir;
+    const auto tmp = dir.path() / "tmp";
+    std::filesystem::create_directory(tmp);
+    const auto own = dir.path() / "own.json", other = dir.path() / "other.json";
+    auto args = against(PERFGAUGE_CLI_PATH, {"--json", own.string(), "--against-json",
+                                             other.string(), "--format", "json"});
+    args.insert(args.begin(), {"/usr/bin/env", "TMPDIR=" + tmp.string(), PERFGAUGE_CLI_PATH});
+    const auto r = run_process(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+
+    // The comparison printed: both benchmarks, every time row paired run by run.
+    const auto comparison = nlohmann::json::parse(r.out);
+    EXPECT_EQ(comparison["paired_runs"], 3);
+    ASSERT_EQ(comparison["benchmarks"].size(), 2u) << r.out;
+    for (const auto& b : comparison["benchmarks"]) {
+        const auto& time = b["metrics"][0];
+        EXPECT_EQ(time["method"], "paired-runs") << b.dump();
+        EXPECT_EQ(time["run_pairs"], 3) << b.dump();
+    }
+    EXPECT_EQ(comparison["baseline"].get<std::string>().find(PERFGAUGE_CLI_PATH), 0u);
+
+    // Both results saved, marked as measured in turn with each other, three processes per
+    // benchmark; different benchmarks never share a round (they ran in different processes).
+    const auto own_json = nlohmann::json::parse(read_file(own));
+    const auto other_json = nlohmann::json::parse(read_file(other));
+    const auto& token = own_json["context"]["perfgauge"]["in_turn_with"];
+    ASSERT_TRUE(token.is_string());
+    EXPECT_FALSE(token.get<std::string>().empty());
+    EXPECT_EQ(other_json["context"]["perfgauge"]["in_turn_with"], token);
+    for (const auto* result : {&own_json, &other_json}) {
+        EXPECT_EQ((*result)["context"]["perfgauge"]["processes"], 3);
+        const auto samples = samples_of(*result);
+        ASSERT_EQ(samples.size(), 2u);
+        std::set<int> rounds;
+        for (const auto& [name, s] : samples) {
+            EXPECT_EQ(s.processes, (std::set<int>{0, 1, 2})) << name;
+            for (const int round : s.rounds)
+                EXPECT_TRUE(rounds.insert(round).second) << name << " shares round " << round;
+        }
+    }
+    // Every child's result was in a private directory, removed afterwards.
+    EXPECT_TRUE(std::filesystem::is_empty(tmp));
+
+    // perfgauge compare pairs the two files again, and says why.
+    const auto again = perfgauge({"compare", other.string(), own.string(), "--format", "json"});
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    const auto compared = nlohmann::json::parse(again.out);
+    EXPECT_EQ(compared["paired_runs"], 3);
+    EXPECT_EQ(compared["benchmarks"][0]["metrics"][0]["method"], "paired-runs");
+    EXPECT_NE(compared["notes"].dump().find("measured in turn, benchmark by benchmark"),
+              std::string::npos)
+        << compared["notes"].dump();
+}
+
+TEST(CliAgainst, BadInputFailsBeforeMeasuring) {
+    TempDir dir;
+    const auto plain = dir.path() / "not-executable";
+    std::ofstream(plain) << "#!/bin/sh\n";
+    const auto expect_usage = [&](std::vector<std::string> args, const std::string& message) {
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    };
+    expect_usage(against("/nonexistent/perfgauge", {}),
+                 "--against /nonexistent/perfgauge: no such file");
+    expect_usage(against(dir.path().string(), {}), "not a regular file");
+    expect_usage(against(plain.string(), {}), "not executable");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {}, "2"), "--pairs must be 3 to 100");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {}, "4"),
+                 "-r/--repeat (3) must be at least --pairs (4)");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {"--processes", "3"}), "--processes does not apply");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {}, "3", "sim"), "--backend sim with --against");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {"--json", "a.json", "--against-json", "./a.json"}),
+                 "name the same file");
+    expect_usage({"run", "--pairs", "4"}, "apply only with --against");
+    expect_usage({"run", "--against-json", "x.json"}, "apply only with --against");
+}
+
+TEST(CliAgainst, AnOtherBuildThatIsNoPerfgaugeFailsNamingIt) {
+    TempDir dir;
+    const auto own = dir.path() / "own.json";
+    for (const std::string other : {"/bin/true", "/bin/false"}) {
+        const auto r =
+            perfgauge(against(other, {"--json", own.string(), "--against-json", "none"}));
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("the other build (" + other + ")"), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(own)) << "a result saved from a failed comparison";
+    }
+}
+
+}  // namespace
+}  // namespace perfgauge::test
