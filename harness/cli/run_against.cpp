@@ -166,7 +166,7 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
                 option));
         }
     }
-    if (vm["backend"].as<std::string>() == "sim") {
+    if (backend_option(vm) == harness::Backend::sim) {
         throw UsageError(
             "--backend sim with --against: simulated counts do not vary from run to run, so "
             "there is nothing to measure in turn; simulate each build's run and compare the two "
@@ -258,8 +258,10 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
             arguments.push_back(fmt::format("--repeat={}", shares[i]));
             arguments.push_back(fmt::format("--seed={}", seed + i));
             // A B, B A, A B, ...: a machine that speeds up or slows down steadily favours
-            // neither build.
-            for (Side* side : i % 2 == 0 ? std::array{&other, &own} : std::array{&own, &other}) {
+            // neither build; with an odd number of pairs, the benchmarks take turns at the
+            // extra first place.
+            const bool other_first = (i + k) % 2 == 0;
+            for (Side* side : other_first ? std::array{&other, &own} : std::array{&own, &other}) {
                 const auto path =
                     dir.path() / fmt::format("{}-{}-{}.json", k, i, side == &own ? "own" : "other");
                 auto result = measure_one(*side, arguments, path, name);
@@ -279,6 +281,8 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     }
     if (progress)
         say("\r\033[K");
+    if (interrupted_during.empty() && harness::interrupt_signal() != 0)
+        interrupted_during = "the last benchmark";  // after its last child: nothing is missing
     if (own.benchmarks.empty()) {
         say("perfgauge run: interrupted by {} before the first benchmark had all its pairs; "
             "nothing saved\n",
@@ -291,8 +295,9 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         auto joined = harness::join_benchmarks(std::move(side.benchmarks));
         joined.system = system;
         joined.in_turn_with = token;
-        if (!interrupted_during.empty()) {
+        if (!interrupted_during.empty())
             joined.interrupted_by = harness::signal_name(harness::interrupt_signal());
+        if (joined.benchmarks.size() < benchmarks.size()) {
             joined.warnings.push_back(fmt::format(
                 "interrupted while measuring {}: it and the benchmarks after it are missing",
                 interrupted_during));
@@ -302,31 +307,40 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     const harness::RunResult other_result = finish(other);
     const harness::RunResult own_result = finish(own);
 
-    // Both results first: when the comparison cannot be printed, the measurements are kept.
+    // Both results first: when the comparison cannot be printed, the measurements are kept. Every
+    // file saved is named, whatever fails after it.
     std::vector<std::string> saved;
-    const auto save = [&](const harness::RunResult& result, const std::optional<std::string>& path,
-                          const char* suffix) {
-        if (path && path->empty())
-            return std::string();
-        const std::string json = harness::render_run(result, harness::OutputFormat::json);
-        std::string where = path ? *path : "";
-        if (path) {
-            harness::write_output_file(where, json);
-        } else {
-            where = harness::write_new_output_file(
-                        "", harness::format_local_now("perfgauge-run-%Y%m%d-%H%M%S") + suffix,
-                        ".json", json)
-                        .string();
-        }
-        saved.push_back(where);
-        return where;
-    };
-    const std::string other_path = save(other_result, other_json, "-against");
-    const std::string own_path = save(own_result, own_json, "");
     const auto said = [&] {
         for (const auto& path : saved)
             say("perfgauge run: result saved to {}\n", path);
     };
+    const std::string stem = harness::format_local_now("perfgauge-run-%Y%m%d-%H%M%S");
+    const auto save = [&](const harness::RunResult& result, const std::optional<std::string>& path,
+                          const std::string& name) {
+        if (path && path->empty())
+            return std::string();
+        const std::string json = harness::render_run(result, harness::OutputFormat::json);
+        if (path) {
+            harness::write_output_file(*path, json);
+            saved.push_back(*path);
+            return *path;
+        }
+        auto where = harness::write_new_output_file("", name, ".json", json);
+        // -o naming this very file would replace the result with the comparison: the result
+        // takes the next free name instead (-o's file is the user's choice).
+        if (!output.empty() && harness::same_output(output, where))
+            where = harness::write_new_output_file("", name, ".json", json);
+        saved.push_back(where.string());
+        return saved.back();
+    };
+    std::string other_path, own_path;
+    try {
+        other_path = save(other_result, other_json, stem + "-against");
+        own_path = save(own_result, own_json, stem);
+    } catch (...) {
+        said();
+        throw;
+    }
 
     auto comparison = harness::compare_results(other_result, own_result, harness::CompareOptions{},
                                                /*paired_runs=*/true);
@@ -336,10 +350,11 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         fmt::format("this build{}", own_path.empty() ? "" : " (" + own_path + ")");
     comparison.notes.insert(
         comparison.notes.begin(),
-        fmt::format("measured in turn, benchmark by benchmark: each in {} pairs of processes, one "
-                    "of each build, the order alternating (A B, B A, ...); pair i of one build "
-                    "is paired with pair i of the other",
-                    pairs));
+        fmt::format(
+            "perfgauge run --against: each benchmark measured in {} pairs of processes, one "
+            "of each build, which went first alternating (A B, B A, ...); process i of "
+            "one build is paired with process i of the other",
+            pairs));
     try {
         write_output(harness::render_comparison(comparison, format), output);
     } catch (...) {

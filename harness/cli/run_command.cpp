@@ -51,7 +51,8 @@ median), each until its samples have taken --max-time seconds. A sample during w
 lost the CPU (an involuntary switch, wall time beyond CPU time, or the hypervisor's steal time
 advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set aside, shown
 in the table and JSON, and re-taken. An entry whose median is still not known within
---precision (+-1% with --precision 0) is flagged imprecise: give it more --max-time. The
+--precision (+-1% with --precision 0), or that has fewer than 6 samples (which bound no
+median), is flagged imprecise: give it more --max-time. The
 rounds are shared between --processes fresh perfgauge processes run one after another (default
 2): what lasts a whole process - where code and data landed, the host's state meanwhile - then
 shows as a difference between processes, which widens perfgauge compare's interval between two
@@ -144,6 +145,20 @@ harness::RunnerOptions timing_options(const po::variables_map& vm) {
     options.max_time_s = bounded_option(vm, "max-time", {0, 3600, Open::none, " s"});
     options.precision = bounded_option(vm, "precision", {0, 100, Open::high, " %"}) / 100;
     return options;
+}
+
+// --pin's CPU. One that does not exist is a typo (exit 2), not a permission the machine may lack
+// (which the runner warns about).
+std::optional<int> pin_option(const po::variables_map& vm) {
+    if (!vm.count("pin"))
+        return std::nullopt;
+    const int cpu = vm["pin"].as<int>();
+    const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
+    if (cpu < 0 || (cpus > 0 && cpu >= cpus)) {
+        throw UsageError(
+            fmt::format("--pin {}: no such CPU (this machine has CPUs 0 to {})", cpu, cpus - 1));
+    }
+    return cpu;
 }
 
 }  // namespace
@@ -239,6 +254,7 @@ int run_command(const std::vector<std::string>& args) {
     if (vm.count("internal-sim-child")) {
         return run_simulation_child(vm["internal-sim-child"].as<std::string>(), spec, vm, system);
     }
+    const std::optional<int> pin = pin_option(vm);
     if (vm.count("against"))
         return run_against(vm, std::move(spec), system);
     if (!vm["pairs"].defaulted() || vm.count("against-json"))
@@ -256,16 +272,7 @@ int run_command(const std::vector<std::string>& args) {
     if (vm.count("seed"))
         runner_options.seed = vm["seed"].as<std::uint64_t>();
     runner_options.interleave = vm.count("no-interleave") == 0;
-    if (vm.count("pin")) {
-        // A CPU that does not exist is a typo, not a permission the machine may lack.
-        const int cpu = vm["pin"].as<int>();
-        const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
-        if (cpu < 0 || (cpus > 0 && cpu >= cpus)) {
-            throw UsageError(fmt::format("--pin {}: no such CPU (this machine has CPUs 0 to {})",
-                                         cpu, cpus - 1));
-        }
-        runner_options.pin_cpu = cpu;
-    }
+    runner_options.pin_cpu = pin;
     runner_options.fifo = vm.count("fifo") > 0;
     runner_options.mlock = vm.count("mlock") > 0;
     if (vm.count("quiet") == 0 && ::isatty(STDERR_FILENO))

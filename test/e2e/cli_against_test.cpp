@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
@@ -122,8 +124,43 @@ TEST(CliAgainst, BadInputFailsBeforeMeasuring) {
     expect_usage(against(PERFGAUGE_CLI_PATH, {}, "3", "sim"), "--backend sim with --against");
     expect_usage(against(PERFGAUGE_CLI_PATH, {"--json", "a.json", "--against-json", "./a.json"}),
                  "name the same file");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {}, "3", "pref"), "--backend");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {"--pin", "4096"}), "--pin 4096: no such CPU");
     expect_usage({"run", "--pairs", "4"}, "apply only with --against");
     expect_usage({"run", "--against-json", "x.json"}, "apply only with --against");
+}
+
+// What each child of the other build was asked to measure (a wrapper that logs its arguments,
+// then runs this perfgauge).
+TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
+    TempDir dir;
+    const auto log = dir.path() / "log";
+    const auto wrapper = dir.path() / "other-perfgauge";
+    std::ofstream(wrapper) << "#!/bin/sh\necho \"other $*\" >> " << log.string() << "\nexec "
+                           << PERFGAUGE_CLI_PATH << " \"$@\"\n";
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const auto r = perfgauge(against(wrapper.string(), {"--shape", "end-on-end,one-shot", "--json",
+                                                        "none", "--against-json", "none"}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> lines;
+    std::istringstream in(read_file(log));
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    // varint end-on-end, varint one-shot, memcpy: three benchmarks, three pairs each.
+    ASSERT_EQ(lines.size(), 9u) << read_file(log);
+    const auto count = [&](const std::string& text) {
+        return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) {
+            return l.find(text) != std::string::npos;
+        });
+    };
+    EXPECT_EQ(count("--workload=varint --variant=branchy --shape=end-on-end"), 3);
+    EXPECT_EQ(count("--workload=varint --variant=branchy --shape=one-shot"), 3);
+    EXPECT_EQ(count("--workload=memcpy --dist=log-uniform --cache=hot --sizes=1024"), 3);
+    EXPECT_EQ(count("--variant"), 6) << "memcpy has no variant";
+    EXPECT_EQ(count("--l3=64K"), 9);
+    EXPECT_EQ(count("--internal-measure-child=1:2:"), 9);
+    // The comparison has the one-shot benchmark too.
+    EXPECT_NE(r.out.find("one-shot"), std::string::npos) << r.out;
 }
 
 TEST(CliAgainst, AnOtherBuildThatIsNoPerfgaugeFailsNamingIt) {

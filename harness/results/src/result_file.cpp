@@ -149,6 +149,9 @@ void read_context(const json& context, RunResult& r) {
     const json& p = context.at("perfgauge");
     r.date = get_or<std::string>(context, "date", "");
     r.clock = get_or<std::string>(p, "clock", "");
+    r.version = get_or<std::string>(p, "version", "");
+    r.compiler = get_or<std::string>(p, "compiler", "");
+    r.compiler_flags = get_or<std::string>(p, "compiler_flags", "");
     r.batch_overhead_ns = get_or<double>(p, "batch_overhead_ns", 0);
     r.pause_overhead_ns = get_or<double>(p, "pause_overhead_ns", 0);
     r.machine_probe_ns = get_or<double>(p, "machine_probe_ns", 0);

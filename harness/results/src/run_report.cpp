@@ -23,6 +23,9 @@ std::string precision_cell(double precision) {
     return std::isfinite(precision) ? fmt::format("{:.6f}", precision) : std::string();
 }
 
+// The fewest samples whose order statistics bound the median at 95% (median_precision).
+constexpr std::size_t kFewestForPrecision = 6;
+
 // Entries are flagged "imprecise" beyond the run's target (1% when it sampled a fixed count).
 double imprecise_beyond(const RunResult& r) {
     return r.precision_target > 0 ? r.precision_target : 0.01;
@@ -57,9 +60,10 @@ nlohmann::json context_json(const RunResult& r) {
     c["library_build_type"] = "release";
 
     nlohmann::json p;
-    p["version"] = PERFGAUGE_VERSION;
-    p["compiler"] = PERFGAUGE_COMPILER;
-    p["compiler_flags"] = PERFGAUGE_CXX_FLAGS;
+    // A result read back (another build's, perfgauge run --against) keeps its own.
+    p["version"] = r.version.empty() ? PERFGAUGE_VERSION : r.version;
+    p["compiler"] = r.compiler.empty() ? PERFGAUGE_COMPILER : r.compiler;
+    p["compiler_flags"] = r.compiler_flags.empty() ? PERFGAUGE_CXX_FLAGS : r.compiler_flags;
     p["clock"] = r.clock;
     p["batch_overhead_ns"] = r.batch_overhead_ns;
     p["pause_overhead_ns"] = r.pause_overhead_ns;
@@ -279,9 +283,11 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
             cells.push_back(format_si(median(b.counters_per_item[i])));
     }
     std::vector<std::string> flags;
-    if (const double p = median_precision(b.ns_per_item); std::isinf(p))
+    if (b.ns_per_item.empty())
+        flags.push_back("no clean sample");
+    else if (b.ns_per_item.size() < kFewestForPrecision)
         flags.push_back(fmt::format("imprecise: {} samples", b.ns_per_item.size()));
-    else if (!(p <= imprecise_beyond(r)))
+    else if (const double p = median_precision(b.ns_per_item); !(p <= imprecise_beyond(r)))
         flags.push_back(fmt::format("imprecise ±{:.2f}%", 100 * p));
     if (!b.disturbed.empty())
         flags.push_back(fmt::format("{} disturbed", b.disturbed.size()));
@@ -335,7 +341,7 @@ std::string render_table(const RunResult& r) {
     out += fmt::format(
         "medians of {} undisturbed samples per benchmark (interleaved, seed {}{}); clock {}; "
         "overhead {:.1f} ns per sample subtracted; imprecise: the 95% interval of the median is "
-        "wider than ±{:g}%\n",
+        "wider than ±{:g}%, or there are fewer than 6 samples to bound it\n",
         r.repetitions, r.seed,
         r.processes > 1 ? fmt::format(", in {} processes", r.processes) : std::string(), r.clock,
         r.batch_overhead_ns, 100 * imprecise_beyond(r));
@@ -374,7 +380,7 @@ double median_precision(const std::vector<double>& ns_per_item) {
     const Interval ci = median_interval(ns_per_item, 0.95);
     // Under 6 samples no pair of order statistics covers the median with 95%: [min, max] of
     // one sample (or of two that agree) would read as a perfect precision.
-    if (ci.confidence < 0.95)
+    if (ns_per_item.size() < kFewestForPrecision)
         return std::numeric_limits<double>::infinity();
     const double m = median(ns_per_item);
     return m != 0 ? (ci.high - ci.low) / 2 / std::fabs(m) : std::numeric_limits<double>::infinity();

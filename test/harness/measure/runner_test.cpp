@@ -186,14 +186,20 @@ TEST(Runner, APrecisionTargetNeedsSixSamples) {
     EXPECT_GE(result.benchmarks[0].ns_per_item.size(), 6u);
     // The table flags a benchmark short of six samples by its count; JSON has no number for it.
     auto few = result;
-    few.benchmarks[0].ns_per_item.resize(2);
+    auto& b = few.benchmarks[0];
+    for (auto* samples : {&b.ns_per_item, &b.raw_ns_per_item, &b.cpu_ns_per_item})
+        samples->resize(std::min<std::size_t>(samples->size(), 2));
+    b.rounds.resize(std::min<std::size_t>(b.rounds.size(), 2));
+    for (auto& counters : b.counters_per_item)
+        counters.resize(2);
+    for (auto& counters : b.raw_counters_per_item)
+        counters.resize(2);
     EXPECT_NE(render_run(few, OutputFormat::table).find("imprecise: 2 samples"), std::string::npos);
     const auto j = nlohmann::json::parse(render_run(few, OutputFormat::json));
-    for (const auto& e : j["benchmarks"]) {
-        if (e["run_type"] == "aggregate") {
-            EXPECT_TRUE(e["perfgauge_precision"].is_null()) << e.dump();
-        }
-    }
+    const auto aggregate = std::find_if(j["benchmarks"].begin(), j["benchmarks"].end(),
+                                        [](const auto& e) { return e["run_type"] == "aggregate"; });
+    ASSERT_NE(aggregate, j["benchmarks"].end());
+    EXPECT_TRUE((*aggregate)["perfgauge_precision"].is_null()) << aggregate->dump();
 }
 
 TEST(Runner, RecordsBothMachineProbes) {

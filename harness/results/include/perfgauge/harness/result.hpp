@@ -72,6 +72,9 @@ struct RunResult {
     std::string date;  ///< ISO 8601, local time
     SystemInfo system;
     std::string clock;
+    /// The perfgauge that measured it (version, compiler, its flags), as read from its file;
+    /// empty: this build, written as such.
+    std::string version, compiler, compiler_flags;
     double batch_overhead_ns = 0;  ///< subtracted once per sample
     double pause_overhead_ns = 0;  ///< subtracted once per pause()/resume() pair
     /// perfgauge's own fixed probe (a short chain of dependent multiply-adds, the same in every
