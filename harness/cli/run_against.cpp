@@ -246,8 +246,10 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     const bool progress = vm.count("quiet") == 0 && ::isatty(STDERR_FILENO);
 
     const harness::ScratchDir dir("perfgauge-against", "the two builds' results");
-    std::string interrupted_during;
-    for (std::size_t k = 0; k < benchmarks.size() && interrupted_during.empty(); ++k) {
+    // Where measuring stopped early (an interrupt, or a child that failed: `failure`); the
+    // benchmarks measured before it are kept and saved either way.
+    std::string stopped_at, failure;
+    for (std::size_t k = 0; k < benchmarks.size() && stopped_at.empty(); ++k) {
         const auto& [name, selection] = benchmarks[k];
         std::vector<harness::RunResult> own_parts, other_parts;
         for (std::size_t i = 0; i < static_cast<std::size_t>(pairs); ++i) {
@@ -264,25 +266,31 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
             for (Side* side : other_first ? std::array{&other, &own} : std::array{&own, &other}) {
                 const auto path =
                     dir.path() / fmt::format("{}-{}-{}.json", k, i, side == &own ? "own" : "other");
-                auto result = measure_one(*side, arguments, path, name);
+                std::optional<harness::RunResult> result;
+                try {
+                    result = measure_one(*side, arguments, path, name);
+                } catch (const std::runtime_error& e) {
+                    failure = e.what();
+                }
                 if (!result) {
-                    interrupted_during = name;
+                    stopped_at = name;
                     break;
                 }
                 (side == &own ? own_parts : other_parts).push_back(std::move(*result));
             }
-            if (!interrupted_during.empty())
+            if (!stopped_at.empty())
                 break;
         }
-        if (interrupted_during.empty()) {
+        if (stopped_at.empty()) {
             own.benchmarks.push_back(harness::merge_processes(std::move(own_parts)));
             other.benchmarks.push_back(harness::merge_processes(std::move(other_parts)));
         }
     }
     if (progress)
         say("\r\033[K");
-    if (interrupted_during.empty() && harness::interrupt_signal() != 0)
-        interrupted_during = "the last benchmark";  // after its last child: nothing is missing
+    const bool interrupted = harness::interrupt_signal() != 0;
+    if (own.benchmarks.empty() && !failure.empty())
+        throw std::runtime_error(failure);
     if (own.benchmarks.empty()) {
         say("perfgauge run: interrupted by {} before the first benchmark had all its pairs; "
             "nothing saved\n",
@@ -295,12 +303,12 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         auto joined = harness::join_benchmarks(std::move(side.benchmarks));
         joined.system = system;
         joined.in_turn_with = token;
-        if (!interrupted_during.empty())
+        if (interrupted)
             joined.interrupted_by = harness::signal_name(harness::interrupt_signal());
         if (joined.benchmarks.size() < benchmarks.size()) {
             joined.warnings.push_back(fmt::format(
-                "interrupted while measuring {}: it and the benchmarks after it are missing",
-                interrupted_during));
+                "{} while measuring {}: it and the benchmarks after it are missing",
+                failure.empty() ? "interrupted" : "a measuring process failed", stopped_at));
         }
         return joined;
     };
@@ -362,9 +370,9 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         throw;
     }
     said();
-    return interrupted_during.empty()
-               ? kExitOk
-               : harness::interrupted_exit_status(harness::interrupt_signal());
+    if (!failure.empty())
+        throw std::runtime_error(failure);  // what was measured before it is saved
+    return interrupted ? harness::interrupted_exit_status(harness::interrupt_signal()) : kExitOk;
 }
 
 }  // namespace perfgauge::cli

@@ -163,6 +163,35 @@ TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
     EXPECT_NE(r.out.find("one-shot"), std::string::npos) << r.out;
 }
 
+// An other build that fails partway (here: from its fourth child on, the second benchmark's
+// first) loses nothing measured before: the first benchmark's pairs are saved and compared.
+TEST(CliAgainst, AFailingChildKeepsTheBenchmarksMeasuredBeforeIt) {
+    TempDir dir;
+    const auto count = dir.path() / "count";
+    const auto wrapper = dir.path() / "flaky-perfgauge";
+    std::ofstream(wrapper) << "#!/bin/sh\necho x >> " << count.string() << "\n"
+                           << "[ $(wc -l < " << count.string() << ") -ge 4 ] && exit 7\n"
+                           << "exec " << PERFGAUGE_CLI_PATH << " \"$@\"\n";
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const auto own = dir.path() / "own.json", other = dir.path() / "other.json";
+    const auto r = perfgauge(
+        against(wrapper.string(), {"--json", own.string(), "--against-json", other.string()}));
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("the other build (" + wrapper.string() + ") exited with 7"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.out.find("varint/branchy"), std::string::npos) << r.out;  // the comparison
+    for (const auto& path : {own, other}) {
+        const auto j = nlohmann::json::parse(read_file(path));
+        const auto samples = samples_of(j);
+        ASSERT_EQ(samples.size(), 1u) << path;
+        EXPECT_EQ(samples.begin()->first.rfind("varint/branchy", 0), 0u);
+        EXPECT_NE(j["context"]["perfgauge"]["warnings"].dump().find(
+                      "a measuring process failed while measuring memcpy"),
+                  std::string::npos);
+    }
+}
+
 TEST(CliAgainst, AnOtherBuildThatIsNoPerfgaugeFailsNamingIt) {
     TempDir dir;
     const auto own = dir.path() / "own.json";
