@@ -131,6 +131,14 @@ bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::s
             pairs));
         return true;
     }
+    if (baseline.dates.size() == 1 && contender.dates.size() == 1 && !token.empty() &&
+        !contender.merged.in_turn_with.empty()) {
+        notes.push_back(
+            "the two results come from different perfgauge run --against runs (their "
+            "in_turn_with differ), so their processes were not taken in turn with each other: "
+            "compared as independent results; compare the two files one --against run saved");
+        return false;
+    }
     if (baseline.dates.size() < 2 && contender.dates.size() < 2)
         return false;  // nothing joined: nothing to pair
     const auto pairing = harness::pair_runs(baseline.dates, contender.dates);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <exception>
 #include <filesystem>
 #include <optional>
 #include <random>
@@ -107,7 +108,13 @@ std::optional<harness::RunResult> measure_one(const Side& side,
             fmt::format("{} ({}) ended without writing a result for {}: is it a perfgauge build?",
                         side.label, side.executable, benchmark));
     }
-    auto result = harness::parse_run_json(harness::read_text_file(path), path.string());
+    harness::RunResult result;
+    try {
+        result = harness::parse_run_json(harness::read_text_file(path), path.string());
+    } catch (const std::exception& e) {
+        throw std::runtime_error(fmt::format("{} ({}) wrote an invalid result for {}: {}",
+                                             side.label, side.executable, benchmark, e.what()));
+    }
     if (result.benchmarks.size() != 1 || result.benchmarks.front().name != benchmark) {
         throw std::runtime_error(fmt::format(
             "{} ({}) measured {} where this build measures {}: the two builds' suites differ, "
@@ -298,6 +305,12 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         return harness::interrupted_exit_status(harness::interrupt_signal());
     }
 
+    const std::string stop_warning =
+        own.benchmarks.size() < benchmarks.size()
+            ? fmt::format("{} while measuring {}: it and the benchmarks after it are missing",
+                          failure.empty() ? "interrupted" : "a measuring process failed",
+                          stopped_at)
+            : std::string();
     const std::string token = in_turn_token();
     const auto finish = [&](Side& side) {
         auto joined = harness::join_benchmarks(std::move(side.benchmarks));
@@ -305,11 +318,8 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         joined.in_turn_with = token;
         if (interrupted)
             joined.interrupted_by = harness::signal_name(harness::interrupt_signal());
-        if (joined.benchmarks.size() < benchmarks.size()) {
-            joined.warnings.push_back(fmt::format(
-                "{} while measuring {}: it and the benchmarks after it are missing",
-                failure.empty() ? "interrupted" : "a measuring process failed", stopped_at));
-        }
+        if (!stop_warning.empty())
+            joined.warnings.push_back(stop_warning);
         return joined;
     };
     const harness::RunResult other_result = finish(other);
@@ -341,14 +351,20 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         saved.push_back(where.string());
         return saved.back();
     };
+    // Each output is written whatever happened to the ones before it (a full disk behind one
+    // file loses nothing else); the first error is reported once every output was tried.
+    std::exception_ptr write_error;
+    const auto attempt = [&](const auto& write) {
+        try {
+            write();
+        } catch (const std::exception&) {
+            if (!write_error)
+                write_error = std::current_exception();
+        }
+    };
     std::string other_path, own_path;
-    try {
-        other_path = save(other_result, other_json, stem + "-against");
-        own_path = save(own_result, own_json, stem);
-    } catch (...) {
-        said();
-        throw;
-    }
+    attempt([&] { other_path = save(other_result, other_json, stem + "-against"); });
+    attempt([&] { own_path = save(own_result, own_json, stem); });
 
     auto comparison = harness::compare_results(other_result, own_result, harness::CompareOptions{},
                                                /*paired_runs=*/true);
@@ -363,13 +379,14 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
             "of each build, which went first alternating (A B, B A, ...); process i of "
             "one build is paired with process i of the other",
             pairs));
-    try {
-        write_output(harness::render_comparison(comparison, format), output);
-    } catch (...) {
-        said();
-        throw;
+    if (!stop_warning.empty()) {  // said where the comparison is read, not only in the files
+        comparison.notes.insert(comparison.notes.begin(), stop_warning);
+        say("perfgauge run: warning: {}\n", stop_warning);
     }
+    attempt([&] { write_output(harness::render_comparison(comparison, format), output); });
     said();
+    if (write_error)
+        std::rethrow_exception(write_error);
     if (!failure.empty())
         throw std::runtime_error(failure);  // what was measured before it is saved
     return interrupted ? harness::interrupted_exit_status(harness::interrupt_signal()) : kExitOk;

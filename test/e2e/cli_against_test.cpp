@@ -101,6 +101,20 @@ TEST(CliAgainst, ItselfInTurnPairsEveryBenchmarkAndSavesBothResults) {
     EXPECT_NE(compared["notes"].dump().find("measured in turn, benchmark by benchmark"),
               std::string::npos)
         << compared["notes"].dump();
+
+    // Files of two different --against runs were not taken in turn with each other.
+    auto stranger = own_json;
+    stranger["context"]["perfgauge"]["in_turn_with"] = "another run";
+    const auto stranger_path = dir.path() / "stranger.json";
+    std::ofstream(stranger_path) << stranger.dump();
+    const auto apart =
+        perfgauge({"compare", other.string(), stranger_path.string(), "--format", "json"});
+    ASSERT_EQ(apart.exit_code, 0) << apart.err;
+    const auto compared_apart = nlohmann::json::parse(apart.out);
+    EXPECT_EQ(compared_apart["paired_runs"], 0);
+    EXPECT_NE(compared_apart["notes"].dump().find("different perfgauge run --against runs"),
+              std::string::npos)
+        << compared_apart["notes"].dump();
 }
 
 TEST(CliAgainst, BadInputFailsBeforeMeasuring) {
@@ -181,6 +195,12 @@ TEST(CliAgainst, AFailingChildKeepsTheBenchmarksMeasuredBeforeIt) {
               std::string::npos)
         << r.err;
     EXPECT_NE(r.out.find("varint/branchy"), std::string::npos) << r.out;  // the comparison
+    // ...which says, as stderr does, that it is not the whole selection.
+    EXPECT_NE(r.out.find("a measuring process failed while measuring memcpy"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.err.find("warning: a measuring process failed while measuring memcpy"),
+              std::string::npos)
+        << r.err;
     for (const auto& path : {own, other}) {
         const auto j = nlohmann::json::parse(read_file(path));
         const auto samples = samples_of(j);
@@ -190,6 +210,20 @@ TEST(CliAgainst, AFailingChildKeepsTheBenchmarksMeasuredBeforeIt) {
                       "a measuring process failed while measuring memcpy"),
                   std::string::npos);
     }
+}
+
+// A full disk behind one output loses none of the others: each is written, then exit 1 names
+// the one that failed.
+TEST(CliAgainst, AnOutputThatCannotBeWrittenLosesNoOther) {
+    TempDir dir;
+    const auto own = dir.path() / "own.json", table = dir.path() / "comparison.txt";
+    const auto r = perfgauge(against(PERFGAUGE_CLI_PATH, {"--against-json", "/dev/full", "--json",
+                                                          own.string(), "-o", table.string()}));
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("/dev/full"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("result saved to " + own.string()), std::string::npos) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(read_file(own))["context"]["perfgauge"]["processes"], 3);
+    EXPECT_NE(read_file(table).find("varint/branchy"), std::string::npos);
 }
 
 TEST(CliAgainst, AnOtherBuildThatIsNoPerfgaugeFailsNamingIt) {

@@ -105,6 +105,13 @@ TextTable comparison_table(const std::vector<std::string>& headers) {
     return TextTable(headers, align);
 }
 
+// What the ratio and P columns of the table and Markdown mean (the rest: thresholds_text).
+std::string ratio_legend() {
+    return "RATIO = contender / baseline medians (paired rows: the pairs' change, which the CI is "
+           "about: their median or mean ratio of times, 1 + their difference / the baseline for "
+           "counts); P = two-sided Mann-Whitney U (for reference)";
+}
+
 std::string render_table(const Comparison& c) {
     auto table = comparison_table(
         {"BENCHMARK", "METRIC", "BASELINE", "CONTENDER", "RATIO", "CHANGE", "CI", "P", "VERDICT"});
@@ -115,11 +122,7 @@ std::string render_table(const Comparison& c) {
     std::string out =
         fmt::format("baseline: {}\ncontender: {}\n", c.baseline_label, c.contender_label);
     out += table.render();
-    out +=
-        "RATIO = contender / baseline medians (paired rows: the pairs' change, which the CI is "
-        "about: their median or mean ratio of times, 1 + their difference / the baseline for "
-        "counts); P = two-sided Mann-Whitney U (for reference); " +
-        thresholds_text(c.options) + "\n";
+    out += ratio_legend() + "; " + thresholds_text(c.options) + "\n";
     for (const auto& n : c.notes)
         out += fmt::format("note: {}\n", n);
     return out;
@@ -129,7 +132,7 @@ std::string render_csv(const Comparison& c) {
     TextTable table({"benchmark", "metric", "baseline_median", "contender_median", "ratio",
                      "change_pct", "hodges_lehmann_shift", "p_value", "baseline_samples",
                      "contender_samples", "verdict", "source", "ci_low", "ci_high", "threshold",
-                     "method", "paired_by"});
+                     "method", "paired_by", "shift", "run_pairs"});
     for (const auto& b : c.benchmarks) {
         for (const auto& m : b.metrics) {
             table.add_row(
@@ -141,7 +144,8 @@ std::string render_csv(const Comparison& c) {
                  m.p_value ? fmt::format("{}", *m.p_value) : "", std::to_string(m.baseline_samples),
                  std::to_string(m.contender_samples), verdict_text(m), source_text(m),
                  fmt::format("{}", m.ci_low), fmt::format("{}", m.ci_high),
-                 fmt::format("{}", m.threshold), method_name(m.method), paired_by(m)});
+                 fmt::format("{}", m.threshold), method_name(m.method), paired_by(m),
+                 fmt::format("{}", m.shift), std::to_string(m.run_pairs)});
         }
     }
     return table.render_csv();
@@ -161,7 +165,7 @@ std::string render_markdown(const Comparison& c) {
         }
     }
     out += table.render_markdown();
-    out += "\n" + thresholds_text(c.options) + ".\n";
+    out += "\n" + ratio_legend() + "; " + thresholds_text(c.options) + ".\n";
     for (const auto& n : c.notes)
         out += fmt::format("\n- {}", n);
     if (!c.notes.empty())

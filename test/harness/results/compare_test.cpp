@@ -287,7 +287,7 @@ TEST(Compare, RendersEveryFormat) {
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "benchmark,metric,baseline_median,contender_median,ratio,change_pct,"
               "hodges_lehmann_shift,p_value,baseline_samples,contender_samples,verdict,source,"
-              "ci_low,ci_high,threshold,method,paired_by");
+              "ci_low,ci_high,threshold,method,paired_by,shift,run_pairs");
     std::stringstream row(csv.substr(csv.find('\n') + 1));
     std::vector<std::string> fields;
     for (std::string field; std::getline(row, field, ',') && fields.size() < 6;)
@@ -306,7 +306,7 @@ TEST(Compare, RendersEveryFormat) {
     EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["verdict"], "faster");
 }
 
-TEST(Compare, EveryFormatStatesTheThresholdsUsed) {
+TEST(Compare, EveryFormatStatesTheThresholdsAndWhatRatioMeans) {
     CompareOptions strict;
     strict.alpha = 0.01;
     strict.min_change = 0.05;
@@ -316,6 +316,7 @@ TEST(Compare, EveryFormatStatesTheThresholdsUsed) {
         const auto text = render_comparison(c, format);
         EXPECT_NE(text.find("CI = 99% interval"), std::string::npos) << text;
         EXPECT_NE(text.find("the largest of 5% of the baseline"), std::string::npos) << text;
+        EXPECT_NE(text.find("RATIO = contender / baseline medians"), std::string::npos) << text;
         EXPECT_EQ(text.find("0.05"), std::string::npos) << text;
     }
     const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
