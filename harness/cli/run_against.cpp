@@ -79,7 +79,7 @@ std::optional<std::string> saved_result_option(const po::variables_map& vm, cons
 // One build's side of the measurement: for every benchmark, one result per pair.
 struct Side {
     std::string executable;
-    const char* label;  // in file names and messages
+    const char* label;  // in messages
     std::vector<harness::RunResult> benchmarks;
 };
 
@@ -94,7 +94,9 @@ std::optional<harness::RunResult> measure_one(const Side& side,
     // Process 1 of 2: the measuring child of index 0 says the suite's notes, which this
     // process said once already.
     argv.push_back("--internal-measure-child=1:2:" + path.string());
-    harness::PendingChild child(argv);
+    harness::ChildSetup setup;
+    setup.stdout_to_stderr = true;  // an OTHER's chatter must not spoil --format json on stdout
+    harness::PendingChild child(argv, setup);
     const harness::ExitStatus status = child.wait();
     if (harness::interrupt_signal() != 0)
         return std::nullopt;

@@ -226,6 +226,20 @@ TEST(CliAgainst, AnOutputThatCannotBeWrittenLosesNoOther) {
     EXPECT_NE(read_file(table).find("varint/branchy"), std::string::npos);
 }
 
+// Whatever the other build prints goes to stderr: the comparison on stdout stays valid JSON.
+TEST(CliAgainst, WhatTheOtherBuildPrintsStaysOutOfStdout) {
+    TempDir dir;
+    const auto wrapper = dir.path() / "chatty-perfgauge";
+    std::ofstream(wrapper) << "#!/bin/sh\necho 'garbage {not json'\nexec " << PERFGAUGE_CLI_PATH
+                           << " \"$@\"\n";
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const auto r = perfgauge(against(
+        wrapper.string(), {"--json", "none", "--against-json", "none", "--format", "json"}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["paired_runs"], 3);
+    EXPECT_NE(r.err.find("garbage {not json"), std::string::npos) << r.err;
+}
+
 TEST(CliAgainst, AnOtherBuildThatIsNoPerfgaugeFailsNamingIt) {
     TempDir dir;
     const auto own = dir.path() / "own.json";

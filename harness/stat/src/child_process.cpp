@@ -96,6 +96,8 @@ PendingChild::PendingChild(const std::vector<std::string>& argv, const ChildSetu
         // no other child of perfgauge ever holds it.
         if (setup.inherited_fd >= 0)
             ::fcntl(setup.inherited_fd, F_SETFD, 0);
+        if (setup.stdout_to_stderr)
+            ::dup2(STDERR_FILENO, STDOUT_FILENO);
         if (own_environment)
             ::execvpe(args[0], args.data(), envp.data());
         else

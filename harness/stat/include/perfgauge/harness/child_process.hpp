@@ -21,6 +21,9 @@ struct ChildSetup {
     std::vector<std::string> environment;
     /// A descriptor the command inherits across exec (perfgauge's are close-on-exec); -1: none.
     int inherited_fd = -1;
+    /// The command's standard output goes to perfgauge's standard error: what a helper process
+    /// prints must not mix into output perfgauge writes to stdout (a JSON document).
+    bool stdout_to_stderr = false;
 };
 
 /// CPU time a command used: its own and that of the descendants it waited for (wait4's rusage;
