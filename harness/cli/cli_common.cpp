@@ -116,6 +116,18 @@ void refuse_input_as_output(const std::string& output, const std::vector<std::st
     }
 }
 
+std::string save_result_json(const std::string& json, const std::optional<std::string>& path,
+                             const std::string& stem, const std::string& output) {
+    if (path) {
+        harness::write_output_file(*path, json);
+        return *path;
+    }
+    auto where = harness::write_new_output_file("", stem, ".json", json);
+    if (!output.empty() && harness::same_output(output, where))
+        where = harness::write_new_output_file("", stem, ".json", json);
+    return where.string();
+}
+
 void write_output(const std::string& text, const std::string& output) {
     if (output.empty())
         std::fwrite(text.data(), 1, text.size(), stdout);

@@ -64,6 +64,12 @@ void refuse_input_as_output(const std::string& output, const std::vector<std::st
 /// `text` on stdout, or atomically into `output` when one was given.
 void write_output(const std::string& text, const std::string& output);
 
+/// Saves a result's JSON to `path` when given; else under a new name `stem`.json in the current
+/// directory (numbered when taken), the next free one when -o `output` names it (-o's file is the
+/// user's choice, and would replace the result). Returns the path written.
+std::string save_result_json(const std::string& json, const std::optional<std::string>& path,
+                             const std::string& stem, const std::string& output);
+
 /// The value of --backend; UsageError for an unknown one.
 harness::Backend backend_option(const po::variables_map& vm);
 /// valgrind's path when `backend` may simulate with it (nullopt: do not simulate). --backend sim

@@ -112,8 +112,9 @@ Side read_side(const std::string& side, const std::vector<std::string>& paths) {
 // they were joined but cannot be.
 bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::string>& notes) {
     const std::string& token = baseline.merged.in_turn_with;
-    if (baseline.dates.size() == 1 && contender.dates.size() == 1 && !token.empty() &&
-        token == contender.merged.in_turn_with) {
+    const bool both_from_against = baseline.dates.size() == 1 && contender.dates.size() == 1 &&
+                                   !token.empty() && !contender.merged.in_turn_with.empty();
+    if (both_from_against && token == contender.merged.in_turn_with) {
         // perfgauge run --against wrote both: process i of each benchmark ran beside the other
         // side's process i.
         const std::size_t pairs = baseline.merged.processes;
@@ -131,8 +132,7 @@ bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::s
             pairs));
         return true;
     }
-    if (baseline.dates.size() == 1 && contender.dates.size() == 1 && !token.empty() &&
-        !contender.merged.in_turn_with.empty()) {
+    if (both_from_against) {
         notes.push_back(
             "the two results come from different perfgauge run --against runs (their "
             "in_turn_with differ), so their processes were not taken in turn with each other: "

@@ -339,18 +339,8 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
                           const std::string& name) {
         if (path && path->empty())
             return std::string();
-        const std::string json = harness::render_run(result, harness::OutputFormat::json);
-        if (path) {
-            harness::write_output_file(*path, json);
-            saved.push_back(*path);
-            return *path;
-        }
-        auto where = harness::write_new_output_file("", name, ".json", json);
-        // -o naming this very file would replace the result with the comparison: the result
-        // takes the next free name instead (-o's file is the user's choice).
-        if (!output.empty() && harness::same_output(output, where))
-            where = harness::write_new_output_file("", name, ".json", json);
-        saved.push_back(where.string());
+        saved.push_back(save_result_json(harness::render_run(result, harness::OutputFormat::json),
+                                         path, name, output));
         return saved.back();
     };
     // Each output is written whatever happened to the ones before it (a full disk behind one

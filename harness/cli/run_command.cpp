@@ -383,16 +383,9 @@ int run_command(const std::vector<std::string>& args) {
     // The JSON result first: when the table cannot be printed (a full disk behind stdout), the
     // measurement is still kept.
     if (!json_path.empty() || default_json) {
-        const std::string json = harness::render_run(result, harness::OutputFormat::json);
-        if (default_json) {
-            json_path = harness::write_new_output_file("", default_result_stem(), ".json", json);
-            // -o naming this very file would replace the JSON with the table: the JSON takes
-            // the next free name instead (-o's file is the user's choice).
-            if (!output.empty() && harness::same_output(output, json_path))
-                json_path =
-                    harness::write_new_output_file("", default_result_stem(), ".json", json);
-        } else
-            harness::write_output_file(json_path, json);
+        json_path = save_result_json(harness::render_run(result, harness::OutputFormat::json),
+                                     default_json ? std::nullopt : std::optional(json_path),
+                                     default_result_stem(), output);
     }
     const auto saved = [&] {
         if (!json_path.empty())
