@@ -152,7 +152,8 @@ bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::s
     if (pairing.pairs < harness::kMinPairedRuns) {
         notes.push_back(fmt::format(
             "the runs were taken in turn, but {} pairs are too few to pair them (Student's t "
-            "with {} degree of freedom): join {} or more runs a side",
+            "with {} degree of freedom): join {} or more runs a side (6 or more for the "
+            "median's sign-test interval)",
             pairing.pairs, pairing.pairs - 1, harness::kMinPairedRuns));
         return false;
     }
@@ -193,8 +194,9 @@ int compare_command(const std::vector<std::string>& args) {
         "within a small --min-change then needs very steady runs). Runs joined with commas are\n"
         "one side. Taken in turn - 3 or more a side, each pair's two runs before the next pair's\n"
         "by their dates (A B, B A, A B ...) - run i of one side is paired with run i of the\n"
-        "other: the CI is Student's t over the pairs' ratios of medians (differences for\n"
-        "counts), so what changes from one run to the next cancels within a pair (no probe\n"
+        "other: the CI is the sign-test interval of the median of the pairs' ratios of\n"
+        "medians (differences for counts; Student's t over their mean with fewer than 6\n"
+        "pairs), so what changes from one run to the next cancels within a pair (no probe\n"
         "widening; a metric with fewer than 3 pairs of runs with samples is compared as\n"
         "blocks, widened, and named); this is how to compare two builds on a shared machine.\n"
         "Otherwise each run's samples form blocks of their own and what differs from one run\n"

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <optional>
@@ -129,6 +131,27 @@ std::optional<harness::RunResult> measure_one(const Side& side,
     return result;
 }
 
+// Whether a benchmark's pairs so far know its time well enough: the sign-test interval of the
+// median of their log ratios of medians (how perfgauge compare pairs runs) is within
+// +-`precision`. Only the interval's width decides, never which way the pairs lean, so stopping
+// here does not favour a verdict. A pair without a clean sample, or with a time not above 0 (a
+// correction larger than the time), counts as no pair.
+bool precise_enough(const std::vector<harness::RunResult>& other,
+                    const std::vector<harness::RunResult>& own, double precision) {
+    std::vector<double> log_ratios;
+    for (std::size_t i = 0; i < std::min(other.size(), own.size()); ++i) {
+        const auto& a = other[i].benchmarks.front().ns_per_item;
+        const auto& b = own[i].benchmarks.front().ns_per_item;
+        if (a.empty() || b.empty())
+            continue;
+        const double ma = harness::median(a), mb = harness::median(b);
+        if (ma > 0 && mb > 0)
+            log_ratios.push_back(std::log(mb / ma));
+    }
+    const auto half_width = harness::median_pair_half_width(log_ratios);
+    return half_width && *half_width <= std::log1p(precision);
+}
+
 // Progress on one self-overwriting stderr line.
 void show_progress(std::size_t benchmark, std::size_t benchmarks, std::size_t pair,
                    std::size_t pairs, const std::string& name) {
@@ -184,6 +207,18 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     const int pairs = vm["pairs"].as<int>();
     if (pairs < 3 || pairs > 100)
         throw UsageError(fmt::format("--pairs must be 3 to 100, not {}", pairs));
+    // Without --max-pairs, a --pairs above its default is the most as well as the fewest.
+    const int max_pairs = vm["max-pairs"].defaulted() ? std::max(vm["max-pairs"].as<int>(), pairs)
+                                                      : vm["max-pairs"].as<int>();
+    if (max_pairs < pairs || max_pairs > 100) {
+        throw UsageError(
+            fmt::format("--max-pairs must be --pairs ({}) to 100, not {}", pairs, max_pairs));
+    }
+    const double pair_precision = vm["pair-precision"].as<double>();
+    if (!(pair_precision > 0 && pair_precision < 100)) {
+        throw UsageError(fmt::format("--pair-precision must be above 0 and below 100 (%), not {}",
+                                     pair_precision));
+    }
     const int repeat = vm["repeat"].as<int>();
     if (repeat < pairs) {
         throw UsageError(fmt::format(
@@ -258,15 +293,22 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     // Where measuring stopped early (an interrupt, or a child that failed: `failure`); the
     // benchmarks measured before it are kept and saved either way.
     std::string stopped_at, failure;
+    std::size_t fewest_pairs_used = 0, most_pairs_used = 0;
     for (std::size_t k = 0; k < benchmarks.size() && stopped_at.empty(); ++k) {
         const auto& [name, selection] = benchmarks[k];
         std::vector<harness::RunResult> own_parts, other_parts;
-        for (std::size_t i = 0; i < static_cast<std::size_t>(pairs); ++i) {
+        for (std::size_t i = 0; i < static_cast<std::size_t>(max_pairs); ++i) {
+            if (i >= static_cast<std::size_t>(pairs) &&
+                precise_enough(other_parts, own_parts, pair_precision / 100))
+                break;
             if (progress)
-                show_progress(k, benchmarks.size(), i, static_cast<std::size_t>(pairs), name);
+                show_progress(k, benchmarks.size(), i,
+                              static_cast<std::size_t>(
+                                  i < static_cast<std::size_t>(pairs) ? pairs : max_pairs),
+                              name);
             std::vector<std::string> arguments = selection;
             arguments.insert(arguments.end(), timing.begin(), timing.end());
-            arguments.push_back(fmt::format("--repeat={}", shares[i]));
+            arguments.push_back(fmt::format("--repeat={}", shares[i % shares.size()]));
             arguments.push_back(fmt::format("--seed={}", seed + i));
             // A B, B A, A B, ...: a machine that speeds up or slows down steadily favours
             // neither build; with an odd number of pairs, the benchmarks take turns at the
@@ -291,6 +333,9 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
                 break;
         }
         if (stopped_at.empty()) {
+            fewest_pairs_used =
+                k == 0 ? own_parts.size() : std::min(fewest_pairs_used, own_parts.size());
+            most_pairs_used = std::max(most_pairs_used, own_parts.size());
             own.benchmarks.push_back(harness::merge_processes(std::move(own_parts)));
             other.benchmarks.push_back(harness::merge_processes(std::move(other_parts)));
         }
@@ -369,8 +414,13 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         fmt::format(
             "perfgauge run --against: each benchmark measured in {} pairs of processes, one "
             "of each build, which went first alternating (A B, B A, ...); process i of "
-            "one build is paired with process i of the other",
-            pairs));
+            "one build is paired with process i of the other; {} pairs, more (up to {}) while "
+            "the 95% sign-test interval of a benchmark's median pair ratio of times was wider "
+            "than +-{:g}%",
+            fewest_pairs_used == most_pairs_used
+                ? std::to_string(most_pairs_used)
+                : fmt::format("{} to {}", fewest_pairs_used, most_pairs_used),
+            pairs, max_pairs, pair_precision));
     if (!stop_warning.empty()) {  // said where the comparison is read, not only in the files
         comparison.notes.insert(comparison.notes.begin(), stop_warning);
         say("perfgauge run: warning: {}\n", stop_warning);

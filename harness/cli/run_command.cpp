@@ -78,11 +78,15 @@ and the JSON.
 Comparing two builds: --against OTHER (the path of another perfgauge build, e.g. main's)
 measures this build and OTHER in turn, benchmark by benchmark: each benchmark in --pairs pairs
 of fresh processes, one of each build, the order alternating (A B, B A, ...), each build's -r
-rounds and --max-time shared between its processes. A pair's two processes run within about a
-second of each other, so what a shared machine does from one minute to the next falls on both
-builds alike and cancels in the pair's ratio. Prints the comparison (OTHER the baseline,
-Student's t over the pairs' ratios of medians, thresholds as perfgauge compare's defaults) in
---format, and saves each build's result (--json, --against-json): perfgauge compare
+rounds and --max-time shared between its first --pairs processes (a later pair takes the same
+shares again). A pair's two processes run within about a second of each other, so what a
+shared machine does from one minute to the next falls on both builds alike and cancels in the
+pair's ratio. A process now and then runs far slower or faster throughout (its own state on a
+shared host): such a pair is an outlier, so the comparison rests on the median of the pairs'
+ratios and its sign-test interval, and a benchmark whose interval is still wider than
++-(--pair-precision)% gets more pairs, up to --max-pairs (the width decides, never the
+direction, so adding pairs favours no verdict). Prints the comparison (OTHER the baseline,
+thresholds as perfgauge compare's defaults) in --format, and saves each build's result (--json, --against-json): perfgauge compare
 OTHER.json THIS.json pairs them again, with any thresholds. Native counters only (simulated
 counts do not vary from run to run: simulate each build and compare the files).
 
@@ -215,7 +219,14 @@ int run_command(const std::vector<std::string>& args) {
         "against", po::value<std::string>(),
         "measure this build and the perfgauge at this path in turn, benchmark by benchmark, and "
         "compare them (see above)")("pairs", po::value<int>()->default_value(6),
-                                    "with --against: pairs of processes per benchmark (3 to 100)")(
+                                    "with --against: pairs of processes per benchmark, at least "
+                                    "(3 to 100)")(
+        "max-pairs", po::value<int>()->default_value(20),
+        "with --against: pairs per benchmark at most, while its interval is wider than "
+        "--pair-precision (--pairs to 100; --pairs when that is more)")(
+        "pair-precision", po::value<double>()->default_value(5),
+        "with --against: more pairs until the 95% interval of a benchmark's median pair ratio "
+        "is within this % (above 0, below 100)")(
         "against-json", po::value<std::string>(),
         "with --against: save the other build's result here (default "
         "perfgauge-run-DATE-against.json; 'none': do not)");
@@ -257,8 +268,11 @@ int run_command(const std::vector<std::string>& args) {
     const std::optional<int> pin = pin_option(vm);
     if (vm.count("against"))
         return run_against(vm, std::move(spec), system);
-    if (!vm["pairs"].defaulted() || vm.count("against-json"))
-        throw UsageError("--pairs and --against-json apply only with --against OTHER_PERFGAUGE");
+    if (!vm["pairs"].defaulted() || !vm["max-pairs"].defaulted() ||
+        !vm["pair-precision"].defaulted() || vm.count("against-json"))
+        throw UsageError(
+            "--pairs, --max-pairs, --pair-precision and --against-json apply only with --against "
+            "OTHER_PERFGAUGE");
     const harness::OutputFormat format = format_option(vm);
     const harness::Backend backend = backend_option(vm);
     const auto valgrind = simulation_valgrind(backend);

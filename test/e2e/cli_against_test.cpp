@@ -17,16 +17,42 @@
 namespace perfgauge::test {
 namespace {
 
-// A tiny selection (two benchmarks) measured in turn with `other`; `more` adds options, `pairs`
-// and `backend` replace those given.
+// A tiny selection (two benchmarks) measured in turn with `other`, in exactly `pairs` pairs
+// unless `max_pairs` allows more; `more` adds options, `pairs` and `backend` replace those given.
 std::vector<std::string> against(const std::string& other, std::vector<std::string> more,
                                  const std::string& pairs = "3",
-                                 const std::string& backend = "perf") {
-    std::vector<std::string> args = {
-        "run",        "--against", other,     "--workload", "varint,memcpy", "--variant", "branchy",
-        "--cache",    "hot",       "--sizes", "1K",         "--l3",          "64K",       "--pairs",
-        pairs,        "-r",        "3",       "--min-time", "0.0002",        "--warmup",  "0",
-        "--max-time", "0.01",      "-e",      "task-clock", "--backend",     backend,     "-q"};
+                                 const std::string& backend = "perf",
+                                 const std::string& max_pairs = "") {
+    std::vector<std::string> args = {"run",
+                                     "--against",
+                                     other,
+                                     "--workload",
+                                     "varint,memcpy",
+                                     "--variant",
+                                     "branchy",
+                                     "--cache",
+                                     "hot",
+                                     "--sizes",
+                                     "1K",
+                                     "--l3",
+                                     "64K",
+                                     "--pairs",
+                                     pairs,
+                                     "--max-pairs",
+                                     max_pairs.empty() ? pairs : max_pairs,
+                                     "-r",
+                                     "3",
+                                     "--min-time",
+                                     "0.0002",
+                                     "--warmup",
+                                     "0",
+                                     "--max-time",
+                                     "0.01",
+                                     "-e",
+                                     "task-clock",
+                                     "--backend",
+                                     backend,
+                                     "-q"};
     args.insert(args.end(), more.begin(), more.end());
     return args;
 }
@@ -140,7 +166,16 @@ TEST(CliAgainst, BadInputFailsBeforeMeasuring) {
                  "name the same file");
     expect_usage(against(PERFGAUGE_CLI_PATH, {}, "3", "pref"), "--backend");
     expect_usage(against(PERFGAUGE_CLI_PATH, {"--pin", "4096"}), "--pin 4096: no such CPU");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {}, "3", "perf", "2"),
+                 "--max-pairs must be --pairs (3) to 100, not 2");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {}, "3", "perf", "101"), "--max-pairs must be");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {"--pair-precision", "0"}),
+                 "--pair-precision must be above 0");
+    expect_usage(against(PERFGAUGE_CLI_PATH, {"--pair-precision", "nan"}),
+                 "--pair-precision must be above 0");
     expect_usage({"run", "--pairs", "4"}, "apply only with --against");
+    expect_usage({"run", "--max-pairs", "8"}, "apply only with --against");
+    expect_usage({"run", "--pair-precision", "2"}, "apply only with --against");
     expect_usage({"run", "--against-json", "x.json"}, "apply only with --against");
 }
 
@@ -175,6 +210,54 @@ TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
     EXPECT_EQ(count("--internal-measure-child=1:2:"), 9);
     // The comparison has the one-shot benchmark too.
     EXPECT_NE(r.out.find("one-shot"), std::string::npos) << r.out;
+}
+
+// How many children of the other build the wrapper logged per benchmark.
+std::map<std::string, int> children_per_benchmark(const std::filesystem::path& log) {
+    std::map<std::string, int> out;
+    std::istringstream in(read_file(log));
+    for (std::string line; std::getline(in, line);)
+        ++out[line.find("--workload=memcpy") != std::string::npos ? "memcpy" : "varint"];
+    return out;
+}
+
+// Pairs are added while a benchmark's interval is wider than --pair-precision, up to
+// --max-pairs; fewer than 6 pairs have no 95% sign-test interval, so --pairs 3 takes 6 even when
+// every pair agrees.
+TEST(CliAgainst, PairsAreAddedUntilTheIntervalIsNarrowEnough) {
+    TempDir dir;
+    const auto log = dir.path() / "log";
+    const auto wrapper = dir.path() / "other-perfgauge";
+    std::ofstream(wrapper) << "#!/bin/sh\necho \"$*\" >> " << log.string() << "\nexec "
+                           << PERFGAUGE_CLI_PATH << " \"$@\"\n";
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const auto own = dir.path() / "own.json";
+    // No timing of two processes agrees to a millionth of a percent: every benchmark takes all
+    // seven pairs.
+    auto r = perfgauge(against(wrapper.string(),
+                               {"--pair-precision", "0.000001", "--json", own.string(),
+                                "--against-json", "none", "--format", "json"},
+                               "3", "perf", "7"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(children_per_benchmark(log),
+              (std::map<std::string, int>{{"memcpy", 7}, {"varint", 7}}));
+    auto comparison = nlohmann::json::parse(r.out);
+    EXPECT_EQ(comparison["paired_runs"], 7);
+    EXPECT_EQ(comparison["benchmarks"][0]["metrics"][0]["run_pairs"], 7);
+    EXPECT_EQ(comparison["benchmarks"][0]["metrics"][0]["pair_center"], "median");
+    EXPECT_NE(comparison["notes"].dump().find("measured in 7 pairs of processes"),
+              std::string::npos)
+        << comparison["notes"].dump();
+    EXPECT_EQ(nlohmann::json::parse(read_file(own))["context"]["perfgauge"]["processes"], 7);
+    // Within +-99%, any six pairs of the same build agree (a ratio of 4 would be needed to
+    // disagree): six each, the first number with an interval.
+    std::filesystem::remove(log);
+    r = perfgauge(against(wrapper.string(),
+                          {"--pair-precision", "99", "--json", "none", "--against-json", "none"},
+                          "3", "perf", "7"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(children_per_benchmark(log),
+              (std::map<std::string, int>{{"memcpy", 6}, {"varint", 6}}));
 }
 
 // An other build that fails partway (here: from its fourth child on, the second benchmark's

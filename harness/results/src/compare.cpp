@@ -215,6 +215,21 @@ std::string name_without(const std::string& name, const std::string& variant) {
 
 }  // namespace
 
+std::size_t min_sign_test_pairs(double confidence) {
+    std::size_t n = 1;
+    while (std::ldexp(2.0, -static_cast<int>(n)) > 1 - confidence)
+        ++n;
+    return n;
+}
+
+std::optional<double> median_pair_half_width(std::span<const double> pair_changes,
+                                             double confidence) {
+    if (pair_changes.size() < min_sign_test_pairs(confidence))
+        return std::nullopt;
+    const Interval ci = median_interval(pair_changes, confidence);
+    return (ci.high - ci.low) / 2;
+}
+
 MetricComparison compare_samples(std::string metric, bool is_time,
                                  const std::vector<double>& baseline,
                                  const std::vector<double>& contender,
@@ -279,14 +294,23 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         if (runs_paired) {
             // Runs taken in turn: run i of one side shared the machine's state with run i of the
             // other, so the run-to-run changes one run cannot show cancel within each pair and
-            // the pairs' changes vary only by what the pairing did not cancel. Student's t over
-            // those few changes: log ratios of times (the host's speed scales a run), differences
-            // of counts.
+            // the pairs' changes vary only by what the pairing did not cancel: log ratios of
+            // times (the host's speed scales a run), differences of counts. Their median and its
+            // sign-test interval once there are pairs enough for one (6 at 95%): one pair whose
+            // process landed in a slow state (a 2x flip is common on a shared host) then moves
+            // neither, where it would widen a mean's interval for every pair. Fewer pairs have
+            // no distribution-free interval at that confidence: Student's t over their mean.
             m.method = Method::paired_runs;
             m.run_pairs = run_changes.values.size();
             m.log_ratio_pairs = run_changes.logarithmic;
-            ci = mean_interval(run_changes.values, confidence);
-            m.shift = (ci.low + ci.high) / 2;
+            ci = median_interval(run_changes.values, confidence);
+            m.run_pairs_median = ci.confidence >= confidence;
+            if (m.run_pairs_median) {
+                m.shift = median(run_changes.values);
+            } else {
+                ci = mean_interval(run_changes.values, confidence);
+                m.shift = (ci.low + ci.high) / 2;
+            }
             to_metric_unit(run_changes, m.baseline_median, m.shift, ci);
         } else if (method == Method::paired && baseline.size() == contender.size()) {
             // Same interleaved round, same conditions: the per-round ratios of times (the host's
@@ -523,10 +547,11 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         c.notes.push_back(fmt::format(
             "the two sides' {} runs were taken in turn: each metric compares the medians of run "
             "i of the baseline and run i of the contender, pair by pair (what changes from one "
-            "run to the next cancels within a pair; Student's t interval of the {} pairs' "
-            "ratios for times, differences for counts; a metric without a sample in {} of the "
-            "pairs is not paired and is named)",
-            c.paired_runs, c.paired_runs, kMinPairedRuns));
+            "run to the next cancels within a pair; the median of the pairs' ratios for times, "
+            "differences for counts, with its sign-test interval from {} pairs on, Student's t "
+            "over fewer; a metric without a sample in {} of the pairs is not paired and is "
+            "named)",
+            c.paired_runs, min_sign_test_pairs(1 - options.alpha), kMinPairedRuns));
     } else if (baseline.kind == ResultKind::stat) {
         // Every run of the command is a process of its own: what lasts a process is in the
         // samples' spread already.

@@ -47,6 +47,16 @@ const char* paired_by(const MetricComparison& m) {
     return m.log_ratio_pairs ? "log-ratio" : "difference";
 }
 
+// What a paired row's shift and interval are of: the pairs' "median" (sign-test interval) or,
+// for too few paired runs to have one, their "mean" (Student's t); "" when not paired.
+const char* pair_center(const MetricComparison& m) {
+    if (m.method == Method::paired)
+        return "median";
+    if (m.method == Method::paired_runs)
+        return m.run_pairs_median ? "median" : "mean";
+    return "";
+}
+
 // `value` where it means something, else null.
 template <typename T>
 nlohmann::json value_if(bool meaningful, const T& value) {
@@ -83,9 +93,10 @@ std::vector<std::string> cells(const BenchmarkComparison& b, const MetricCompari
 std::string thresholds_text(const CompareOptions& o) {
     return fmt::format(
         "CI = {:g}% interval of the change (paired per round within one result; across runs "
-        "taken in turn, Student's t over the pairs of runs' median ratios, differences for "
-        "counts; across other "
-        "results Hodges-Lehmann and batch means over blocks of consecutive samples, widened by "
+        "taken in turn, the median of the pairs of runs' ratios of medians (differences for "
+        "counts) with its sign-test interval, Student's t over the mean below {} pairs; across "
+        "other results Hodges-Lehmann and batch means over blocks of consecutive samples, widened "
+        "by "
         "the blocks' spread and the machine probes' drift); faster/slower (fewer/more) when it "
         "lies "
         "beyond the threshold, equivalent when within, inconclusive otherwise; threshold = the "
@@ -94,8 +105,8 @@ std::string thresholds_text(const CompareOptions& o) {
         "and, across results for a side too short for two blocks, its IQR (then never "
         "equivalent); "
         "simulated counts compared exactly (no P); at least {} samples a side",
-        100 * (1 - o.alpha), o.min_change * 100, o.min_work_delta, o.min_miss_delta,
-        o.min_rare_delta, o.min_samples);
+        100 * (1 - o.alpha), min_sign_test_pairs(1 - o.alpha), o.min_change * 100, o.min_work_delta,
+        o.min_miss_delta, o.min_rare_delta, o.min_samples);
 }
 
 // Benchmark and metric names left, numbers right, the verdict left.
@@ -213,6 +224,7 @@ std::string render_json(const Comparison& c) {
                  {"contender_blocks", m.contender_blocks},
                  {"run_pairs", m.run_pairs},
                  {"paired_by", value_if(*paired_by(m) != '\0', paired_by(m))},
+                 {"pair_center", value_if(*pair_center(m) != '\0', pair_center(m))},
                  {"verdict", verdict_text(m)}});
         }
         j["benchmarks"].push_back(e);

@@ -158,11 +158,6 @@ RunResult join_benchmarks(std::vector<RunResult> parts) {
     for (const RunResult& part : parts) {
         if (!same_event_names(part, joined))
             throw std::invalid_argument("the benchmarks were not measured with the same events");
-        if (part.processes != joined.processes) {
-            throw std::invalid_argument(
-                fmt::format("the benchmarks were measured in {} and {} processes", joined.processes,
-                            part.processes));
-        }
         for (const BenchmarkResult& b : part.benchmarks) {
             for (const BenchmarkResult& earlier : joined.benchmarks) {
                 if (earlier.name == b.name)
@@ -178,6 +173,9 @@ RunResult join_benchmarks(std::vector<RunResult> parts) {
         }
         round_offset += rounds_used(part);
         joined.repetitions = std::max(joined.repetitions, part.repetitions);
+        // A benchmark may take more processes than another (run --against adds pairs until its
+        // interval is narrow enough): one with fewer simply has no samples from the later ones.
+        joined.processes = std::max(joined.processes, part.processes);
         absorb_run_facts(joined, part);
     }
     average_copy_probes(joined, parts);

@@ -4,11 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <sstream>
 
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -431,7 +433,12 @@ TEST(JoinBenchmarks, RoundsAreMovedApartAndFactsCombined) {
     auto three =
         merge_processes({result({bench("c", "x", 8, 10, 3)}), result({bench("c", "x", 8, 10, 3)}),
                          result({bench("c", "x", 8, 10, 3)})});
-    EXPECT_THROW(join_benchmarks({a, three}), std::invalid_argument);  // 2 and 3 processes
+    // A benchmark that took more processes than another (run --against adds pairs where the
+    // interval is still wide): the joined result counts the most, each benchmark keeps its own.
+    const auto mixed = join_benchmarks({a, three});
+    EXPECT_EQ(mixed.processes, 3u);
+    EXPECT_EQ(mixed.benchmarks[0].processes, a.benchmarks[0].processes);
+    EXPECT_EQ(mixed.benchmarks[1].processes, three.benchmarks[0].processes);
     EXPECT_THROW(join_benchmarks({}), std::invalid_argument);
 }
 
@@ -612,6 +619,49 @@ TEST(Compare, PairedRunsCancelWhatChangesFromOneRunToTheNext) {
     const auto odd = compare_results(base, joined_runs(8, {1.2 * drift[0], drift[1], drift[2]}),
                                      CompareOptions{}, true);
     EXPECT_EQ(odd.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
+}
+
+// A shared host puts a whole process now and then in a state twice as slow: one such pair
+// among many must not decide, or hide, the change the other pairs agree on.
+TEST(Compare, PairedRunsOfSixOrMoreRestOnTheMedianPair) {
+    EXPECT_EQ(min_sign_test_pairs(0.95), 6u);
+    EXPECT_EQ(min_sign_test_pairs(0.99), 8u);
+    // Ten pairs, the contender 10% slower in each, except that the baseline's process of pair 3
+    // and the contender's of pair 7 ran at half speed.
+    std::vector<double> base_scale(10, 1.0), contender_scale(10, 1.0);
+    base_scale[3] = 2;
+    contender_scale[7] = 2;
+    const auto c = compare_results(joined_runs(8, base_scale),
+                                   joined_runs(8 * 1.1, contender_scale), CompareOptions{}, true);
+    const auto& time = c.benchmarks[0].metrics[0];
+    EXPECT_EQ(time.method, Method::paired_runs);
+    EXPECT_TRUE(time.run_pairs_median);
+    EXPECT_EQ(time.run_pairs, 10u);
+    EXPECT_EQ(time.verdict, Verdict::higher);
+    EXPECT_NEAR(time.change_pct, 10, 1e-9);
+    // The sign-test interval of ten pairs is their 2nd to 9th: both 1.1 (in ns: 10% of the
+    // baseline's pooled median).
+    EXPECT_NEAR(time.ci_low, 0.1 * time.baseline_median, 1e-9);
+    EXPECT_NEAR(time.ci_high, 0.1 * time.baseline_median, 1e-9);
+    // Student's t over the same ten log ratios (mean 0.095, the two flips 0.79 and -0.60)
+    // would straddle the 1% threshold: inconclusive.
+    std::vector<double> logs(10, std::log(1.1));
+    logs[3] = std::log(1.1 / 2);
+    logs[7] = std::log(2.2);
+    EXPECT_LT(mean_interval(logs).low, std::log(1.01));
+    const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["pair_center"], "median");
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+        return n.find("sign-test interval from 6 pairs on") != std::string::npos;
+    }));
+    // Five pairs have no 95% sign-test interval: Student's t over their mean, said in JSON.
+    const auto five =
+        compare_results(joined_runs(8, {1, 1.1, 0.9, 1, 1.2}),
+                        joined_runs(8.8, {1, 1.1, 0.9, 1, 1.2}), CompareOptions{}, true);
+    EXPECT_FALSE(five.benchmarks[0].metrics[0].run_pairs_median);
+    EXPECT_EQ(five.benchmarks[0].metrics[0].verdict, Verdict::higher);
+    const auto j5 = nlohmann::json::parse(render_comparison(five, OutputFormat::json));
+    EXPECT_EQ(j5["benchmarks"][0]["metrics"][0]["pair_center"], "mean");
 }
 
 TEST(Compare, PairedRunsNeedThreePairsWithSamplesOnBothSides) {

@@ -47,11 +47,23 @@ enum class Method {
     independent,
     deterministic,  ///< simulated or otherwise constant counts: the exact difference, no test
     /// two sides joining the same number of runs, taken in turn (A B, B A, ...): run i of one
-    /// side paired with run i of the other, a Student t interval of the log ratios of their
-    /// medians for times, differences for counts (run_median_pairs, pair_changes,
-    /// mean_interval)
+    /// side paired with run i of the other: log ratios of their medians for times, differences
+    /// for counts (run_median_pairs, pair_changes); the median and its sign-test interval from
+    /// kMinSignTestPairs pairs on (median_interval), a Student t interval of the mean below
+    /// (mean_interval)
     paired_runs,
 };
+
+/// The fewest pairs whose sign-test interval of the median reaches `confidence`: its widest
+/// interval, [min, max], misses the median only when every pair falls on one side, 2 / 2^n (at
+/// 95%: 6 pairs cover 96.9%, 5 only 93.8%).
+std::size_t min_sign_test_pairs(double confidence);
+
+/// Half the width of the sign-test interval of the pairs' median (in their unit: log ratios for
+/// times), as paired runs compare them; nullopt with fewer than min_sign_test_pairs pairs, which
+/// have no such interval.
+std::optional<double> median_pair_half_width(std::span<const double> pair_changes,
+                                             double confidence = 0.95);
 
 /// The fewest pairs of runs a paired-runs comparison uses: with two, Student's t (1 degree of
 /// freedom) makes any interval too wide to say anything.
@@ -88,6 +100,9 @@ struct MetricComparison {
     /// samples for two blocks; that side's IQR raised the threshold instead).
     std::size_t baseline_blocks = 0, contender_blocks = 0;
     std::size_t run_pairs = 0;  ///< paired runs: the pairs of runs with samples on both sides
+    /// paired runs: the median of the pairs and its sign-test interval (min_sign_test_pairs
+    /// or more pairs), not Student's t over their mean
+    bool run_pairs_median = false;
     /// Paired rounds or runs: the pairs' log ratios were compared (times with positive values),
     /// not their differences (counts; a time with a value that was not positive).
     bool log_ratio_pairs = false;

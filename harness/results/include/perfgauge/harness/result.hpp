@@ -120,7 +120,8 @@ RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::str
 /// One result from results of different benchmarks measured apart (perfgauge run --against: one
 /// child process per benchmark and pair): benchmarks appended in order, each one's rounds moved
 /// past every earlier one's, since samples of different processes were never taken in one round
-/// and must not be paired as if they were; the run's facts as merge_processes takes them.
+/// and must not be paired as if they were; the run's facts as merge_processes takes them. The
+/// parts may come from different numbers of processes: the joined result has the most.
 /// Throws std::invalid_argument when the parts' events differ or a benchmark name repeats.
 RunResult join_benchmarks(std::vector<RunResult> parts);
 
