@@ -52,7 +52,11 @@ lost the CPU (an involuntary switch, wall time beyond CPU time, or the hyperviso
 advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set aside, shown
 in the table and JSON, and re-taken. An entry whose median is still not known within
 --precision (+-1% with --precision 0), or that has fewer than 6 samples (which bound no
-median), is flagged imprecise: give it more --max-time. The
+median), is flagged imprecise: give it more --max-time. An entry whose times moved steadily
+while they were taken (within a process, the last third's median 5% or more from the first's,
+Mann-Kendall p < 0.001) is flagged drifting: its median depends on when and how long it was
+measured (a branch predictor learning the data a hot benchmark repeats; memory settling; the
+host changing speed). The
 rounds are shared between --processes fresh perfgauge processes run one after another (default
 2): what lasts a whole process - where code and data landed, the host's state meanwhile - then
 shows as a difference between processes, which widens perfgauge compare's interval between two

@@ -182,21 +182,38 @@ RunResult join_benchmarks(std::vector<RunResult> parts) {
     return joined;
 }
 
-std::vector<std::size_t> time_blocks(const BenchmarkResult& b, std::size_t max_per_process,
-                                     std::size_t min_size) {
-    const std::size_t n = b.ns_per_item.size();
+std::vector<std::vector<std::size_t>> samples_by_process(const BenchmarkResult& b) {
     const auto process_of = [&](std::size_t i) {
         return i < b.processes.size() ? b.processes[i] : 0;
     };
-    std::map<std::size_t, std::vector<std::size_t>> by_process;  // sample indices
-    for (std::size_t i = 0; i < n; ++i)
+    std::map<std::size_t, std::vector<std::size_t>> by_process;
+    for (std::size_t i = 0; i < b.ns_per_item.size(); ++i)
         by_process[process_of(i)].push_back(i);
-    std::vector<std::size_t> block(n, 0);
-    std::size_t next = 0;
+    std::vector<std::vector<std::size_t>> out;
     for (auto& [process, samples] : by_process) {
         std::stable_sort(samples.begin(), samples.end(), [&](std::size_t x, std::size_t y) {
             return round_of(b, x) < round_of(b, y);
         });
+        out.push_back(std::move(samples));
+    }
+    return out;
+}
+
+std::vector<std::vector<double>> time_series_by_process(const BenchmarkResult& b) {
+    std::vector<std::vector<double>> out;
+    for (const auto& samples : samples_by_process(b)) {
+        out.emplace_back();
+        for (const std::size_t i : samples)
+            out.back().push_back(b.ns_per_item[i]);
+    }
+    return out;
+}
+
+std::vector<std::size_t> time_blocks(const BenchmarkResult& b, std::size_t max_per_process,
+                                     std::size_t min_size) {
+    std::vector<std::size_t> block(b.ns_per_item.size(), 0);
+    std::size_t next = 0;
+    for (const auto& samples : samples_by_process(b)) {
         const std::size_t count =
             std::clamp<std::size_t>(samples.size() / std::max<std::size_t>(min_size, 1), 1,
                                     std::max<std::size_t>(max_per_process, 1));

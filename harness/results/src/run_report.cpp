@@ -1,5 +1,6 @@
 #include "perfgauge/harness/run_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -211,6 +212,12 @@ std::string render_json(const RunResult& r) {
         agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
         agg["perfgauge_unstable"] = t.unstable;
         agg["perfgauge_precision"] = finite_or_null(median_precision(bench.ns_per_item));
+        const auto drift = drift_over_time(time_series_by_process(bench));
+        agg["perfgauge_drift"] = drift
+                                     ? nlohmann::json{{"change", drift->change},
+                                                      {"p_value", drift->p_value},
+                                                      {"flagged", flagged_drift(bench).has_value()}}
+                                     : nlohmann::json(nullptr);
         agg["perfgauge_disturbed"] = nlohmann::json::array();
         for (const auto& d : bench.disturbed) {
             agg["perfgauge_disturbed"].push_back({{"round", d.round},
@@ -251,6 +258,9 @@ std::string render_csv(const RunResult& r) {
                                         fmt::format("{}", bytes_per_second(b, t.median)),
                                         std::to_string(b.disturbed.size()),
                                         precision_cell(median_precision(b.ns_per_item))};
+        const auto drift = drift_over_time(time_series_by_process(b));
+        row.push_back(drift ? fmt::format("{:.6f}", drift->change) : std::string());
+        row.push_back(drift ? fmt::format("{:.3g}", drift->p_value) : std::string());
         for (std::size_t i = 0; i < r.events.size(); ++i)
             row.push_back(r.events[i].counted ? fmt::format("{}", median(b.counters_per_item[i]))
                                               : "");
@@ -289,10 +299,23 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
         flags.push_back(fmt::format("imprecise: {} samples", b.ns_per_item.size()));
     else if (const double p = median_precision(b.ns_per_item); !(p <= imprecise_beyond(r)))
         flags.push_back(fmt::format("imprecise ±{:.2f}%", 100 * p));
+    if (const auto drift = flagged_drift(b))
+        flags.push_back(fmt::format("drifting {:+.0f}%", 100 * drift->change));
     if (!b.disturbed.empty())
         flags.push_back(fmt::format("{} disturbed", b.disturbed.size()));
     cells.push_back(fmt::format("{}", fmt::join(flags, ", ")));
     return cells;
+}
+
+// Under the table, when an entry is flagged: what "drifting" means and what to do about it.
+std::string drift_legend() {
+    return fmt::format(
+        "drifting: the times moved steadily while they were taken (the last third of each "
+        "process's samples against its first third; Mann-Kendall p < {:g}), so the median "
+        "depends on when and how long it was measured - a branch predictor learning data the "
+        "benchmark repeats (hot caches), memory settling, or the host changing speed; a longer "
+        "--warmup, cold data, or more --processes show which\n",
+        kDriftP);
 }
 
 // Under the table: what [sim] means for these numbers.
@@ -345,6 +368,9 @@ std::string render_table(const RunResult& r) {
         r.repetitions, r.seed,
         r.processes > 1 ? fmt::format(", in {} processes", r.processes) : std::string(), r.clock,
         r.batch_overhead_ns, 100 * imprecise_beyond(r));
+    if (std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
+                    [](const BenchmarkResult& b) { return flagged_drift(b).has_value(); }))
+        out += drift_legend();
     out += simulation_footer(r, "");
     for (const auto& u : refusal_lines(r))
         out += fmt::format("not counted: {}\n", u);
@@ -367,12 +393,22 @@ std::string render_markdown(const RunResult& r) {
     if (!refused.empty() || !r.simulation.empty())
         out += "\n";
     out += simulation_footer(r, "- ");
+    if (std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
+                    [](const BenchmarkResult& b) { return flagged_drift(b).has_value(); }))
+        out += "- " + drift_legend();
     for (const auto& u : refused)
         out += fmt::format("- not counted: {}\n", u);
     return out;
 }
 
 }  // namespace
+
+std::optional<Drift> flagged_drift(const BenchmarkResult& b) {
+    const auto drift = drift_over_time(time_series_by_process(b));
+    if (drift && drift->p_value < kDriftP && std::fabs(drift->change) >= kDriftChange)
+        return drift;
+    return std::nullopt;
+}
 
 double median_precision(const std::vector<double>& ns_per_item) {
     if (ns_per_item.empty())

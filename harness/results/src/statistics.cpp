@@ -343,4 +343,92 @@ PairChanges pair_changes(const PairedValues& pairs, bool ratios) {
     return out;
 }
 
+namespace {
+
+// Mann-Kendall's S of a series: over every pair i < j, +1 when x[j] > x[i], -1 when below.
+// Counted with a Fenwick tree over the values' ranks, O(n log n): a run may hold a million
+// samples of one benchmark.
+long long kendall_s(const std::vector<double>& x) {
+    std::vector<double> sorted = x;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    std::vector<long long> tree(sorted.size() + 1, 0);
+    const auto count_up_to = [&](std::size_t rank) {  // earlier values of rank 1..rank
+        long long c = 0;
+        for (; rank > 0; rank -= rank & (~rank + 1))
+            c += tree[rank];
+        return c;
+    };
+    long long s = 0;
+    for (std::size_t j = 0; j < x.size(); ++j) {
+        const auto rank = static_cast<std::size_t>(
+            std::lower_bound(sorted.begin(), sorted.end(), x[j]) - sorted.begin() + 1);
+        const long long below = count_up_to(rank - 1);
+        const long long above = static_cast<long long>(j) - count_up_to(rank);
+        s += below - above;
+        for (std::size_t k = rank; k < tree.size(); k += k & (~k + 1))
+            ++tree[k];
+    }
+    return s;
+}
+
+// The medians of up to kDriftBlocks blocks of consecutive samples (3 or more each), in order.
+constexpr std::size_t kDriftBlocks = 10;
+std::vector<double> block_medians(const std::vector<double>& x) {
+    const std::size_t n = x.size();
+    const std::size_t count = std::clamp<std::size_t>(n / 3, 1, kDriftBlocks);
+    std::vector<double> out;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::vector<double> block(
+            x.begin() + static_cast<std::ptrdiff_t>(k * n / count),
+            x.begin() + static_cast<std::ptrdiff_t>((k + 1) * n / count));
+        out.push_back(median(block));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<Drift> drift_over_time(std::span<const std::vector<double>> series) {
+    double s = 0, variance = 0;
+    std::vector<double> first, last;
+    for (const auto& samples : series) {
+        if (samples.size() < 3)
+            continue;
+        if (!std::all_of(samples.begin(), samples.end(), [](double v) { return std::isfinite(v); }))
+            return std::nullopt;
+        const std::size_t third = samples.size() / 3;
+        first.insert(first.end(), samples.begin(),
+                     samples.begin() + static_cast<std::ptrdiff_t>(third));
+        last.insert(last.end(), samples.end() - static_cast<std::ptrdiff_t>(third), samples.end());
+        // Neighbouring samples share the machine's state: a busy second makes a run of slow ones,
+        // which a test over single samples would take for a trend. The test runs over the
+        // medians of blocks of consecutive samples instead.
+        const std::vector<double> x = block_medians(samples);
+        const std::size_t n = x.size();
+        s += static_cast<double>(kendall_s(x));
+        // Var S = [n(n-1)(2n+5) - sum over groups of t tied values of t(t-1)(2t+5)] / 18.
+        const auto term = [](double t) { return t * (t - 1) * (2 * t + 5); };
+        std::vector<double> sorted = x;
+        std::sort(sorted.begin(), sorted.end());
+        double ties = 0;
+        for (std::size_t i = 0, j = 0; i < n; i = j) {
+            while (j < n && sorted[j] == sorted[i])
+                ++j;
+            ties += term(static_cast<double>(j - i));
+        }
+        variance += (term(static_cast<double>(n)) - ties) / 18;
+    }
+    if (first.empty())
+        return std::nullopt;
+    Drift d;
+    const double from = median(first);
+    d.change = from != 0 ? median(last) / from - 1 : 0;
+    if (variance > 0) {
+        const double z = (std::fabs(s) - 1) / std::sqrt(variance);  // continuity-corrected
+        d.p_value = std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+    }
+    return d;
+}
+
 }  // namespace perfgauge::harness

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -200,6 +201,57 @@ TEST(Runner, APrecisionTargetNeedsSixSamples) {
                                         [](const auto& e) { return e["run_type"] == "aggregate"; });
     ASSERT_NE(aggregate, j["benchmarks"].end());
     EXPECT_TRUE((*aggregate)["perfgauge_precision"].is_null()) << aggregate->dump();
+}
+
+// Times that move steadily while they are taken (as a hot benchmark's time falls while a
+// branch predictor learns the data it repeats) are flagged "drifting" in the table, with a
+// legend, and in JSON and CSV; the same samples in an order without a trend are not. The
+// times are set by hand on a real run's result: a timed trend would not survive a loaded CI
+// machine's retakes.
+TEST(Runner, FlagsTimesThatDriftWhileTheyAreTaken) {
+    auto options = quick(30);
+    options.precision = 0;  // exactly 30 clean rounds: 10 blocks of 3 for the trend test
+    Runner runner(options);
+    const std::vector<Benchmark> one = {{"one-page",
+                                         1,
+                                         0,
+                                         [](BatchState& s) {
+                                             for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                                                 touch_pages(1);
+                                         },
+                                         {}}};
+    auto result = runner.run(one);
+    auto& samples = result.benchmarks[0];
+    ASSERT_EQ(samples.ns_per_item.size(), 30u);
+    // Rising 1% a round, in the order the rounds were taken.
+    for (std::size_t i = 0; i < 30; ++i)
+        samples.ns_per_item[i] = 1000 * (1 + 0.01 * static_cast<double>(round_of(samples, i)));
+    const auto drift = flagged_drift(samples);
+    ASSERT_TRUE(drift);
+    EXPECT_GT(drift->change, 0.1);  // about +19%: the last ten rounds against the first ten
+    const std::string table = render_run(result, OutputFormat::table);
+    EXPECT_NE(table.find(fmt::format("drifting {:+.0f}%", 100 * drift->change)), std::string::npos)
+        << table;
+    EXPECT_NE(table.find("drifting: the times moved steadily"), std::string::npos) << table;
+    const auto j = nlohmann::json::parse(render_run(result, OutputFormat::json));
+    const auto aggregate = std::find_if(j["benchmarks"].begin(), j["benchmarks"].end(),
+                                        [](const auto& e) { return e["run_type"] == "aggregate"; });
+    ASSERT_NE(aggregate, j["benchmarks"].end());
+    EXPECT_EQ((*aggregate)["perfgauge_drift"]["flagged"], true) << aggregate->dump();
+    EXPECT_NEAR((*aggregate)["perfgauge_drift"]["change"].get<double>(), drift->change, 1e-12);
+    const std::string csv = render_run(result, OutputFormat::csv);
+    EXPECT_NE(csv.find(",drift,drift_p"), std::string::npos) << csv;
+
+    // The same samples in an order with no trend (alternately from the two ends): not flagged,
+    // no legend.
+    auto steady = result;
+    auto& b = steady.benchmarks[0];
+    std::vector<double> sorted = b.ns_per_item;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+        b.ns_per_item[i] = i % 2 == 0 ? sorted[i / 2] : sorted[sorted.size() - 1 - i / 2];
+    EXPECT_FALSE(flagged_drift(b));
+    EXPECT_EQ(render_run(steady, OutputFormat::table).find("drifting"), std::string::npos);
 }
 
 TEST(Runner, RecordsBothMachineProbes) {

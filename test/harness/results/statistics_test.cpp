@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace perfgauge::harness {
@@ -177,6 +178,83 @@ TEST(Intervals, BlockShiftIntervalIsWelchOnTheBlockMedians) {
     const Interval steady = block_shift_interval(*flat, *flat, 0.95);
     EXPECT_EQ(steady.low, 0);
     EXPECT_EQ(steady.high, 0);
+}
+
+TEST(Drift, MannKendallByHandOverBlockMedians) {
+    using Series = std::vector<std::vector<double>>;
+    // Nine samples: three blocks of three, medians 1, 2, 3 - every later block above every
+    // earlier one, S = 3, Var S = 3*2*11/18.
+    auto d = drift_over_time(Series{{1, 0.9, 1.1, 2, 2.1, 1.9, 3, 3, 3}});
+    ASSERT_TRUE(d);
+    EXPECT_NEAR(d->p_value, std::erfc((3 - 1) / std::sqrt(66.0 / 18) / std::sqrt(2.0)), 1e-12);
+    EXPECT_NEAR(d->change, 2.0, 1e-12);  // the last third's median (3) against the first's (1)
+    // Block medians 1, 1, 2, 2, 3 (ties): S = 8, Var S = (5*4*15 - 2 * (2*1*9)) / 18.
+    d = drift_over_time(Series{{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3}});
+    ASSERT_TRUE(d);
+    EXPECT_NEAR(d->p_value, std::erfc(7 / std::sqrt(264.0 / 18) / std::sqrt(2.0)), 1e-12);
+    // Falling: the same p-value, the change below 0.
+    d = drift_over_time(Series{{3, 3, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1}});
+    ASSERT_TRUE(d);
+    EXPECT_NEAR(d->p_value, std::erfc(7 / std::sqrt(264.0 / 18) / std::sqrt(2.0)), 1e-12);
+    EXPECT_NEAR(d->change, -2.0 / 3, 1e-12);
+    // 1, 2, 3 is one block: no trend to test, whatever its values.
+    d = drift_over_time(Series{{1, 2, 3}});
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->p_value, 1.0);
+    // Constant: no trend at all.
+    d = drift_over_time(Series{{4, 4, 4, 4, 4, 4}});
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->p_value, 1.0);
+    EXPECT_EQ(d->change, 0.0);
+    // Too short, none at all, or not finite: nothing to say.
+    EXPECT_FALSE(drift_over_time(Series{{1, 2}}));
+    EXPECT_FALSE(drift_over_time(Series{}));
+    EXPECT_FALSE(drift_over_time(Series{{1, NAN, 3}}));
+}
+
+TEST(Drift, LearningIsFoundWithinProcessesAndAStepBetweenThemIsNot) {
+    // Two processes whose times fall as a branch predictor learns repeated data (4.8 to 1.3 ns).
+    std::vector<std::vector<double>> learning(2);
+    for (int i = 0; i < 30; ++i) {
+        learning[0].push_back(4.8 - 0.12 * i + 0.01 * (i % 3));
+        learning[1].push_back(5.0 - 0.1 * i + 0.01 * (i % 2));
+    }
+    const auto d = drift_over_time(learning);
+    ASSERT_TRUE(d);
+    EXPECT_LT(d->p_value, 1e-4);
+    EXPECT_LT(d->change, -0.4);
+    // Two steady processes, the second twice as slow as the first: concatenated they would
+    // read as a rise; each alone has none.
+    std::vector<std::vector<double>> steady(2);
+    for (int i = 0; i < 30; ++i) {
+        steady[0].push_back(1.0 + 0.01 * ((i * 7) % 3 - 1));
+        steady[1].push_back(2.0 + 0.02 * ((i * 5) % 3 - 1));
+    }
+    const auto s = drift_over_time(steady);
+    ASSERT_TRUE(s);
+    EXPECT_GT(s->p_value, 0.1);
+    EXPECT_LT(std::fabs(s->change), 0.02);
+    // A burst of slow samples (a busy second) in the middle of a steady series is no trend.
+    std::vector<std::vector<double>> burst = {std::vector<double>(30, 1.0)};
+    for (int i = 12; i < 17; ++i)
+        burst[0][static_cast<std::size_t>(i)] = 1.5;
+    const auto b = drift_over_time(burst);
+    ASSERT_TRUE(b);
+    EXPECT_GT(b->p_value, 0.1);
+}
+
+TEST(Drift, CountsAMillionSamplesQuickly) {
+    // O(n log n): a run may take -r 1000000. A slow rise of 1e-9 per sample under a
+    // deterministic sawtooth of 1% is found.
+    std::vector<std::vector<double>> long_run(1);
+    for (std::uint64_t i = 0; i < 1000000; ++i) {
+        long_run[0].push_back(1 + 1e-9 * static_cast<double>(i) +
+                              0.01 * static_cast<double>((i * 7919) % 101) / 100.0);
+    }
+    const auto d = drift_over_time(long_run);
+    ASSERT_TRUE(d);
+    EXPECT_LT(d->p_value, 1e-3);
+    EXPECT_GT(d->change, 0);
 }
 
 TEST(Intervals, MeanIntervalIsStudentsT) {

@@ -130,6 +130,14 @@ inline std::size_t round_of(const BenchmarkResult& b, std::size_t sample) {
     return sample < b.rounds.size() ? b.rounds[sample] : sample;
 }
 
+/// Each measuring process's sample indices of `b` in the order they were taken (by round), by
+/// process in ascending order.
+std::vector<std::vector<std::size_t>> samples_by_process(const BenchmarkResult& b);
+
+/// Each measuring process's times per item (`ns_per_item`) in the order they were taken: the
+/// series drift_over_time looks for a trend within.
+std::vector<std::vector<double>> time_series_by_process(const BenchmarkResult& b);
+
 /// The blocks of consecutive samples that batch means cut a benchmark's samples into (compare
 /// across results): each measuring process's samples in the order they were taken (by round),
 /// cut into up to `max_per_process` blocks of at least `min_size` samples (a process with fewer

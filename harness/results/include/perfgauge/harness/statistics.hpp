@@ -122,4 +122,25 @@ struct PairChanges {
 };
 PairChanges pair_changes(const PairedValues& pairs, bool ratios);
 
+/// A steady move of a benchmark's samples over time: a branch predictor that learns data the
+/// benchmark repeats, memory settling, a host changing speed. A median of such samples depends on
+/// when and for how long they were taken, and its interval (which assumes one distribution)
+/// says nothing about that.
+struct Drift {
+    /// The median of the last third of each series' samples against that of the first third
+    /// (pooled over the series), minus 1: -0.4 is 40% lower by the end.
+    double change = 0;
+    /// Two-sided Mann-Kendall trend test over the medians of up to 10 blocks of consecutive
+    /// samples of each series (3 or more samples a block; neighbouring samples share the
+    /// machine's state, so single samples would read a busy second as a trend): each series' S
+    /// (sum over its later-earlier pairs of the sign of the difference) and tie-corrected
+    /// variance summed over the series, normal approximation with continuity correction.
+    double p_value = 1;
+};
+
+/// The drift of `series`, each the samples of one measuring process in the order they were
+/// taken (processes start afresh, so a trend is sought within each, never across). Series of
+/// fewer than 3 samples take no part; nullopt when none has 3, or when a value is not finite.
+std::optional<Drift> drift_over_time(std::span<const std::vector<double>> series);
+
 }  // namespace perfgauge::harness
