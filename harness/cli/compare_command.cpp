@@ -152,8 +152,8 @@ bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::s
     if (pairing.pairs < harness::kMinPairedRuns) {
         notes.push_back(fmt::format(
             "the runs were taken in turn, but {} pairs are too few to pair them (Student's t "
-            "with {} degree of freedom): join {} or more runs a side (6 or more for the "
-            "median's sign-test interval)",
+            "with {} degree of freedom): join {} or more runs a side (6 or more, at the default "
+            "--alpha, for the median's sign-test interval)",
             pairing.pairs, pairing.pairs - 1, harness::kMinPairedRuns));
         return false;
     }
@@ -196,7 +196,8 @@ int compare_command(const std::vector<std::string>& args) {
         "by their dates (A B, B A, A B ...) - run i of one side is paired with run i of the\n"
         "other: the CI is the sign-test interval of the median of the pairs' ratios of\n"
         "medians (differences for counts; Student's t over their mean with fewer than 6\n"
-        "pairs), so what changes from one run to the next cancels within a pair (no probe\n"
+        "pairs at the default --alpha, 8 at 0.01), so what changes from one run to the next "
+        "cancels within a pair (no probe\n"
         "widening; a metric with fewer than 3 pairs of runs with samples is compared as\n"
         "blocks, widened, and named); this is how to compare two builds on a shared machine.\n"
         "Otherwise each run's samples form blocks of their own and what differs from one run\n"

@@ -132,31 +132,27 @@ std::optional<harness::RunResult> measure_one(const Side& side,
 }
 
 // Whether a benchmark's pairs so far know its time well enough: the sign-test interval of the
-// median of their log ratios of medians (how perfgauge compare pairs runs) is within
-// +-`precision`. Only the interval's width decides, never which way the pairs lean, so stopping
-// here does not favour a verdict. A pair without a clean sample, or with a time not above 0 (a
-// correction larger than the time), counts as no pair.
+// median of their changes, as perfgauge compare pairs runs (log ratios of the processes'
+// medians; differences when one is not above 0), is within +-`precision` (of the baseline's
+// median, for differences). The interval's width decides, not which way the pairs lean; a
+// pair without a clean sample on both sides is no pair.
 bool precise_enough(const std::vector<harness::RunResult>& other,
                     const std::vector<harness::RunResult>& own, double precision) {
-    std::vector<double> log_ratios;
+    harness::PairedValues medians;
     for (std::size_t i = 0; i < std::min(other.size(), own.size()); ++i) {
         const auto& a = other[i].benchmarks.front().ns_per_item;
         const auto& b = own[i].benchmarks.front().ns_per_item;
-        if (a.empty() || b.empty())
-            continue;
-        const double ma = harness::median(a), mb = harness::median(b);
-        if (ma > 0 && mb > 0)
-            log_ratios.push_back(std::log(mb / ma));
+        if (!a.empty() && !b.empty()) {
+            medians.a.push_back(harness::median(a));
+            medians.b.push_back(harness::median(b));
+        }
     }
-    const auto half_width = harness::median_pair_half_width(log_ratios);
-    return half_width && *half_width <= std::log1p(precision);
-}
-
-// Progress on one self-overwriting stderr line.
-void show_progress(std::size_t benchmark, std::size_t benchmarks, std::size_t pair,
-                   std::size_t pairs, const std::string& name) {
-    say("\r\033[Kperfgauge run --against: benchmark {}/{} pair {}/{} {}", benchmark + 1, benchmarks,
-        pair + 1, pairs, name);
+    const harness::PairChanges changes = harness::pair_changes(medians, /*ratios=*/true);
+    const auto half_width = harness::median_pair_half_width(changes.values);
+    if (!half_width)
+        return false;
+    return changes.logarithmic ? *half_width <= std::log1p(precision)
+                               : *half_width <= precision * std::fabs(harness::median(medians.a));
 }
 
 // A token both results carry, so perfgauge compare knows they were measured in turn.
@@ -207,9 +203,11 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     const int pairs = vm["pairs"].as<int>();
     if (pairs < 3 || pairs > 100)
         throw UsageError(fmt::format("--pairs must be 3 to 100, not {}", pairs));
-    // Without --max-pairs, a --pairs above its default is the most as well as the fewest.
-    const int max_pairs = vm["max-pairs"].defaulted() ? std::max(vm["max-pairs"].as<int>(), pairs)
-                                                      : vm["max-pairs"].as<int>();
+    // By default pairs are added while a benchmark's interval is wide; a --pairs given alone is
+    // a fixed number, as it always was; with --max-pairs too, the fewest.
+    const int max_pairs = !vm["max-pairs"].defaulted() ? vm["max-pairs"].as<int>()
+                          : !vm["pairs"].defaulted()   ? pairs
+                                                       : std::max(vm["max-pairs"].as<int>(), pairs);
     if (max_pairs < pairs || max_pairs > 100) {
         throw UsageError(
             fmt::format("--max-pairs must be --pairs ({}) to 100, not {}", pairs, max_pairs));
@@ -298,14 +296,19 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         const auto& [name, selection] = benchmarks[k];
         std::vector<harness::RunResult> own_parts, other_parts;
         for (std::size_t i = 0; i < static_cast<std::size_t>(max_pairs); ++i) {
-            if (i >= static_cast<std::size_t>(pairs) &&
+            // Added pairs come two at a time, A B then B A, so that neither build goes first
+            // more often (pair i's order alternates with i).
+            const bool added = i >= static_cast<std::size_t>(pairs);
+            if (added && (i - static_cast<std::size_t>(pairs)) % 2 == 0 &&
                 precise_enough(other_parts, own_parts, pair_precision / 100))
                 break;
-            if (progress)
-                show_progress(k, benchmarks.size(), i,
-                              static_cast<std::size_t>(
-                                  i < static_cast<std::size_t>(pairs) ? pairs : max_pairs),
-                              name);
+            if (progress) {
+                say("\r\033[Kperfgauge run --against: benchmark {}/{} pair {} {}", k + 1,
+                    benchmarks.size(), i + 1,
+                    added ? fmt::format("(more, up to {})", max_pairs)
+                          : fmt::format("of {}", pairs),
+                    name);
+            }
             std::vector<std::string> arguments = selection;
             arguments.insert(arguments.end(), timing.begin(), timing.end());
             arguments.push_back(fmt::format("--repeat={}", shares[i % shares.size()]));
@@ -414,13 +417,16 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
         fmt::format(
             "perfgauge run --against: each benchmark measured in {} pairs of processes, one "
             "of each build, which went first alternating (A B, B A, ...); process i of "
-            "one build is paired with process i of the other; {} pairs, more (up to {}) while "
-            "the 95% sign-test interval of a benchmark's median pair ratio of times was wider "
-            "than +-{:g}%",
+            "one build is paired with process i of the other{}",
             fewest_pairs_used == most_pairs_used
                 ? std::to_string(most_pairs_used)
                 : fmt::format("{} to {}", fewest_pairs_used, most_pairs_used),
-            pairs, max_pairs, pair_precision));
+            max_pairs == pairs
+                ? std::string()
+                : fmt::format("; {} pairs, then two more at a time (up to {}) while the 95% "
+                              "sign-test interval of a benchmark's median pair ratio of times "
+                              "was wider than +-{:g}%",
+                              pairs, max_pairs, pair_precision)));
     if (!stop_warning.empty()) {  // said where the comparison is read, not only in the files
         comparison.notes.insert(comparison.notes.begin(), stop_warning);
         say("perfgauge run: warning: {}\n", stop_warning);

@@ -249,15 +249,27 @@ TEST(CliAgainst, PairsAreAddedUntilTheIntervalIsNarrowEnough) {
               std::string::npos)
         << comparison["notes"].dump();
     EXPECT_EQ(nlohmann::json::parse(read_file(own))["context"]["perfgauge"]["processes"], 7);
-    // Within +-99%, any six pairs of the same build agree (a ratio of 4 would be needed to
-    // disagree): six each, the first number with an interval.
+    // Within +-99%, any pairs of the same build agree (a ratio of 4 would be needed to
+    // disagree): pairs come two at a time after the first three, and 5 have no interval, so
+    // seven each, of up to eleven.
     std::filesystem::remove(log);
     r = perfgauge(against(wrapper.string(),
                           {"--pair-precision", "99", "--json", "none", "--against-json", "none"},
-                          "3", "perf", "7"));
+                          "3", "perf", "11"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(children_per_benchmark(log),
-              (std::map<std::string, int>{{"memcpy", 6}, {"varint", 6}}));
+              (std::map<std::string, int>{{"memcpy", 7}, {"varint", 7}}));
+    // --pairs alone is a fixed number, as before --max-pairs existed.
+    std::filesystem::remove(log);
+    auto fixed = against(wrapper.string(), {"--json", "none", "--against-json", "none"}, "4");
+    const auto max_option = std::find(fixed.begin(), fixed.end(), "--max-pairs");
+    fixed.erase(max_option, max_option + 2);
+    fixed[std::find(fixed.begin(), fixed.end(), "-r") - fixed.begin() + 1] = "4";
+    r = perfgauge(fixed);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(children_per_benchmark(log),
+              (std::map<std::string, int>{{"memcpy", 4}, {"varint", 4}}));
+    EXPECT_EQ(r.out.find("two more at a time"), std::string::npos) << r.out;
 }
 
 // An other build that fails partway (here: from its fourth child on, the second benchmark's

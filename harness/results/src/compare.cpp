@@ -296,10 +296,12 @@ MetricComparison compare_samples(std::string metric, bool is_time,
             // other, so the run-to-run changes one run cannot show cancel within each pair and
             // the pairs' changes vary only by what the pairing did not cancel: log ratios of
             // times (the host's speed scales a run), differences of counts. Their median and its
-            // sign-test interval once there are pairs enough for one (6 at 95%): one pair whose
-            // process landed in a slow state (a 2x flip is common on a shared host) then moves
-            // neither, where it would widen a mean's interval for every pair. Fewer pairs have
-            // no distribution-free interval at that confidence: Student's t over their mean.
+            // sign-test interval once there are pairs enough for one (6 at 95%): a pair whose
+            // process landed in a slow state (a 2x flip is common on a shared host) does not
+            // move the median, and from 9 pairs on one such pair at each end is left outside
+            // the interval (6 to 8 pairs give [min, max]), where it would widen a mean's
+            // interval however many pairs there are. Fewer pairs have no distribution-free
+            // interval at that confidence: Student's t over their mean.
             m.method = Method::paired_runs;
             m.run_pairs = run_changes.values.size();
             m.log_ratio_pairs = run_changes.logarithmic;
@@ -551,7 +553,8 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
             "differences for counts, with its sign-test interval from {} pairs on, Student's t "
             "over fewer; a metric without a sample in {} of the pairs is not paired and is "
             "named)",
-            c.paired_runs, min_sign_test_pairs(1 - options.alpha), kMinPairedRuns));
+            c.paired_runs, std::max(min_sign_test_pairs(1 - options.alpha), kMinPairedRuns),
+            kMinPairedRuns));
     } else if (baseline.kind == ResultKind::stat) {
         // Every run of the command is a process of its own: what lasts a process is in the
         // samples' spread already.

@@ -2,6 +2,7 @@
 // the verdicts used; and the regression lines compare --fail-on-regression prints.
 #include "perfgauge/harness/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -105,8 +106,8 @@ std::string thresholds_text(const CompareOptions& o) {
         "and, across results for a side too short for two blocks, its IQR (then never "
         "equivalent); "
         "simulated counts compared exactly (no P); at least {} samples a side",
-        100 * (1 - o.alpha), min_sign_test_pairs(1 - o.alpha), o.min_change * 100, o.min_work_delta,
-        o.min_miss_delta, o.min_rare_delta, o.min_samples);
+        100 * (1 - o.alpha), std::max(min_sign_test_pairs(1 - o.alpha), kMinPairedRuns),
+        o.min_change * 100, o.min_work_delta, o.min_miss_delta, o.min_rare_delta, o.min_samples);
 }
 
 // Benchmark and metric names left, numbers right, the verdict left.

@@ -216,6 +216,7 @@ std::string render_json(const RunResult& r) {
         agg["perfgauge_drift"] = drift
                                      ? nlohmann::json{{"change", drift->change},
                                                       {"p_value", drift->p_value},
+                                                      {"testable", drift->best_p_value < kDriftP},
                                                       {"flagged", flagged_drift(bench).has_value()}}
                                      : nlohmann::json(nullptr);
         agg["perfgauge_disturbed"] = nlohmann::json::array();
@@ -390,11 +391,12 @@ std::string render_markdown(const RunResult& r) {
         table.add_row(row_cells(r, b));
     std::string out = table.render_markdown();
     const auto refused = refusal_lines(r);
-    if (!refused.empty() || !r.simulation.empty())
+    const bool drifting = std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
+                                      [](const auto& b) { return flagged_drift(b).has_value(); });
+    if (!refused.empty() || !r.simulation.empty() || drifting)
         out += "\n";
     out += simulation_footer(r, "- ");
-    if (std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
-                    [](const BenchmarkResult& b) { return flagged_drift(b).has_value(); }))
+    if (drifting)
         out += "- " + drift_legend();
     for (const auto& u : refused)
         out += fmt::format("- not counted: {}\n", u);
@@ -405,7 +407,10 @@ std::string render_markdown(const RunResult& r) {
 
 std::optional<Drift> flagged_drift(const BenchmarkResult& b) {
     const auto drift = drift_over_time(time_series_by_process(b));
-    if (drift && drift->p_value < kDriftP && std::fabs(drift->change) >= kDriftChange)
+    // The change must point the way the test found: over several processes the pooled thirds
+    // can disagree with the trend within each.
+    if (drift && drift->p_value < kDriftP && std::fabs(drift->change) >= kDriftChange &&
+        drift->direction * drift->change > 0)
         return drift;
     return std::nullopt;
 }

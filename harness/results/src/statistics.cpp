@@ -345,29 +345,13 @@ PairChanges pair_changes(const PairedValues& pairs, bool ratios) {
 
 namespace {
 
-// Mann-Kendall's S of a series: over every pair i < j, +1 when x[j] > x[i], -1 when below.
-// Counted with a Fenwick tree over the values' ranks, O(n log n): a run may hold a million
-// samples of one benchmark.
-long long kendall_s(const std::vector<double>& x) {
-    std::vector<double> sorted = x;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    std::vector<long long> tree(sorted.size() + 1, 0);
-    const auto count_up_to = [&](std::size_t rank) {  // earlier values of rank 1..rank
-        long long c = 0;
-        for (; rank > 0; rank -= rank & (~rank + 1))
-            c += tree[rank];
-        return c;
-    };
-    long long s = 0;
-    for (std::size_t j = 0; j < x.size(); ++j) {
-        const auto rank = static_cast<std::size_t>(
-            std::lower_bound(sorted.begin(), sorted.end(), x[j]) - sorted.begin() + 1);
-        const long long below = count_up_to(rank - 1);
-        const long long above = static_cast<long long>(j) - count_up_to(rank);
-        s += below - above;
-        for (std::size_t k = rank; k < tree.size(); k += k & (~k + 1))
-            ++tree[k];
+// Mann-Kendall's S of a series: over every pair i < j, +1 when x[j] > x[i], -1 when below (a
+// series here is at most kDriftBlocks block medians).
+double kendall_s(const std::vector<double>& x) {
+    double s = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        for (std::size_t j = i + 1; j < x.size(); ++j)
+            s += (x[j] > x[i]) - (x[j] < x[i]);
     }
     return s;
 }
@@ -390,7 +374,7 @@ std::vector<double> block_medians(const std::vector<double>& x) {
 }  // namespace
 
 std::optional<Drift> drift_over_time(std::span<const std::vector<double>> series) {
-    double s = 0, variance = 0;
+    double s = 0, s_max = 0, variance = 0, untied_variance = 0;
     std::vector<double> first, last;
     for (const auto& samples : series) {
         if (samples.size() < 3)
@@ -406,7 +390,8 @@ std::optional<Drift> drift_over_time(std::span<const std::vector<double>> series
         // medians of blocks of consecutive samples instead.
         const std::vector<double> x = block_medians(samples);
         const std::size_t n = x.size();
-        s += static_cast<double>(kendall_s(x));
+        s += kendall_s(x);
+        s_max += static_cast<double>(n * (n - 1) / 2);
         // Var S = [n(n-1)(2n+5) - sum over groups of t tied values of t(t-1)(2t+5)] / 18.
         const auto term = [](double t) { return t * (t - 1) * (2 * t + 5); };
         std::vector<double> sorted = x;
@@ -418,16 +403,22 @@ std::optional<Drift> drift_over_time(std::span<const std::vector<double>> series
             ties += term(static_cast<double>(j - i));
         }
         variance += (term(static_cast<double>(n)) - ties) / 18;
+        untied_variance += term(static_cast<double>(n)) / 18;
     }
     if (first.empty())
         return std::nullopt;
     Drift d;
     const double from = median(first);
     d.change = from != 0 ? median(last) / from - 1 : 0;
-    if (variance > 0) {
-        const double z = (std::fabs(s) - 1) / std::sqrt(variance);  // continuity-corrected
-        d.p_value = std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
-    }
+    d.direction = (s > 0) - (s < 0);
+    const auto p_of = [](double abs_s, double var) {
+        const double z = (abs_s - 1) / std::sqrt(var);  // continuity-corrected
+        return std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+    };
+    if (variance > 0)
+        d.p_value = p_of(std::fabs(s), variance);
+    if (untied_variance > 0)
+        d.best_p_value = p_of(s_max, untied_variance);
     return d;
 }
 

@@ -238,6 +238,7 @@ TEST(Runner, FlagsTimesThatDriftWhileTheyAreTaken) {
                                         [](const auto& e) { return e["run_type"] == "aggregate"; });
     ASSERT_NE(aggregate, j["benchmarks"].end());
     EXPECT_EQ((*aggregate)["perfgauge_drift"]["flagged"], true) << aggregate->dump();
+    EXPECT_EQ((*aggregate)["perfgauge_drift"]["testable"], true) << aggregate->dump();
     EXPECT_NEAR((*aggregate)["perfgauge_drift"]["change"].get<double>(), drift->change, 1e-12);
     const std::string csv = render_run(result, OutputFormat::csv);
     EXPECT_NE(csv.find(",drift,drift_p"), std::string::npos) << csv;

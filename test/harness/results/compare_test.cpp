@@ -654,6 +654,15 @@ TEST(Compare, PairedRunsOfSixOrMoreRestOnTheMedianPair) {
     EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
         return n.find("sign-test interval from 6 pairs on") != std::string::npos;
     }));
+    // Six pairs, one flipped: the median stays at +10%, but six pairs' interval is [min, max]
+    // and reaches the flip - inconclusive (from 9 pairs on one flip at each end is left out).
+    std::vector<double> six_base(6, 1.0);
+    six_base[2] = 2;
+    const auto six = compare_results(
+        joined_runs(8, six_base), joined_runs(8 * 1.1, {1, 1, 1, 1, 1, 1}), CompareOptions{}, true);
+    EXPECT_TRUE(six.benchmarks[0].metrics[0].run_pairs_median);
+    EXPECT_NEAR(six.benchmarks[0].metrics[0].change_pct, 10, 1e-9);
+    EXPECT_EQ(six.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
     // Five pairs have no 95% sign-test interval: Student's t over their mean, said in JSON.
     const auto five =
         compare_results(joined_runs(8, {1, 1.1, 0.9, 1, 1.2}),

@@ -188,6 +188,8 @@ TEST(Drift, MannKendallByHandOverBlockMedians) {
     ASSERT_TRUE(d);
     EXPECT_NEAR(d->p_value, std::erfc((3 - 1) / std::sqrt(66.0 / 18) / std::sqrt(2.0)), 1e-12);
     EXPECT_NEAR(d->change, 2.0, 1e-12);  // the last third's median (3) against the first's (1)
+    EXPECT_EQ(d->direction, 1);
+    EXPECT_EQ(d->best_p_value, d->p_value);  // as monotone as three blocks can be
     // Block medians 1, 1, 2, 2, 3 (ties): S = 8, Var S = (5*4*15 - 2 * (2*1*9)) / 18.
     d = drift_over_time(Series{{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3}});
     ASSERT_TRUE(d);
@@ -197,10 +199,14 @@ TEST(Drift, MannKendallByHandOverBlockMedians) {
     ASSERT_TRUE(d);
     EXPECT_NEAR(d->p_value, std::erfc(7 / std::sqrt(264.0 / 18) / std::sqrt(2.0)), 1e-12);
     EXPECT_NEAR(d->change, -2.0 / 3, 1e-12);
-    // 1, 2, 3 is one block: no trend to test, whatever its values.
+    EXPECT_EQ(d->direction, -1);
+    // Five blocks without ties could reach S = 10, Var S = 5*4*15/18.
+    EXPECT_NEAR(d->best_p_value, std::erfc(9 / std::sqrt(300.0 / 18) / std::sqrt(2.0)), 1e-12);
+    // 1, 2, 3 is one block: no trend to test, whatever its values, and it says so.
     d = drift_over_time(Series{{1, 2, 3}});
     ASSERT_TRUE(d);
     EXPECT_EQ(d->p_value, 1.0);
+    EXPECT_EQ(d->best_p_value, 1.0);
     // Constant: no trend at all.
     d = drift_over_time(Series{{4, 4, 4, 4, 4, 4}});
     ASSERT_TRUE(d);
@@ -225,15 +231,22 @@ TEST(Drift, LearningIsFoundWithinProcessesAndAStepBetweenThemIsNot) {
     EXPECT_LT(d->change, -0.4);
     // Two steady processes, the second twice as slow as the first: concatenated they would
     // read as a rise; each alone has none.
+    // Each process's block medians go up and down without a trend: 1.00, 1.03, 0.99, 1.02,
+    // 1.01, 0.98, 1.04, 0.97, 1.00, 1.02 (S = -3) and twice that in the second.
+    const std::vector<double> medians = {1.00, 1.03, 0.99, 1.02, 1.01,
+                                         0.98, 1.04, 0.97, 1.00, 1.02};
     std::vector<std::vector<double>> steady(2);
-    for (int i = 0; i < 30; ++i) {
-        steady[0].push_back(1.0 + 0.01 * ((i * 7) % 3 - 1));
-        steady[1].push_back(2.0 + 0.02 * ((i * 5) % 3 - 1));
+    for (const double m : medians) {
+        for (const double spread : {-0.001, 0.0, 0.001}) {
+            steady[0].push_back(m + spread);
+            steady[1].push_back(2 * m + spread);
+        }
     }
     const auto s = drift_over_time(steady);
     ASSERT_TRUE(s);
-    EXPECT_GT(s->p_value, 0.1);
-    EXPECT_LT(std::fabs(s->change), 0.02);
+    EXPECT_GT(s->p_value, 0.5);
+    EXPECT_LT(s->best_p_value, 1e-6);  // a trend would have been found
+    EXPECT_LT(std::fabs(s->change), 0.03);
     // A burst of slow samples (a busy second) in the middle of a steady series is no trend.
     std::vector<std::vector<double>> burst = {std::vector<double>(30, 1.0)};
     for (int i = 12; i < 17; ++i)
@@ -243,8 +256,8 @@ TEST(Drift, LearningIsFoundWithinProcessesAndAStepBetweenThemIsNot) {
     EXPECT_GT(b->p_value, 0.1);
 }
 
-TEST(Drift, CountsAMillionSamplesQuickly) {
-    // O(n log n): a run may take -r 1000000. A slow rise of 1e-9 per sample under a
+TEST(Drift, ALongRunIsTestedOverTenBlocks) {
+    // A run may take -r 1000000: ten blocks of 100000. A slow rise of 1e-9 per sample under a
     // deterministic sawtooth of 1% is found.
     std::vector<std::vector<double>> long_run(1);
     for (std::uint64_t i = 0; i < 1000000; ++i) {

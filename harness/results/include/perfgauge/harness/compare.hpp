@@ -49,7 +49,7 @@ enum class Method {
     /// two sides joining the same number of runs, taken in turn (A B, B A, ...): run i of one
     /// side paired with run i of the other: log ratios of their medians for times, differences
     /// for counts (run_median_pairs, pair_changes); the median and its sign-test interval from
-    /// kMinSignTestPairs pairs on (median_interval), a Student t interval of the mean below
+    /// min_sign_test_pairs pairs on (median_interval), a Student t interval of the mean below
     /// (mean_interval)
     paired_runs,
 };

@@ -136,6 +136,12 @@ struct Drift {
     /// (sum over its later-earlier pairs of the sign of the difference) and tie-corrected
     /// variance summed over the series, normal approximation with continuity correction.
     double p_value = 1;
+    /// The sign of S: +1 rising, -1 falling, 0 neither.
+    int direction = 0;
+    /// The p-value these series would have if every block were beyond the one before: with few
+    /// samples (under 6 a process is one block) no trend can reach a strict level, and a
+    /// p-value of 1 then says "not testable", not "steady".
+    double best_p_value = 1;
 };
 
 /// The drift of `series`, each the samples of one measuring process in the order they were
