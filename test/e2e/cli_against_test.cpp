@@ -179,15 +179,23 @@ TEST(CliAgainst, BadInputFailsBeforeMeasuring) {
     expect_usage({"run", "--against-json", "x.json"}, "apply only with --against");
 }
 
+// An other build that appends each child's arguments as a line to `log`, then runs this
+// perfgauge with them.
+std::filesystem::path logging_other_build(const std::filesystem::path& dir,
+                                          const std::filesystem::path& log) {
+    const auto wrapper = dir / "other-perfgauge";
+    std::ofstream(wrapper) << "#!/bin/sh\necho \"other $*\" >> " << log.string() << "\nexec "
+                           << PERFGAUGE_CLI_PATH << " \"$@\"\n";
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    return wrapper;
+}
+
 // What each child of the other build was asked to measure (a wrapper that logs its arguments,
 // then runs this perfgauge).
 TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
     TempDir dir;
     const auto log = dir.path() / "log";
-    const auto wrapper = dir.path() / "other-perfgauge";
-    std::ofstream(wrapper) << "#!/bin/sh\necho \"other $*\" >> " << log.string() << "\nexec "
-                           << PERFGAUGE_CLI_PATH << " \"$@\"\n";
-    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const auto wrapper = logging_other_build(dir.path(), log);
     const auto r = perfgauge(against(wrapper.string(), {"--shape", "end-on-end,one-shot", "--json",
                                                         "none", "--against-json", "none"}));
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -221,16 +229,13 @@ std::map<std::string, int> children_per_benchmark(const std::filesystem::path& l
     return out;
 }
 
-// Pairs are added while a benchmark's interval is wider than --pair-precision, up to
-// --max-pairs; fewer than 6 pairs have no 95% sign-test interval, so --pairs 3 takes 6 even when
-// every pair agrees.
+// Pairs are added two at a time while a benchmark's interval is wider than --pair-precision, up
+// to --max-pairs; fewer than 6 pairs have no 95% sign-test interval, so --pairs 3 --max-pairs 11
+// takes 7 even when every pair agrees.
 TEST(CliAgainst, PairsAreAddedUntilTheIntervalIsNarrowEnough) {
     TempDir dir;
     const auto log = dir.path() / "log";
-    const auto wrapper = dir.path() / "other-perfgauge";
-    std::ofstream(wrapper) << "#!/bin/sh\necho \"$*\" >> " << log.string() << "\nexec "
-                           << PERFGAUGE_CLI_PATH << " \"$@\"\n";
-    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const auto wrapper = logging_other_build(dir.path(), log);
     const auto own = dir.path() / "own.json";
     // No timing of two processes agrees to a millionth of a percent: every benchmark takes all
     // seven pairs.

@@ -213,12 +213,11 @@ std::string render_json(const RunResult& r) {
         agg["perfgauge_unstable"] = t.unstable;
         agg["perfgauge_precision"] = finite_or_null(median_precision(bench.ns_per_item));
         const auto drift = drift_over_time(time_series_by_process(bench));
-        agg["perfgauge_drift"] = drift
-                                     ? nlohmann::json{{"change", drift->change},
-                                                      {"p_value", drift->p_value},
-                                                      {"testable", drift->best_p_value < kDriftP},
-                                                      {"flagged", flagged_drift(bench).has_value()}}
-                                     : nlohmann::json(nullptr);
+        agg["perfgauge_drift"] = drift ? nlohmann::json{{"change", drift->change},
+                                                        {"p_value", drift->p_value},
+                                                        {"testable", drift->best_p_value < kDriftP},
+                                                        {"flagged", drift_flagged(*drift)}}
+                                       : nlohmann::json(nullptr);
         agg["perfgauge_disturbed"] = nlohmann::json::array();
         for (const auto& d : bench.disturbed) {
             agg["perfgauge_disturbed"].push_back({{"round", d.round},
@@ -308,6 +307,11 @@ std::vector<std::string> row_cells(const RunResult& r, const BenchmarkResult& b)
     return cells;
 }
 
+bool any_drifting(const RunResult& r) {
+    return std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
+                       [](const BenchmarkResult& b) { return flagged_drift(b).has_value(); });
+}
+
 // Under the table, when an entry is flagged: what "drifting" means and what to do about it.
 std::string drift_legend() {
     return fmt::format(
@@ -369,8 +373,7 @@ std::string render_table(const RunResult& r) {
         r.repetitions, r.seed,
         r.processes > 1 ? fmt::format(", in {} processes", r.processes) : std::string(), r.clock,
         r.batch_overhead_ns, 100 * imprecise_beyond(r));
-    if (std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
-                    [](const BenchmarkResult& b) { return flagged_drift(b).has_value(); }))
+    if (any_drifting(r))
         out += drift_legend();
     out += simulation_footer(r, "");
     for (const auto& u : refusal_lines(r))
@@ -391,8 +394,7 @@ std::string render_markdown(const RunResult& r) {
         table.add_row(row_cells(r, b));
     std::string out = table.render_markdown();
     const auto refused = refusal_lines(r);
-    const bool drifting = std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
-                                      [](const auto& b) { return flagged_drift(b).has_value(); });
+    const bool drifting = any_drifting(r);
     if (!refused.empty() || !r.simulation.empty() || drifting)
         out += "\n";
     out += simulation_footer(r, "- ");
@@ -405,12 +407,16 @@ std::string render_markdown(const RunResult& r) {
 
 }  // namespace
 
-std::optional<Drift> flagged_drift(const BenchmarkResult& b) {
-    const auto drift = drift_over_time(time_series_by_process(b));
+bool drift_flagged(const Drift& drift) {
     // The change must point the way the test found: over several processes the pooled thirds
     // can disagree with the trend within each.
-    if (drift && drift->p_value < kDriftP && std::fabs(drift->change) >= kDriftChange &&
-        drift->direction * drift->change > 0)
+    return drift.p_value < kDriftP && std::fabs(drift.change) >= kDriftChange &&
+           drift.direction * drift.change > 0;
+}
+
+std::optional<Drift> flagged_drift(const BenchmarkResult& b) {
+    const auto drift = drift_over_time(time_series_by_process(b));
+    if (drift && drift_flagged(*drift))
         return drift;
     return std::nullopt;
 }

@@ -26,11 +26,15 @@ inline constexpr const char* kRunCsvFixedColumns =
 /// known to any precision), NaN without samples. JSON writes null, CSV an empty cell for both.
 double median_precision(const std::vector<double>& ns_per_item);
 
-/// A benchmark's times drifted over the run (drift_over_time within each measuring process):
-/// beyond chance at kDriftP (a suite has dozens of entries, so a strict level) and by
-/// kDriftChange or more from the first third of the samples to the last. Nullopt otherwise.
+/// A drift worth a flag: beyond chance at kDriftP (a suite has dozens of entries, so a strict
+/// level), by kDriftChange or more from the first third of the samples to the last, and that
+/// change pointing the way the trend test found.
 inline constexpr double kDriftP = 0.001;
 inline constexpr double kDriftChange = 0.05;
+bool drift_flagged(const Drift& drift);
+
+/// A benchmark's times drifted over the run (drift_over_time within each measuring process,
+/// drift_flagged). Nullopt otherwise.
 std::optional<Drift> flagged_drift(const BenchmarkResult& b);
 
 /// JSON layout: {"context": {...Google Benchmark context..., "perfgauge": {...}},
