@@ -57,7 +57,8 @@ nlohmann::json check_json(const CorrectionCheck& check) {
                         {"error_share", number_or_null(harness::correction_error_share(r))},
                         {"tolerance_ns", harness::correction_tolerance_ns(r.reference_ns)},
                         {"pass", harness::correction_passes(r)},
-                        {"pairs", r.pairs}});
+                        {"pairs", r.pairs},
+                        {"snapshot_pause_ns", number_or_null(r.snapshot_pause_ns)}});
     }
     return {{"events", check.events},
             {"counted", check.counted},
@@ -85,18 +86,39 @@ void print_check(const CorrectionCheck& check) {
                counters_label(check), check.batch_overhead_ns, check.pause_overhead_ns);
     for (const auto& line : check.not_counted)
         fmt::print("not counted: {}\n", line);
-    harness::TextTable table(
-        {"K", "REFERENCE", "RAW", "RAW ERR", "CORRECTED", "ERROR", "ERROR%", "TARGET", "PAIRS", ""},
-        std::vector<harness::TextTable::Align>(10, harness::TextTable::Align::right));
+    const bool apart = std::any_of(check.rows.begin(), check.rows.end(), [](const auto& r) {
+        return std::isfinite(r.snapshot_pause_ns);
+    });
+    if (apart) {
+        fmt::print(
+            "a counter snapshot is a system call here: the paused loop is timed in batches whose "
+            "pauses read only the clock, counted in batches beside them; SNAPSHOTS: what the "
+            "snapshots added to its time, per pair\n");
+    }
+    std::vector<std::string> headers = {"K",     "REFERENCE", "RAW",    "RAW ERR", "CORRECTED",
+                                        "ERROR", "ERROR%",    "TARGET", "PAIRS"};
+    if (apart)
+        headers.push_back("SNAPSHOTS");
+    headers.push_back("");
+    harness::TextTable table(headers, std::vector<harness::TextTable::Align>(
+                                          headers.size(), harness::TextTable::Align::right));
     for (const CorrectionRow& r : check.rows) {
-        table.add_row({std::to_string(r.k), ns_text(r.reference_ns), ns_text(r.raw_ns),
-                       signed_ns_text(r.raw_error_ns), ns_text(r.corrected_ns),
-                       signed_ns_text(r.error_ns),
-                       std::isfinite(r.error_ns)
-                           ? fmt::format("{:+.2f}%", 100 * harness::correction_error_share(r))
-                           : "-",
-                       fmt::format("±{:.2f} ns", harness::correction_tolerance_ns(r.reference_ns)),
-                       std::to_string(r.pairs), row_verdict(r)});
+        std::vector<std::string> cells = {
+            std::to_string(r.k),
+            ns_text(r.reference_ns),
+            ns_text(r.raw_ns),
+            signed_ns_text(r.raw_error_ns),
+            ns_text(r.corrected_ns),
+            signed_ns_text(r.error_ns),
+            std::isfinite(r.error_ns)
+                ? fmt::format("{:+.2f}%", 100 * harness::correction_error_share(r))
+                : "-",
+            fmt::format("±{:.2f} ns", harness::correction_tolerance_ns(r.reference_ns)),
+            std::to_string(r.pairs)};
+        if (apart)
+            cells.push_back(signed_ns_text(r.snapshot_pause_ns));
+        cells.push_back(row_verdict(r));
+        table.add_row(cells);
     }
     fmt::print("{}", table.render());
 }
@@ -135,7 +157,12 @@ int calibrate_command(const std::vector<std::string>& args) {
         "  dependent atomic adds per iteration, timed in a loop that never pauses (REFERENCE)\n"
         "  and with a pause()/resume() pair in every iteration, RAW and CORRECTED by the\n"
         "  calibrated costs the runner subtracts (it calibrates the pair between the steps of\n"
-        "  a short multiply chain, where a benchmark puts one). ERROR = CORRECTED - REFERENCE\n"
+        "  a short multiply chain, where a benchmark puts one). Where a counter snapshot is a\n"
+        "  system call (any software event; hardware ones without rdpmc), the runner times a\n"
+        "  pausing benchmark in batches whose pauses read only the clock and counts it in\n"
+        "  batches beside them: a system call costs the work after it more than itself (here\n"
+        "  each flushes the TLB), by an amount no constant fits; SNAPSHOTS says how much, per\n"
+        "  pair. ERROR = CORRECTED - REFERENCE\n"
         "  (the median of the differences within a round: the two sides alternate batch by\n"
         "  batch), target |ERROR| <= max(1 ns, 2% of REFERENCE) (1 ns at k = 1, 2% from\n"
         "  k = 100 on). Once with no counters, once with --events. Medians of the runner's\n"

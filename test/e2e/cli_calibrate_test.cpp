@@ -45,9 +45,17 @@ TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
         for (const auto& row : check["rows"]) {
             EXPECT_GT(row["k"].get<std::uint64_t>(), k) << row;
             k = row["k"].get<std::uint64_t>();
-            for (const char* key : {"reference_ns", "raw_ns", "raw_error_ns", "corrected_ns",
-                                    "error_ns", "error_share", "tolerance_ns", "pass", "pairs"})
+            for (const char* key :
+                 {"reference_ns", "raw_ns", "raw_error_ns", "corrected_ns", "error_ns",
+                  "error_share", "tolerance_ns", "pass", "pairs", "snapshot_pause_ns"})
                 EXPECT_TRUE(row.contains(key)) << key << "\n" << row;
+            // task-clock is read with read(): the paused loop is timed apart from its snapshots,
+            // and says what they added (a figure with a clean pair); no counters, nothing apart.
+            if (check["events"] == "") {
+                EXPECT_TRUE(row["snapshot_pause_ns"].is_null()) << row;
+            } else if (row["pairs"].get<std::size_t>() > 0) {
+                EXPECT_TRUE(row["snapshot_pause_ns"].is_number()) << row;
+            }
             if (row["pairs"].get<std::size_t>() == 0) {
                 // Every round disturbed on one side (seen under the whole suite with two busy
                 // loops, ASan build): nothing checked, nothing passed; a side may have no clean
@@ -88,7 +96,8 @@ TEST(CliCalibrate, TableAndBadOptions) {
     const auto r = perfgauge({"calibrate", "--samples", "1000", "--quick", "-e", "task-clock"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (const char* text : {"GRANULARITY", "Seed experiment", "with no counters",
-                             "with counters task-clock", "REFERENCE", "CORRECTED", " of 12 rows"})
+                             "with counters task-clock", "REFERENCE", "CORRECTED", " of 12 rows",
+                             "SNAPSHOTS", "a counter snapshot is a system call here"})
         EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
     EXPECT_EQ(perfgauge({"calibrate", "--samples", "5"}).exit_code, 2);
     EXPECT_EQ(perfgauge({"calibrate", "--format", "xml"}).exit_code, 2);

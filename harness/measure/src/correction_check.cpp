@@ -112,6 +112,8 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
                                                 paused.rounds, paused.raw_ns_per_item);
         row.error_ns = paired_difference_ns(reference.rounds, reference.ns_per_item, paused.rounds,
                                             paused.ns_per_item, &row.pairs);
+        if (!paused.snapshot_pause_ns.empty())
+            row.snapshot_pause_ns = median(paused.snapshot_pause_ns);
         check.rows.push_back(row);
     }
     return check;

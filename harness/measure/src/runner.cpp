@@ -57,14 +57,17 @@ void NativeBatchState::reset(std::uint64_t iterations) {
 
 void NativeBatchState::pause() {
     paused_at_ = clock_->stop();
-    counters_->read(pause_snapshot_);
+    if (snapshots_)
+        counters_->read(pause_snapshot_);
 }
 
 void NativeBatchState::resume() {
-    counters_->read(resume_snapshot_);
-    counters_->delta(pause_snapshot_, resume_snapshot_, pause_delta_);
-    for (std::size_t i = 0; i < paused_counts_.size(); ++i)
-        paused_counts_[i] += pause_delta_[i].value;
+    if (snapshots_) {
+        counters_->read(resume_snapshot_);
+        counters_->delta(pause_snapshot_, resume_snapshot_, pause_delta_);
+        for (std::size_t i = 0; i < paused_counts_.size(); ++i)
+            paused_counts_[i] += pause_delta_[i].value;
+    }
     ++pauses_;
     paused_ticks_ += clock_->start() - paused_at_;
 }
@@ -118,23 +121,31 @@ Runner::Runner(const RunnerOptions& options)
                          },
                          {}};
     };
+    counters_.read(before_);
+    pauses_timed_apart_ =
+        counters_.opened_count() > 0 && before_.path == pmu::ReadPath::read_syscall;
     // The two kinds of batch in turn, one difference per round: a change of the host's speed
     // between two phases would otherwise be read as part of the pairs' cost.
     const Benchmark with_pairs = chain(true), alone = chain(false);
     std::vector<double> counts_alone(events);
-    const Overhead difference = calibrate_overhead(
-        kPauseCalibrationBatches, events, [&](double& ns, std::vector<double>& counts) {
-            const double ns_alone = run_batch(alone, 0).ns;
-            counts_alone = batch_counts_;
-            ns = run_batch(with_pairs, 0).ns - ns_alone;
-            for (std::size_t i = 0; i < events; ++i)
-                counts[i] = batch_counts_[i] - counts_alone[i];
-        });
-    pause_overhead_ =
-        per_pause(difference, Overhead{0, std::vector<double>(events)}, kCalibrationPauses);
+    const auto pair_cost = [&](bool snapshots) {
+        const Overhead difference = calibrate_overhead(
+            kPauseCalibrationBatches, events, [&](double& ns, std::vector<double>& counts) {
+                const double ns_alone = run_batch(alone, 0).ns;
+                counts_alone = batch_counts_;
+                ns = run_batch(with_pairs, 0, snapshots).ns - ns_alone;
+                for (std::size_t i = 0; i < events; ++i)
+                    counts[i] = batch_counts_[i] - counts_alone[i];
+            });
+        return per_pause(difference, Overhead{0, std::vector<double>(events)}, kCalibrationPauses);
+    };
+    pause_overhead_ = pair_cost(true);
+    if (pauses_timed_apart_)  // the time of a pair that reads only the clock; its counts stay
+        pause_overhead_.ns = pair_cost(false).ns;
 }
 
-Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
+Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots) {
+    state_.set_snapshots(snapshots);
     state_.reset(iterations);
     // CPU time and switches around everything the clock sees, so that wall > CPU means the
     // thread lost the CPU while being timed.
@@ -170,25 +181,31 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations) {
     return batch;
 }
 
-void Runner::record(BenchmarkResult& r, const Batch& batch, std::size_t round) {
+void Runner::record(BenchmarkResult& r, const Batch& timed, const Batch& counted,
+                    const std::vector<double>& counts, std::size_t round) {
     const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
-    const double pauses = static_cast<double>(batch.pauses);
+    const double pauses = static_cast<double>(timed.pauses);
     const double ns_per_item =
-        corrected(batch.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
-    if (is_disturbed(batch.health, cpu_clock_slack_ns_)) {
-        r.disturbed.push_back({round, ns_per_item, batch.health.wall_ns, batch.health.cpu_ns,
-                               batch.health.involuntary_switches, batch.health.probe_slowdown,
-                               batch.health.steal_ns});
-        return;
+        corrected(timed.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
+    for (const Batch* batch : {&timed, &counted}) {
+        if (is_disturbed(batch->health, cpu_clock_slack_ns_)) {
+            r.disturbed.push_back({round, ns_per_item, batch->health.wall_ns, batch->health.cpu_ns,
+                                   batch->health.involuntary_switches, batch->health.probe_slowdown,
+                                   batch->health.steal_ns});
+            return;
+        }
     }
     r.rounds.push_back(round);
     r.ns_per_item.push_back(ns_per_item);
-    r.raw_ns_per_item.push_back(batch.ns / items);
-    r.cpu_ns_per_item.push_back(batch.health.cpu_ns / items);
-    for (std::size_t i = 0; i < batch_counts_.size(); ++i) {
-        r.raw_counters_per_item[i].push_back(batch_counts_[i] / items);
-        r.counters_per_item[i].push_back(corrected(batch_counts_[i], batch_overhead_.counts[i],
-                                                   pause_overhead_.counts[i], pauses) /
+    r.raw_ns_per_item.push_back(timed.ns / items);
+    r.cpu_ns_per_item.push_back(timed.health.cpu_ns / items);
+    if (&timed != &counted && timed.pauses > 0)
+        r.snapshot_pause_ns.push_back((counted.ns - timed.ns) / pauses);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        r.raw_counters_per_item[i].push_back(counts[i] / items);
+        r.counters_per_item[i].push_back(corrected(counts[i], batch_overhead_.counts[i],
+                                                   pause_overhead_.counts[i],
+                                                   static_cast<double>(counted.pauses)) /
                                          items);
         r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
     }
@@ -236,7 +253,7 @@ void keep_what_was_measured(RunResult& result, const std::string& interruption) 
 
 }  // namespace
 
-std::uint64_t Runner::size_batch(const Benchmark& b) {
+Runner::Sizing Runner::size_batch(const Benchmark& b) {
     // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
     const double target_ns = std::max(options_.min_sample_time_s * 1e9,
                                       1000.0 * std::max(batch_overhead_.ns, clock_.ns_per_tick()));
@@ -245,16 +262,17 @@ std::uint64_t Runner::size_batch(const Benchmark& b) {
     std::uint64_t iterations = 1;
     for (;;) {
         if (interrupted())
-            return iterations;  // run() stops before sampling it
+            return {iterations, 0};  // run() stops before sampling it
         const auto wall_start = std::chrono::steady_clock::now();
-        const double ns = run_batch(b, iterations).ns;
+        const Batch batch = run_batch(b, iterations);
+        const double ns = batch.ns;
         const std::chrono::duration<double, std::nano> wall =
             std::chrono::steady_clock::now() - wall_start;
         // A body that pauses every iteration spends most of its wall time paused; once that
         // reaches kPausedWallFactor x the target, more iterations only cost time.
         const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
         if (long_enough && std::chrono::steady_clock::now() >= deadline)
-            return iterations;
+            return {iterations, batch.pauses};
         if (!long_enough) {
             // Towards whichever limit comes first: grown by the measured time alone, a body that
             // pauses every iteration overshot its wall-time limit up to 10x (50 ms batches with
@@ -268,7 +286,7 @@ std::uint64_t Runner::size_batch(const Benchmark& b) {
                          static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));
         }
         if (iterations > (std::uint64_t{1} << 40))
-            return iterations;  // an empty body: stop growing
+            return {iterations, batch.pauses};  // an empty body: stop growing
     }
 }
 
@@ -318,6 +336,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // Size every batch (this is also the warm-up), then allocate every sample up front.
     const std::size_t events = counters_.events().size();
     result.benchmarks.resize(benchmarks.size());
+    std::vector<bool> timed_apart(benchmarks.size(), false);
     for (std::size_t b = 0; b < benchmarks.size(); ++b) {
         auto& r = result.benchmarks[b];
         if (options_.progress && !interrupted())
@@ -326,11 +345,15 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         r.params = benchmarks[b].params;
         r.items_per_iteration = benchmarks[b].items_per_iteration;
         r.bytes_per_iteration = benchmarks[b].bytes_per_iteration;
-        r.iterations = size_batch(benchmarks[b]);
+        const Sizing sizing = size_batch(benchmarks[b]);
+        r.iterations = sizing.iterations;
+        timed_apart[b] = pauses_timed_apart_ && sizing.pauses > 0;
         const std::size_t room = sample_room();  // clean samples, retakes, precision rounds
         r.ns_per_item.reserve(room);
         r.raw_ns_per_item.reserve(room);
         r.cpu_ns_per_item.reserve(room);
+        if (timed_apart[b])
+            r.snapshot_pause_ns.reserve(room);
         r.rounds.reserve(room);
         r.disturbed.reserve(room);
         r.counters_per_item.assign(events, {});
@@ -387,13 +410,16 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             if (interrupted())
                 break;
             auto& r = result.benchmarks[b];
-            const Batch batch = run_batch(benchmarks[b], r.iterations);
-            spent_ns[b] += batch.health.wall_ns;
-            if (batch.ns > 0) {
-                pause_share[b] = std::max(pause_share[b], static_cast<double>(batch.pauses) *
-                                                              pause_overhead_.ns / batch.ns);
+            // Timed apart: the clock-only batch first, so that the counts (batch_counts_,
+            // delta_) are the last batch's, the one whose pauses snapshot them.
+            const Batch timed = run_batch(benchmarks[b], r.iterations, !timed_apart[b]);
+            const Batch counted = timed_apart[b] ? run_batch(benchmarks[b], r.iterations) : Batch{};
+            spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
+            if (timed.ns > 0) {
+                pause_share[b] = std::max(pause_share[b], static_cast<double>(timed.pauses) *
+                                                              pause_overhead_.ns / timed.ns);
             }
-            record(r, batch, round);
+            record(r, timed, timed_apart[b] ? counted : timed, batch_counts_, round);
         }
     }
     if (interrupted())

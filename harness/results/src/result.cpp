@@ -32,6 +32,8 @@ void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::siz
         if (k < from.cpu_ns_per_item.size())
             into.cpu_ns_per_item.push_back(from.cpu_ns_per_item[k]);
     }
+    into.snapshot_pause_ns.insert(into.snapshot_pause_ns.end(), from.snapshot_pause_ns.begin(),
+                                  from.snapshot_pause_ns.end());
     for (std::size_t e = 0; e < from.counters_per_item.size(); ++e) {
         auto& counters = into.counters_per_item[e];
         counters.insert(counters.end(), from.counters_per_item[e].begin(),
@@ -110,6 +112,7 @@ RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::str
         b.rounds.clear();
         b.processes.clear();
         b.cpu_ns_per_item.clear();
+        b.snapshot_pause_ns.clear();
         b.disturbed.clear();
         for (auto& c : b.counters_per_item)
             c.clear();

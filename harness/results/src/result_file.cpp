@@ -221,6 +221,8 @@ void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
     b.ns_per_item.push_back(ns);
     b.cpu_ns_per_item.push_back(get_or<double>(e, "perfgauge_cpu_ns_per_item", ns));
     b.raw_ns_per_item.push_back(get_or<double>(e, "perfgauge_raw_ns_per_item", ns));
+    if (const auto it = e.find("perfgauge_snapshot_pause_ns"); it != e.end())
+        b.snapshot_pause_ns.push_back(checked<double>(*it, "perfgauge_snapshot_pause_ns"));
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         const double value =
             r.events[i].counted ? get_or<double>(e, r.events[i].name.c_str(), 0) : 0;
@@ -301,6 +303,11 @@ RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
         if (!b.processes.empty() && b.processes.size() != b.ns_per_item.size())
             throw ResultFileError(fmt::format(
                 "{}: malformed perfgauge result: '{}' tags only some samples with their process",
+                origin, b.name));
+        if (!b.snapshot_pause_ns.empty() && b.snapshot_pause_ns.size() != b.ns_per_item.size())
+            throw ResultFileError(fmt::format(
+                "{}: malformed perfgauge result: '{}' gives perfgauge_snapshot_pause_ns for only "
+                "some samples",
                 origin, b.name));
     }
     check_values(r, origin);

@@ -169,6 +169,8 @@ std::string render_json(const RunResult& r) {
                                 : per_iteration;
             if (s < bench.cpu_ns_per_item.size())
                 e["perfgauge_cpu_ns_per_item"] = bench.cpu_ns_per_item[s];
+            if (s < bench.snapshot_pause_ns.size())
+                e["perfgauge_snapshot_pause_ns"] = bench.snapshot_pause_ns[s];
             e["items_per_second"] = items_per_second(bench.ns_per_item[s]);
             if (bench.bytes_per_iteration > 0)
                 e["bytes_per_second"] = bytes_per_second(bench, bench.ns_per_item[s]);
@@ -210,6 +212,8 @@ std::string render_json(const RunResult& r) {
                                         {"max", t.max}, {"iqr", t.iqr},      {"mad", t.mad},
                                         {"cv", t.cv},   {"samples", t.count}};
         agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
+        if (!bench.snapshot_pause_ns.empty())
+            agg["perfgauge_snapshot_pause_ns"] = median(bench.snapshot_pause_ns);
         agg["perfgauge_unstable"] = t.unstable;
         agg["perfgauge_precision"] = finite_or_null(median_precision(bench.ns_per_item));
         const auto drift = drift_over_time(time_series_by_process(bench));
@@ -323,6 +327,23 @@ std::string drift_legend() {
         kDriftP);
 }
 
+// Under the table, when some pausing benchmark was timed apart from its counts: that, and what
+// the counter snapshots would have added to its time.
+std::string timed_apart_note(const RunResult& r) {
+    const auto apart = std::count_if(r.benchmarks.begin(), r.benchmarks.end(),
+                                     [](const auto& b) { return !b.snapshot_pause_ns.empty(); });
+    if (apart == 0)
+        return "";
+    // No figure here: per pause it is the difference of two batches of the benchmark's own
+    // work, as noisy as that work (JSON perfgauge_snapshot_pause_ns has it per benchmark).
+    return fmt::format(
+        "timed apart: {} pausing benchmark(s) timed in batches whose pauses read only the clock, "
+        "counted in batches beside them: a counter snapshot is a system call here, and what it "
+        "costs the work after it (JSON: perfgauge_snapshot_pause_ns) is no constant to "
+        "subtract\n",
+        apart);
+}
+
 // Under the table: what [sim] means for these numbers.
 std::string simulation_footer(const RunResult& r, const char* bullet) {
     if (r.simulation.empty())
@@ -375,6 +396,7 @@ std::string render_table(const RunResult& r) {
         r.batch_overhead_ns, 100 * imprecise_beyond(r));
     if (any_drifting(r))
         out += drift_legend();
+    out += timed_apart_note(r);
     out += simulation_footer(r, "");
     for (const auto& u : refusal_lines(r))
         out += fmt::format("not counted: {}\n", u);
@@ -395,11 +417,14 @@ std::string render_markdown(const RunResult& r) {
     std::string out = table.render_markdown();
     const auto refused = refusal_lines(r);
     const bool drifting = any_drifting(r);
-    if (!refused.empty() || !r.simulation.empty() || drifting)
+    const std::string apart = timed_apart_note(r);
+    if (!refused.empty() || !r.simulation.empty() || drifting || !apart.empty())
         out += "\n";
     out += simulation_footer(r, "- ");
     if (drifting)
         out += "- " + drift_legend();
+    if (!apart.empty())
+        out += "- " + apart;
     for (const auto& u : refused)
         out += fmt::format("- not counted: {}\n", u);
     return out;

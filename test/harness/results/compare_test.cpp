@@ -368,7 +368,9 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     auto first = result({bench("a", "x", 8, 10, 5), bench("b", "y", 4, 10, 5)});
     first.machine_probe_ns = 4400;
     first.benchmarks[0].disturbed.push_back({5, 9, 1, 1, 1, 1.2, 2e7});  // a retake round: 0..5
+    first.benchmarks[1].snapshot_pause_ns = {40, 41, 42, 43, 44};        // timed apart
     auto second = result({bench("a", "x", 9, 10, 4), bench("b", "y", 4, 10, 4)});
+    second.benchmarks[1].snapshot_pause_ns = {50, 51, 52, 53};
     second.machine_probe_ns = 4300;
     second.warnings = {"only in the second"};
     const auto merged = merge_processes({first, second});
@@ -384,6 +386,9 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     EXPECT_EQ(a.counters_per_item[0].size(), 9u);
     ASSERT_EQ(a.disturbed.size(), 1u);
     EXPECT_EQ(a.disturbed[0].round, 5u);
+    EXPECT_TRUE(a.snapshot_pause_ns.empty());
+    EXPECT_EQ(merged.benchmarks[1].snapshot_pause_ns,
+              (std::vector<double>{40, 41, 42, 43, 44, 50, 51, 52, 53}));
     // The tags survive the result file.
     const auto back = parse_run_json(render_run(merged, OutputFormat::json), "test");
     EXPECT_EQ(back.processes, 2u);

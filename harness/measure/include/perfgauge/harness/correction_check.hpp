@@ -4,10 +4,14 @@
 // reference: what an iteration really costs) and once with a pause()/resume() pair in every
 // iteration, raw and corrected by the Runner's calibrated batch and pause costs. The corrected
 // time must match the reference: |error| <= 1 ns at k = 1 and <= 2% from k = 100 on.
+// With counters read by a system call the Runner times a pausing benchmark apart from its
+// counts (runner.hpp): the sweep then checks that time, and says what the snapshots would have
+// added to it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,9 @@ struct CorrectionRow {
     double raw_error_ns = 0;
     double error_ns = 0;
     std::size_t pairs = 0;  ///< rounds in which both sides have a clean sample
+    /// Timed apart: what the counter snapshots of a pair added to the paused loop's time,
+    /// median over its samples (BenchmarkResult::snapshot_pause_ns); NaN: timed with its counts.
+    double snapshot_pause_ns = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// The median over the rounds both sides have a clean sample in of `paused - reference`

@@ -62,6 +62,10 @@ class NativeBatchState final : public BatchState {
     void pause() override;
     void resume() override;
 
+    /// Whether pause()/resume() snapshot the counters (the default) or only read the clock: a
+    /// batch of the second kind times a pausing benchmark without what the snapshots cost the
+    /// work after them (its counts then include the paused work and are not used).
+    void set_snapshots(bool on) { snapshots_ = on; }
     void reset(std::uint64_t iterations);
     std::uint64_t paused_ticks() const { return paused_ticks_; }
     std::uint64_t pauses() const { return pauses_; }
@@ -72,6 +76,7 @@ class NativeBatchState final : public BatchState {
     pmu::CounterSet* counters_;
     std::uint64_t paused_at_ = 0;
     std::uint64_t paused_ticks_ = 0;
+    bool snapshots_ = true;
     pmu::CounterSet::Snapshot pause_snapshot_, resume_snapshot_;
     std::vector<pmu::ScaledCount> pause_delta_;
     std::vector<double> paused_counts_;
@@ -89,9 +94,17 @@ class Runner {
         std::size_t pauses = 0;
         SampleHealth health;  ///< wall (pauses included) and CPU time, involuntary switches
     };
-    void record(BenchmarkResult& r, const Batch& batch, std::size_t round);
-    Batch run_batch(const Benchmark& b, std::uint64_t iterations);
-    std::uint64_t size_batch(const Benchmark& b);
+    /// One sample: its time from `timed`, its counts from `counted` (the same batch, or one
+    /// taken beside it whose pauses snapshot the counters); disturbed if either was.
+    void record(BenchmarkResult& r, const Batch& timed, const Batch& counted,
+                const std::vector<double>& counts, std::size_t round);
+    /// `snapshots`: whether its pauses snapshot the counters (see NativeBatchState).
+    Batch run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots = true);
+    struct Sizing {
+        std::uint64_t iterations = 1;
+        std::uint64_t pauses = 0;  ///< in the last sizing batch
+    };
+    Sizing size_batch(const Benchmark& b);
     /// The most samples (clean and disturbed) one benchmark can take: the planned and retake
     /// rounds, plus what the time budget allows at the shortest batch. Reserved up front.
     std::size_t sample_room() const;
@@ -108,10 +121,19 @@ class Runner {
     std::vector<double> batch_counts_;  // last batch, paused intervals removed
     std::string interruption_;          // options_.interruption's first non-empty answer
     Overhead batch_overhead_;           ///< one empty batch's own measurement
-    Overhead pause_overhead_;           ///< one pause/resume pair inside a batch
-    double cpu_clock_slack_ns_ = 0;     ///< calibrated; see sample_health.hpp
-    MachineProbe probe_;                ///< taken around every batch
-    StealClock steal_;                  ///< read around every batch
+    /// One pause/resume pair inside a batch: its time as a pair that reads only the clock when
+    /// pauses_timed_apart_, its counts as a pair that snapshots them.
+    Overhead pause_overhead_;
+    /// Whether a counter snapshot is a system call (some counter is open and read by read()).
+    /// A system call can cost the work after it more than the call itself (here: every one
+    /// flushes the TLB, page-table isolation without PCID), by an amount that depends on the
+    /// pages that work touches, so no constant subtracted per pause is right for every
+    /// benchmark: a pausing benchmark is then timed in batches whose pauses read only the
+    /// clock, taken beside the batches whose pauses snapshot its counts.
+    bool pauses_timed_apart_ = false;
+    double cpu_clock_slack_ns_ = 0;  ///< calibrated; see sample_health.hpp
+    MachineProbe probe_;             ///< taken around every batch
+    StealClock steal_;               ///< read around every batch
 };
 
 }  // namespace perfgauge::harness

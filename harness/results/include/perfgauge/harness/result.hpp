@@ -50,6 +50,11 @@ struct BenchmarkResult {
     std::vector<std::size_t> processes;
     /// Per sample: the thread's CPU time per item over the whole batch. Empty: not recorded.
     std::vector<double> cpu_ns_per_item;
+    /// Per sample of a pausing benchmark timed apart from its counts (a counter snapshot was a
+    /// system call): what the snapshots added to its time, per pause/resume pair, in ns - the
+    /// batch whose pauses snapshot the counters against the one beside it whose pauses read
+    /// only the clock (that one gave ns_per_item). Empty: timed with its counts.
+    std::vector<double> snapshot_pause_ns;
     std::vector<DisturbedSample> disturbed;  ///< excluded from every statistic
 };
 
