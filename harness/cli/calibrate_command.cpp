@@ -65,6 +65,7 @@ nlohmann::json check_json(const CorrectionCheck& check) {
             {"not_counted", check.not_counted},
             {"batch_overhead_ns", check.batch_overhead_ns},
             {"pause_overhead_ns", check.pause_overhead_ns},
+            {"clock_pause_overhead_ns", check.clock_pause_overhead_ns},
             {"rows", rows},
             {"pass", check.passes()}};
 }
@@ -82,8 +83,13 @@ std::string row_verdict(const CorrectionRow& r) {
 }
 
 void print_check(const CorrectionCheck& check) {
-    fmt::print("\nwith {}: subtracted per sample {:.2f} ns, per pause()/resume() pair {:.2f} ns\n",
-               counters_label(check), check.batch_overhead_ns, check.pause_overhead_ns);
+    fmt::print(
+        "\nwith {}: subtracted per sample {:.2f} ns, per pause()/resume() pair {:.2f} ns{}\n",
+        counters_label(check), check.batch_overhead_ns, check.pause_overhead_ns,
+        check.clock_pause_overhead_ns > 0
+            ? fmt::format(" with snapshots, {:.2f} ns reading only the clock (timed apart)",
+                          check.clock_pause_overhead_ns)
+            : "");
     for (const auto& line : check.not_counted)
         fmt::print("not counted: {}\n", line);
     const bool apart = std::any_of(check.rows.begin(), check.rows.end(), [](const auto& r) {
@@ -93,7 +99,7 @@ void print_check(const CorrectionCheck& check) {
         fmt::print(
             "a counter snapshot is a system call here: the paused loop is timed in batches whose "
             "pauses read only the clock, counted in batches beside them; SNAPSHOTS: what the "
-            "snapshots added to its time, per pair\n");
+            "snapshots added to its time, per pair (- where no sample was clean)\n");
     }
     std::vector<std::string> headers = {"K",     "REFERENCE", "RAW",    "RAW ERR", "CORRECTED",
                                         "ERROR", "ERROR%",    "TARGET", "PAIRS"};
@@ -160,9 +166,10 @@ int calibrate_command(const std::vector<std::string>& args) {
         "  a short multiply chain, where a benchmark puts one). Where a counter snapshot is a\n"
         "  system call (any software event; hardware ones without rdpmc), the runner times a\n"
         "  pausing benchmark in batches whose pauses read only the clock and counts it in\n"
-        "  batches beside them: a system call costs the work after it more than itself (here\n"
-        "  each flushes the TLB), by an amount no constant fits; SNAPSHOTS says how much, per\n"
-        "  pair. ERROR = CORRECTED - REFERENCE\n"
+        "  batches beside them: a system call can cost the work after it more than itself (on\n"
+        "  a kernel with page-table isolation and no PCID each flushes the TLB), by an amount\n"
+        "  no constant fits; SNAPSHOTS says how much, per pair (what the snapshots added).\n"
+        "  ERROR = CORRECTED - REFERENCE\n"
         "  (the median of the differences within a round: the two sides alternate batch by\n"
         "  batch), target |ERROR| <= max(1 ns, 2% of REFERENCE) (1 ns at k = 1, 2% from\n"
         "  k = 100 on). Once with no counters, once with --events. Medians of the runner's\n"

@@ -60,7 +60,9 @@ host changing speed). The
 rounds are shared between --processes fresh perfgauge processes run one after another (default
 2): what lasts a whole process - where code and data landed, the host's state meanwhile - then
 shows as a difference between processes, which widens perfgauge compare's interval between two
-results.
+results. A benchmark that pauses (cache state flush) while a counter snapshot is a system call
+(any software event) is timed apart: in batches whose pauses read only the clock, each beside a
+batch whose pauses snapshot its counts (the two share its --max-time); the table says so.
 
 Counters come from the backend --backend names. auto (the default): hardware counters where
 the PMU opens them; where it cannot (virtual machines, most CI runners), hardware events that

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -102,6 +103,13 @@ std::size_t CounterSet::opened_count() const {
     for (const auto& e : events_)
         n += e.opened;
     return n;
+}
+
+bool CounterSet::snapshot_is_system_call() const {
+    return std::any_of(groups_.begin(), groups_.end(), [](const auto& group) {
+        return group->pages.empty() || group->pages.front().get() == nullptr ||
+               !group->pages.front().get()->cap_user_rdpmc;
+    });
 }
 
 CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterOptions& options,

@@ -103,6 +103,7 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
             check.not_counted = refusal_lines(result);
             check.batch_overhead_ns = result.batch_overhead_ns;
             check.pause_overhead_ns = result.pause_overhead_ns;
+            check.clock_pause_overhead_ns = result.clock_pause_overhead_ns;
         }
         const auto& reference = result.benchmarks[0];
         const auto& paused = result.benchmarks[1];
@@ -112,8 +113,7 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
                                                 paused.rounds, paused.raw_ns_per_item);
         row.error_ns = paired_difference_ns(reference.rounds, reference.ns_per_item, paused.rounds,
                                             paused.ns_per_item, &row.pairs);
-        if (!paused.snapshot_pause_ns.empty())
-            row.snapshot_pause_ns = median(paused.snapshot_pause_ns);
+        row.snapshot_pause_ns = median_snapshot_pause_ns(paused);
         check.rows.push_back(row);
     }
     return check;

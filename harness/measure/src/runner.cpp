@@ -121,9 +121,7 @@ Runner::Runner(const RunnerOptions& options)
                          },
                          {}};
     };
-    counters_.read(before_);
-    pauses_timed_apart_ =
-        counters_.opened_count() > 0 && before_.path == pmu::ReadPath::read_syscall;
+    pauses_timed_apart_ = counters_.snapshot_is_system_call();
     // The two kinds of batch in turn, one difference per round: a change of the host's speed
     // between two phases would otherwise be read as part of the pairs' cost.
     const Benchmark with_pairs = chain(true), alone = chain(false);
@@ -140,8 +138,7 @@ Runner::Runner(const RunnerOptions& options)
         return per_pause(difference, Overhead{0, std::vector<double>(events)}, kCalibrationPauses);
     };
     pause_overhead_ = pair_cost(true);
-    if (pauses_timed_apart_)  // the time of a pair that reads only the clock; its counts stay
-        pause_overhead_.ns = pair_cost(false).ns;
+    clock_pause_ns_ = pauses_timed_apart_ ? pair_cost(false).ns : pause_overhead_.ns;
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots) {
@@ -168,6 +165,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
     Batch batch;
     batch.ns = clock_.to_ns(static_cast<double>(t1 - t0 - state_.paused_ticks()));
     batch.pauses = state_.pauses();
+    batch.snapshots = snapshots;
     // A transient slowdown, measured against how the machine has been running lately; a lasting
     // change of its speed is not one sample's disturbance: compare sees it in the runs' probes.
     batch.health = {clock_.to_ns(static_cast<double>(t1 - t0)),
@@ -181,14 +179,15 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
     return batch;
 }
 
-void Runner::record(BenchmarkResult& r, const Batch& timed, const Batch& counted,
-                    const std::vector<double>& counts, std::size_t round) {
+void Runner::record(BenchmarkResult& r, const Batch& timed, const Batch* counted,
+                    std::size_t round) {
     const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
-    const double pauses = static_cast<double>(timed.pauses);
-    const double ns_per_item =
-        corrected(timed.ns, batch_overhead_.ns, pause_overhead_.ns, pauses) / items;
-    for (const Batch* batch : {&timed, &counted}) {
-        if (is_disturbed(batch->health, cpu_clock_slack_ns_)) {
+    const double ns_per_item = corrected(timed.ns, batch_overhead_.ns,
+                                         timed.snapshots ? pause_overhead_.ns : clock_pause_ns_,
+                                         static_cast<double>(timed.pauses)) /
+                               items;
+    for (const Batch* batch : {&timed, counted}) {
+        if (batch != nullptr && is_disturbed(batch->health, cpu_clock_slack_ns_)) {
             r.disturbed.push_back({round, ns_per_item, batch->health.wall_ns, batch->health.cpu_ns,
                                    batch->health.involuntary_switches, batch->health.probe_slowdown,
                                    batch->health.steal_ns});
@@ -199,13 +198,18 @@ void Runner::record(BenchmarkResult& r, const Batch& timed, const Batch& counted
     r.ns_per_item.push_back(ns_per_item);
     r.raw_ns_per_item.push_back(timed.ns / items);
     r.cpu_ns_per_item.push_back(timed.health.cpu_ns / items);
-    if (&timed != &counted && timed.pauses > 0)
-        r.snapshot_pause_ns.push_back((counted.ns - timed.ns) / pauses);
-    for (std::size_t i = 0; i < counts.size(); ++i) {
-        r.raw_counters_per_item[i].push_back(counts[i] / items);
-        r.counters_per_item[i].push_back(corrected(counts[i], batch_overhead_.counts[i],
-                                                   pause_overhead_.counts[i],
-                                                   static_cast<double>(counted.pauses)) /
+    if (counted != nullptr) {  // one value per clean sample: NaN for a sample that never paused
+        r.snapshot_pause_ns.push_back(timed.pauses > 0 ? (counted->ns - timed.ns) /
+                                                             static_cast<double>(timed.pauses)
+                                                       : std::nan(""));
+    }
+    // The counts are the last batch's (batch_counts_, delta_): run() runs the counted batch,
+    // whose pauses snapshot them, after the timed one.
+    const double pauses = static_cast<double>((counted != nullptr ? *counted : timed).pauses);
+    for (std::size_t i = 0; i < batch_counts_.size(); ++i) {
+        r.raw_counters_per_item[i].push_back(batch_counts_[i] / items);
+        r.counters_per_item[i].push_back(corrected(batch_counts_[i], batch_overhead_.counts[i],
+                                                   pause_overhead_.counts[i], pauses) /
                                          items);
         r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
     }
@@ -260,11 +264,15 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
     std::uint64_t iterations = 1;
+    std::uint64_t pauses = 0;
     for (;;) {
         if (interrupted())
-            return {iterations, 0};  // run() stops before sampling it
+            return {iterations, pauses};  // run() stops before sampling it
         const auto wall_start = std::chrono::steady_clock::now();
-        const Batch batch = run_batch(b, iterations);
+        // Once it has paused, sized as it will be timed: with pauses that read only the clock
+        // where those are timed apart (the snapshots' cost would make its batches too short).
+        const Batch batch = run_batch(b, iterations, !(pauses_timed_apart_ && pauses > 0));
+        pauses = std::max<std::uint64_t>(pauses, batch.pauses);
         const double ns = batch.ns;
         const std::chrono::duration<double, std::nano> wall =
             std::chrono::steady_clock::now() - wall_start;
@@ -272,7 +280,7 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
         // reaches kPausedWallFactor x the target, more iterations only cost time.
         const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
         if (long_enough && std::chrono::steady_clock::now() >= deadline)
-            return {iterations, batch.pauses};
+            return {iterations, pauses};
         if (!long_enough) {
             // Towards whichever limit comes first: grown by the measured time alone, a body that
             // pauses every iteration overshot its wall-time limit up to 10x (50 ms batches with
@@ -286,7 +294,7 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
                          static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));
         }
         if (iterations > (std::uint64_t{1} << 40))
-            return {iterations, batch.pauses};  // an empty body: stop growing
+            return {iterations, pauses};  // an empty body: stop growing
     }
 }
 
@@ -330,6 +338,8 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.clock = clock_.name();
     result.batch_overhead_ns = batch_overhead_.ns;
     result.pause_overhead_ns = pause_overhead_.ns;
+    if (pauses_timed_apart_)
+        result.clock_pause_overhead_ns = clock_pause_ns_;
     result.events = native_columns(counters_);
     apply_noise_controls(result.warnings);
 
@@ -413,13 +423,18 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             // Timed apart: the clock-only batch first, so that the counts (batch_counts_,
             // delta_) are the last batch's, the one whose pauses snapshot them.
             const Batch timed = run_batch(benchmarks[b], r.iterations, !timed_apart[b]);
+            if (timed_apart[b] && interrupted())
+                break;  // half a sample: not recorded
             const Batch counted = timed_apart[b] ? run_batch(benchmarks[b], r.iterations) : Batch{};
+            // The budget is wall time: a sample timed apart costs both of its batches.
             spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
             if (timed.ns > 0) {
-                pause_share[b] = std::max(pause_share[b], static_cast<double>(timed.pauses) *
-                                                              pause_overhead_.ns / timed.ns);
+                pause_share[b] = std::max(
+                    pause_share[b], static_cast<double>(timed.pauses) *
+                                        (timed.snapshots ? pause_overhead_.ns : clock_pause_ns_) /
+                                        timed.ns);
             }
-            record(r, timed, timed_apart[b] ? counted : timed, batch_counts_, round);
+            record(r, timed, timed_apart[b] ? &counted : nullptr, round);
         }
     }
     if (interrupted())
@@ -428,7 +443,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         if (r.ns_per_item.size() < options_.repetitions && result.interrupted_by.empty()) {
             result.warnings.push_back(fmt::format(
                 "{}: only {} of {} samples undisturbed ({} disturbed: the thread lost the CPU "
-                "while being timed); its statistics rest on fewer samples",
+                "while being timed or counted); its statistics rest on fewer samples",
                 r.name, r.ns_per_item.size(), options_.repetitions, r.disturbed.size()));
         }
     }

@@ -165,6 +165,22 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     return out;
 }
 
+// A pausing benchmark timed apart from its counter snapshots on one side only (an older build,
+// or a machine whose snapshots are no system call): its time there includes what the snapshots
+// cost the work after them, or had a constant subtracted for it - a difference of method.
+void note_timed_apart_on_one_side(const BenchmarkResult& b, const BenchmarkResult& k,
+                                  Comparison& c) {
+    if (b.snapshot_pause_ns.empty() == k.snapshot_pause_ns.empty())
+        return;
+    const bool in_baseline = !b.snapshot_pause_ns.empty();
+    const double per_pause = median_snapshot_pause_ns(in_baseline ? b : k);
+    c.notes.push_back(fmt::format(
+        "{}: timed apart from its counter snapshots in the {} only (perfgauge_snapshot_pause_ns: "
+        "{}): part of its time's change may be how the pauses were measured, not the code",
+        b.name, in_baseline ? "baseline" : "contender",
+        std::isfinite(per_pause) ? fmt::format("{:.0f} ns a pause", per_pause) : "no figure"));
+}
+
 void note_event_differences(const RunResult& a, const RunResult& b, Comparison& c) {
     for (std::size_t i = 0; i < a.events.size(); ++i) {
         const std::size_t j = event_index(b, a.events[i].name);
@@ -587,6 +603,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         c.benchmarks.push_back(compare_benchmarks(
             baseline, b, contender, k, b.name == k.name ? b.name : b.name + " vs " + k.name,
             options, across, drift));
+        note_timed_apart_on_one_side(b, k, c);
         if (paired_runs)
             note_unpaired_metrics(c, drift_notes);
         note_times_paired_by_difference(c);
@@ -606,6 +623,7 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         matched.insert(b.name);
         c.benchmarks.push_back(compare_benchmarks(baseline, b, contender, *it->second, b.name,
                                                   options, across, drift));
+        note_timed_apart_on_one_side(b, *it->second, c);
     }
     for (const auto& b : contender.benchmarks) {
         if (!matched.count(b.name))

@@ -1,10 +1,13 @@
 #include "perfgauge/harness/result.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 
@@ -24,6 +27,14 @@ std::size_t rounds_used(const RunResult& r) {
 
 void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::size_t process,
                     std::size_t round_offset) {
+    // One value per sample once any part has them: a part timed with its snapshots (an older
+    // file, or a machine where they are no system call) has none to give.
+    if (!from.snapshot_pause_ns.empty() || !into.snapshot_pause_ns.empty()) {
+        into.snapshot_pause_ns.resize(into.ns_per_item.size(), std::nan(""));
+        for (std::size_t k = 0; k < from.ns_per_item.size(); ++k)
+            into.snapshot_pause_ns.push_back(
+                k < from.snapshot_pause_ns.size() ? from.snapshot_pause_ns[k] : std::nan(""));
+    }
     for (std::size_t k = 0; k < from.ns_per_item.size(); ++k) {
         into.ns_per_item.push_back(from.ns_per_item[k]);
         into.raw_ns_per_item.push_back(from.raw_ns_per_item[k]);
@@ -32,8 +43,6 @@ void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::siz
         if (k < from.cpu_ns_per_item.size())
             into.cpu_ns_per_item.push_back(from.cpu_ns_per_item[k]);
     }
-    into.snapshot_pause_ns.insert(into.snapshot_pause_ns.end(), from.snapshot_pause_ns.begin(),
-                                  from.snapshot_pause_ns.end());
     for (std::size_t e = 0; e < from.counters_per_item.size(); ++e) {
         auto& counters = into.counters_per_item[e];
         counters.insert(counters.end(), from.counters_per_item[e].begin(),
@@ -183,6 +192,13 @@ RunResult join_benchmarks(std::vector<RunResult> parts) {
     }
     average_copy_probes(joined, parts);
     return joined;
+}
+
+double median_snapshot_pause_ns(const BenchmarkResult& b) {
+    std::vector<double> paused;
+    std::copy_if(b.snapshot_pause_ns.begin(), b.snapshot_pause_ns.end(), std::back_inserter(paused),
+                 [](double v) { return std::isfinite(v); });
+    return paused.empty() ? std::nan("") : median(paused);
 }
 
 std::vector<std::vector<std::size_t>> samples_by_process(const BenchmarkResult& b) {

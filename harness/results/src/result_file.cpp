@@ -60,6 +60,7 @@ void check_values(const RunResult& r, const std::string& origin) {
     };
     at_least_zero("batch_overhead_ns", r.batch_overhead_ns);
     at_least_zero("pause_overhead_ns", r.pause_overhead_ns);
+    at_least_zero("clock_pause_overhead_ns", r.clock_pause_overhead_ns);
     at_least_zero("machine_probe_ns", r.machine_probe_ns);
     at_least_zero("machine_copy_probe_ns", r.machine_copy_probe_ns);
     for (const auto& b : r.benchmarks) {
@@ -154,6 +155,7 @@ void read_context(const json& context, RunResult& r) {
     r.compiler_flags = get_or<std::string>(p, "compiler_flags", "");
     r.batch_overhead_ns = get_or<double>(p, "batch_overhead_ns", 0);
     r.pause_overhead_ns = get_or<double>(p, "pause_overhead_ns", 0);
+    r.clock_pause_overhead_ns = get_or<double>(p, "clock_pause_overhead_ns", 0);
     r.machine_probe_ns = get_or<double>(p, "machine_probe_ns", 0);
     r.machine_copy_probe_ns = get_or<double>(p, "machine_copy_probe_ns", 0);
     r.seed = get_or<std::uint64_t>(p, "seed", 0);
@@ -221,8 +223,11 @@ void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
     b.ns_per_item.push_back(ns);
     b.cpu_ns_per_item.push_back(get_or<double>(e, "perfgauge_cpu_ns_per_item", ns));
     b.raw_ns_per_item.push_back(get_or<double>(e, "perfgauge_raw_ns_per_item", ns));
-    if (const auto it = e.find("perfgauge_snapshot_pause_ns"); it != e.end())
-        b.snapshot_pause_ns.push_back(checked<double>(*it, "perfgauge_snapshot_pause_ns"));
+    if (const auto it = e.find("perfgauge_snapshot_pause_ns"); it != e.end()) {
+        b.snapshot_pause_ns.push_back(it->is_null()  // a sample that never paused
+                                          ? std::nan("")
+                                          : checked<double>(*it, "perfgauge_snapshot_pause_ns"));
+    }
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         const double value =
             r.events[i].counted ? get_or<double>(e, r.events[i].name.c_str(), 0) : 0;

@@ -68,6 +68,7 @@ nlohmann::json context_json(const RunResult& r) {
     p["clock"] = r.clock;
     p["batch_overhead_ns"] = r.batch_overhead_ns;
     p["pause_overhead_ns"] = r.pause_overhead_ns;
+    p["clock_pause_overhead_ns"] = r.clock_pause_overhead_ns;
     p["machine_probe_ns"] = r.machine_probe_ns;
     p["machine_copy_probe_ns"] = r.machine_copy_probe_ns;
     p["seed"] = r.seed;
@@ -170,7 +171,7 @@ std::string render_json(const RunResult& r) {
             if (s < bench.cpu_ns_per_item.size())
                 e["perfgauge_cpu_ns_per_item"] = bench.cpu_ns_per_item[s];
             if (s < bench.snapshot_pause_ns.size())
-                e["perfgauge_snapshot_pause_ns"] = bench.snapshot_pause_ns[s];
+                e["perfgauge_snapshot_pause_ns"] = finite_or_null(bench.snapshot_pause_ns[s]);
             e["items_per_second"] = items_per_second(bench.ns_per_item[s]);
             if (bench.bytes_per_iteration > 0)
                 e["bytes_per_second"] = bytes_per_second(bench, bench.ns_per_item[s]);
@@ -213,7 +214,7 @@ std::string render_json(const RunResult& r) {
                                         {"cv", t.cv},   {"samples", t.count}};
         agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
         if (!bench.snapshot_pause_ns.empty())
-            agg["perfgauge_snapshot_pause_ns"] = median(bench.snapshot_pause_ns);
+            agg["perfgauge_snapshot_pause_ns"] = finite_or_null(median_snapshot_pause_ns(bench));
         agg["perfgauge_unstable"] = t.unstable;
         agg["perfgauge_precision"] = finite_or_null(median_precision(bench.ns_per_item));
         const auto drift = drift_over_time(time_series_by_process(bench));
@@ -338,9 +339,9 @@ std::string timed_apart_note(const RunResult& r) {
     // work, as noisy as that work (JSON perfgauge_snapshot_pause_ns has it per benchmark).
     return fmt::format(
         "timed apart: {} pausing benchmark(s) timed in batches whose pauses read only the clock, "
-        "counted in batches beside them: a counter snapshot is a system call here, and what it "
-        "costs the work after it (JSON: perfgauge_snapshot_pause_ns) is no constant to "
-        "subtract\n",
+        "counted in batches beside them: a counter snapshot was a system call, and what it cost "
+        "the work after it (JSON: perfgauge_snapshot_pause_ns) is no constant to subtract; "
+        "their counts (task-clock among them) still include it\n",
         apart);
 }
 

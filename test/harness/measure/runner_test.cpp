@@ -325,6 +325,20 @@ TEST(Runner, PausingBenchmarksAreTimedApartFromSnapshotsThatAreSystemCalls) {
              }
          },
          {}},
+        {"sometimes",  // pauses in every third batch only
+         1,
+         0,
+         [&buffer, calls = 0](BatchState& s) mutable {
+             const bool pausing = calls++ % 3 == 0;
+             for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                 if (pausing) {
+                     s.pause();
+                     s.resume();
+                 }
+                 touch_mapped_pages(buffer);
+             }
+         },
+         {}},
         {"steady",
          1,
          0,
@@ -336,20 +350,34 @@ TEST(Runner, PausingBenchmarksAreTimedApartFromSnapshotsThatAreSystemCalls) {
     Runner runner(quick(6));
     const auto result = runner.run(benchmarks);
     const auto& pausing = result.benchmarks[0];
-    const auto& steady = result.benchmarks[1];
+    if (!result.events[0].counted)
+        GTEST_SKIP() << "software counters do not open here";
+    const auto& sometimes = result.benchmarks[1];
+    const auto& steady = result.benchmarks[2];
     ASSERT_GE(pausing.ns_per_item.size(), 6u);
     EXPECT_EQ(pausing.snapshot_pause_ns.size(), pausing.ns_per_item.size())
         << "every sample of a pausing benchmark says what the snapshots added";
     EXPECT_TRUE(steady.snapshot_pause_ns.empty()) << "a benchmark that never pauses is timed once";
+    // One that pauses in some batches: a value for every sample, none where it did not pause.
+    ASSERT_EQ(sometimes.snapshot_pause_ns.size(), sometimes.ns_per_item.size());
+    EXPECT_TRUE(std::any_of(sometimes.snapshot_pause_ns.begin(), sometimes.snapshot_pause_ns.end(),
+                            [](double v) { return std::isnan(v); }));
+    EXPECT_TRUE(std::any_of(sometimes.snapshot_pause_ns.begin(), sometimes.snapshot_pause_ns.end(),
+                            [](double v) { return std::isfinite(v); }));
     // The counts come from the batches whose pauses snapshot them: the paused faults (2 or more
     // an iteration) are left out. A batch whose pauses read only the clock would count them.
     EXPECT_LT(median(pausing.counters_per_item[0]), 0.5);
     // The result says so, and keeps the figures through its file.
-    EXPECT_NE(render_run(result, OutputFormat::table).find("timed apart: 1 pausing benchmark"),
+    EXPECT_NE(render_run(result, OutputFormat::table).find("timed apart: 2 pausing benchmark"),
               std::string::npos);
+    EXPECT_NE(render_run(result, OutputFormat::markdown).find("- timed apart: 2 pausing"),
+              std::string::npos);
+    EXPECT_GT(result.clock_pause_overhead_ns, 0);
     auto json = nlohmann::json::parse(render_run(result, OutputFormat::json));
-    EXPECT_EQ(parse_run_json(json.dump(), "test").benchmarks[0].snapshot_pause_ns,
-              pausing.snapshot_pause_ns);
+    const auto back = parse_run_json(json.dump(), "test");
+    EXPECT_EQ(back.benchmarks[0].snapshot_pause_ns, pausing.snapshot_pause_ns);
+    EXPECT_EQ(back.benchmarks[1].snapshot_pause_ns.size(), sometimes.ns_per_item.size());
+    EXPECT_EQ(back.clock_pause_overhead_ns, result.clock_pause_overhead_ns);
     for (auto& e : json["benchmarks"]) {
         if (e["run_type"] == "iteration" && e.contains("perfgauge_snapshot_pause_ns")) {
             e.erase("perfgauge_snapshot_pause_ns");  // one sample without it: not a result

@@ -1,5 +1,6 @@
 #include "perfgauge/harness/compare.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -51,6 +52,21 @@ RunResult result(std::vector<BenchmarkResult> benchmarks) {
     r.context = {{"l3_bytes", "65536"}};
     r.benchmarks = std::move(benchmarks);
     return r;
+}
+
+TEST(Compare, ABenchmarkTimedApartOnOneSideOnlyIsNoted) {
+    auto apart = bench("a", "x", 8, 30.8);
+    apart.snapshot_pause_ns = std::vector<double>(10, 40.0);
+    const auto c =
+        compare_results(result({bench("a", "x", 8, 30.8)}), result({apart}), CompareOptions{});
+    const auto noted = std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+        return n.find("a: timed apart from its counter snapshots in the contender only") == 0 &&
+               n.find("40 ns a pause") != std::string::npos;
+    });
+    EXPECT_TRUE(noted) << fmt::format("{}", fmt::join(c.notes, "\n"));
+    const auto both = compare_results(result({apart}), result({apart}), CompareOptions{});
+    for (const auto& n : both.notes)
+        EXPECT_EQ(n.find("timed apart"), std::string::npos) << n;
 }
 
 TEST(Compare, KnownMediansGiveKnownRatioAndVerdict) {
@@ -370,7 +386,7 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     first.benchmarks[0].disturbed.push_back({5, 9, 1, 1, 1, 1.2, 2e7});  // a retake round: 0..5
     first.benchmarks[1].snapshot_pause_ns = {40, 41, 42, 43, 44};        // timed apart
     auto second = result({bench("a", "x", 9, 10, 4), bench("b", "y", 4, 10, 4)});
-    second.benchmarks[1].snapshot_pause_ns = {50, 51, 52, 53};
+    second.benchmarks[0].snapshot_pause_ns = {50, 51, 52, 53};  // timed apart in one part only
     second.machine_probe_ns = 4300;
     second.warnings = {"only in the second"};
     const auto merged = merge_processes({first, second});
@@ -386,15 +402,23 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     EXPECT_EQ(a.counters_per_item[0].size(), 9u);
     ASSERT_EQ(a.disturbed.size(), 1u);
     EXPECT_EQ(a.disturbed[0].round, 5u);
-    EXPECT_TRUE(a.snapshot_pause_ns.empty());
-    EXPECT_EQ(merged.benchmarks[1].snapshot_pause_ns,
-              (std::vector<double>{40, 41, 42, 43, 44, 50, 51, 52, 53}));
+    // One value per sample once a part has them: the other part's samples have none (NaN).
+    ASSERT_EQ(a.snapshot_pause_ns.size(), 9u);
+    EXPECT_TRUE(std::isnan(a.snapshot_pause_ns[4]));
+    EXPECT_EQ(a.snapshot_pause_ns[5], 50);
+    const auto& b = merged.benchmarks[1].snapshot_pause_ns;
+    ASSERT_EQ(b.size(), 9u);
+    EXPECT_EQ(b[4], 44);
+    EXPECT_TRUE(std::isnan(b[5]));
+    EXPECT_EQ(median_snapshot_pause_ns(merged.benchmarks[1]), 42) << "NaN left out";
     // The tags survive the result file.
     const auto back = parse_run_json(render_run(merged, OutputFormat::json), "test");
     EXPECT_EQ(back.processes, 2u);
     EXPECT_EQ(back.benchmarks[0].processes, a.processes);
     EXPECT_EQ(back.benchmarks[0].disturbed[0].probe_slowdown, 1.2);
     EXPECT_EQ(back.benchmarks[0].disturbed[0].steal_ns, 2e7);
+    ASSERT_EQ(back.benchmarks[1].snapshot_pause_ns.size(), 9u) << "NaN is written as null";
+    EXPECT_TRUE(std::isnan(back.benchmarks[1].snapshot_pause_ns[5]));
     // Parts that measured different things are refused.
     auto other = result({bench("c", "x", 8, 10, 5), bench("b", "y", 4, 10, 5)});
     EXPECT_THROW(merge_processes({first, other}), std::invalid_argument);

@@ -68,6 +68,10 @@ class CounterSet {
     const std::vector<EventSlot>& events() const { return events_; }
     std::size_t group_count() const;
     std::size_t opened_count() const;
+    /// Whether a snapshot (read()) enters the kernel: some group cannot be read with rdpmc
+    /// (software events, no mapped PMU page). A group that can may still fall back to read()
+    /// while it is not on a counter (multiplexing). False when nothing is open.
+    bool snapshot_is_system_call() const;
     /// Human-readable notes about how the list was opened ("split ... into 2 groups").
     const std::vector<std::string>& notes() const { return notes_; }
 

@@ -58,6 +58,8 @@ struct CorrectionCheck {
     std::vector<std::string> not_counted;  ///< "cycles: not supported: ..." for the others
     double batch_overhead_ns = 0;          ///< subtracted once per sample
     double pause_overhead_ns = 0;          ///< subtracted once per pause()/resume() pair
+    /// ... instead where the paused loop is timed apart (a pair reading only the clock); 0: not.
+    double clock_pause_overhead_ns = 0;
     std::vector<CorrectionRow> rows;
     bool passes() const;
 };

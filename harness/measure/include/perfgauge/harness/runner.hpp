@@ -92,17 +92,18 @@ class Runner {
     struct Batch {
         double ns = 0;  ///< timed, paused intervals removed
         std::size_t pauses = 0;
-        SampleHealth health;  ///< wall (pauses included) and CPU time, involuntary switches
+        bool snapshots = true;  ///< whether its pauses snapshot the counters
+        SampleHealth health;    ///< wall (pauses included) and CPU time, involuntary switches
     };
-    /// One sample: its time from `timed`, its counts from `counted` (the same batch, or one
-    /// taken beside it whose pauses snapshot the counters); disturbed if either was.
-    void record(BenchmarkResult& r, const Batch& timed, const Batch& counted,
-                const std::vector<double>& counts, std::size_t round);
+    /// One sample: its time from `timed`; its counts from the last batch run, which is
+    /// `counted` when given (a batch beside it whose pauses snapshot the counters, `timed`'s
+    /// reading only the clock) and `timed` otherwise; disturbed if either batch was.
+    void record(BenchmarkResult& r, const Batch& timed, const Batch* counted, std::size_t round);
     /// `snapshots`: whether its pauses snapshot the counters (see NativeBatchState).
     Batch run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots = true);
     struct Sizing {
         std::uint64_t iterations = 1;
-        std::uint64_t pauses = 0;  ///< in the last sizing batch
+        std::uint64_t pauses = 0;  ///< the most in one sizing batch
     };
     Sizing size_batch(const Benchmark& b);
     /// The most samples (clean and disturbed) one benchmark can take: the planned and retake
@@ -121,9 +122,8 @@ class Runner {
     std::vector<double> batch_counts_;  // last batch, paused intervals removed
     std::string interruption_;          // options_.interruption's first non-empty answer
     Overhead batch_overhead_;           ///< one empty batch's own measurement
-    /// One pause/resume pair inside a batch: its time as a pair that reads only the clock when
-    /// pauses_timed_apart_, its counts as a pair that snapshots them.
-    Overhead pause_overhead_;
+    Overhead pause_overhead_;    ///< one pause/resume pair inside a batch, snapshots included
+    double clock_pause_ns_ = 0;  ///< a pair that reads only the clock (see pauses_timed_apart_)
     /// Whether a counter snapshot is a system call (some counter is open and read by read()).
     /// A system call can cost the work after it more than the call itself (here: every one
     /// flushes the TLB, page-table isolation without PCID), by an amount that depends on the

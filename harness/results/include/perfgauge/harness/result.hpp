@@ -53,7 +53,8 @@ struct BenchmarkResult {
     /// Per sample of a pausing benchmark timed apart from its counts (a counter snapshot was a
     /// system call): what the snapshots added to its time, per pause/resume pair, in ns - the
     /// batch whose pauses snapshot the counters against the one beside it whose pauses read
-    /// only the clock (that one gave ns_per_item). Empty: timed with its counts.
+    /// only the clock (that one gave ns_per_item); NaN for a sample without a pause. Empty:
+    /// timed with its counts.
     std::vector<double> snapshot_pause_ns;
     std::vector<DisturbedSample> disturbed;  ///< excluded from every statistic
 };
@@ -82,6 +83,10 @@ struct RunResult {
     std::string version, compiler, compiler_flags;
     double batch_overhead_ns = 0;  ///< subtracted once per sample
     double pause_overhead_ns = 0;  ///< subtracted once per pause()/resume() pair
+    /// Subtracted once per pair instead in a benchmark timed apart from its counter snapshots
+    /// (a pair that reads only the clock; see BenchmarkResult::snapshot_pause_ns); 0: the run
+    /// timed nothing apart (its snapshots were no system call, or there were no counters).
+    double clock_pause_overhead_ns = 0;
     /// perfgauge's own fixed probe (a short chain of dependent multiply-adds, the same in every
     /// run): its fastest time in this run, in ns. Every sample is bracketed by the probe (a
     /// transiently slow probe makes the sample disturbed); two runs whose fastest probes differ
@@ -129,6 +134,10 @@ RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::str
 /// parts may come from different numbers of processes: the joined result has the most.
 /// Throws std::invalid_argument when the parts' events differ or a benchmark name repeats.
 RunResult join_benchmarks(std::vector<RunResult> parts);
+
+/// The median of b.snapshot_pause_ns over the samples that paused (NaN: none, or not timed
+/// apart).
+double median_snapshot_pause_ns(const BenchmarkResult& b);
 
 /// The round sample `sample` of `b` was taken in (its index when rounds are not recorded).
 inline std::size_t round_of(const BenchmarkResult& b, std::size_t sample) {
