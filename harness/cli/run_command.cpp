@@ -229,7 +229,7 @@ int run_command(const std::vector<std::string>& args) {
         "compare them (see above)")("pairs", po::value<int>()->default_value(6),
                                     "with --against: pairs of processes per benchmark, the "
                                     "fewest (3 to 100; given alone: exactly)")(
-        "max-pairs", po::value<int>()->default_value(20),
+        "max-pairs", po::value<int>()->default_value(30),
         "with --against: pairs per benchmark at most, added two at a time while its interval "
         "is wider than --pair-precision (--pairs to 100)")(
         "pair-precision", po::value<double>()->default_value(5),
