@@ -87,6 +87,11 @@ struct CounterSet::Group {
     mutable std::vector<std::uint64_t> buffer;
 
     int leader() const { return fds.front().get(); }
+    /// Mapped with a PMU page that allows rdpmc: read() may skip the system call.
+    bool rdpmc_capable() const {
+        return !pages.empty() && pages.front().get() != nullptr &&
+               pages.front().get()->cap_user_rdpmc;
+    }
 };
 
 CounterSet::CounterSet() = default;
@@ -106,10 +111,8 @@ std::size_t CounterSet::opened_count() const {
 }
 
 bool CounterSet::snapshot_is_system_call() const {
-    return std::any_of(groups_.begin(), groups_.end(), [](const auto& group) {
-        return group->pages.empty() || group->pages.front().get() == nullptr ||
-               !group->pages.front().get()->cap_user_rdpmc;
-    });
+    return std::any_of(groups_.begin(), groups_.end(),
+                       [](const auto& group) { return !group->rdpmc_capable(); });
 }
 
 CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterOptions& options,
@@ -250,8 +253,7 @@ void CounterSet::read(Snapshot& out) const {
         const Group& group = *groups_[g];
         GroupReading& reading = out.groups[g];
         bool done = false;
-        if (!group.pages.empty() && group.pages.front().get() != nullptr &&
-            group.pages.front().get()->cap_user_rdpmc) {
+        if (group.rdpmc_capable()) {
             X86Counters hw;
             done = true;
             for (std::size_t i = 0; i < group.pages.size() && done; ++i) {

@@ -182,10 +182,9 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
 void Runner::record(BenchmarkResult& r, const Batch& timed, const Batch* counted,
                     std::size_t round) {
     const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
-    const double ns_per_item = corrected(timed.ns, batch_overhead_.ns,
-                                         timed.snapshots ? pause_overhead_.ns : clock_pause_ns_,
-                                         static_cast<double>(timed.pauses)) /
-                               items;
+    const double ns_per_item =
+        corrected(timed.ns, batch_overhead_.ns, pair_ns(timed), static_cast<double>(timed.pauses)) /
+        items;
     for (const Batch* batch : {&timed, counted}) {
         if (batch != nullptr && is_disturbed(batch->health, cpu_clock_slack_ns_)) {
             r.disturbed.push_back({round, ns_per_item, batch->health.wall_ns, batch->health.cpu_ns,
@@ -430,9 +429,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
             if (timed.ns > 0) {
                 pause_share[b] = std::max(
-                    pause_share[b], static_cast<double>(timed.pauses) *
-                                        (timed.snapshots ? pause_overhead_.ns : clock_pause_ns_) /
-                                        timed.ns);
+                    pause_share[b], static_cast<double>(timed.pauses) * pair_ns(timed) / timed.ns);
             }
             record(r, timed, timed_apart[b] ? &counted : nullptr, round);
         }

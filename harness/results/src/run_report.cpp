@@ -328,8 +328,8 @@ std::string drift_legend() {
         kDriftP);
 }
 
-// Under the table, when some pausing benchmark was timed apart from its counts: that, and what
-// the counter snapshots would have added to its time.
+// Under the table, when some pausing benchmark was timed apart from its counts: how many, and
+// why (what the snapshots added is in the JSON, not here: see below).
 std::string timed_apart_note(const RunResult& r) {
     const auto apart = std::count_if(r.benchmarks.begin(), r.benchmarks.end(),
                                      [](const auto& b) { return !b.snapshot_pause_ns.empty(); });

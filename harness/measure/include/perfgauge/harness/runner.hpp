@@ -99,6 +99,11 @@ class Runner {
     /// `counted` when given (a batch beside it whose pauses snapshot the counters, `timed`'s
     /// reading only the clock) and `timed` otherwise; disturbed if either batch was.
     void record(BenchmarkResult& r, const Batch& timed, const Batch* counted, std::size_t round);
+    /// The time subtracted per pause/resume pair of `batch`: as its pauses ran, with snapshots
+    /// or reading only the clock.
+    double pair_ns(const Batch& batch) const {
+        return batch.snapshots ? pause_overhead_.ns : clock_pause_ns_;
+    }
     /// `snapshots`: whether its pauses snapshot the counters (see NativeBatchState).
     Batch run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots = true);
     struct Sizing {
