@@ -220,6 +220,38 @@ TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
     EXPECT_NE(r.out.find("one-shot"), std::string::npos) << r.out;
 }
 
+// Both builds' children start with argv of equal length, whatever the builds' paths: a heap
+// layout that follows argv's lengths made identical code 6% apart. The other build (given by a
+// long path here) is started through a link named as this build's ("own", "oth"), and writes a
+// file named like this build's; the links go with the scratch directory.
+TEST(CliAgainst, BothBuildsStartWithArgumentsOfEqualLength) {
+    TempDir dir;
+    const auto log = dir.path() / "log";
+    const auto deep = dir.path() / "a-directory-with-a-long-name";
+    std::filesystem::create_directory(deep);
+    const auto wrapper = deep / "other-perfgauge-with-a-long-name";
+    std::ofstream(wrapper) << "#!/bin/sh\necho \"$0 $*\" >> " << log.string() << "\nexec "
+                           << PERFGAUGE_CLI_PATH << " \"$@\"\n";
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const auto r =
+        perfgauge(against(wrapper.string(), {"--json", "none", "--against-json", "none"}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream in(read_file(log));
+    int children = 0;
+    std::string scratch;
+    for (std::string line; std::getline(in, line); ++children) {
+        const std::string started_as = line.substr(0, line.find(' '));
+        ASSERT_GE(started_as.size(), 4u) << line;
+        EXPECT_EQ(started_as.substr(started_as.size() - 4), "/oth") << line;
+        scratch = started_as.substr(0, started_as.size() - 4);
+        EXPECT_NE(line.find("--internal-measure-child=1:2:" + scratch + "/"), std::string::npos)
+            << line;
+        EXPECT_NE(line.find("-oth.json"), std::string::npos) << line;
+    }
+    EXPECT_EQ(children, 6) << read_file(log);
+    EXPECT_FALSE(std::filesystem::exists(scratch)) << "the scratch directory and its links remain";
+}
+
 // How many children of the other build the wrapper logged per benchmark.
 std::map<std::string, int> children_per_benchmark(const std::filesystem::path& log) {
     std::map<std::string, int> out;

@@ -85,7 +85,8 @@ std::span<const VarintVariant> varint_variants();
 /// nullptr when no variant has this name.
 const VarintVariant* find_varint_variant(std::string_view name);
 
-/// Zero-initialised bytes with kVarintPadding readable bytes after size(), 64-byte aligned.
+/// Zero-initialised bytes with kVarintPadding readable bytes after size(), page (4096-byte)
+/// aligned: the same offset in a page in every process, whatever was allocated before.
 class PaddedBytes {
   public:
     PaddedBytes() = default;
