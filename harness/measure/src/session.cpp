@@ -68,7 +68,7 @@ void Session::simulated_boundary(const char* what, std::size_t slot) const {
 }
 
 std::size_t Session::slot_for(std::string_view name) {
-    const auto it = slots_by_name_.find(std::string(name));
+    const auto it = slots_by_name_.find(name);
     if (it != slots_by_name_.end())
         return it->second;
     const std::size_t slot = results_.size();
