@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
@@ -175,6 +177,31 @@ TEST(CliInterrupt, SigtermToStatLeavesNoChild) {
                                                 sleeper.string() + " 5 | cat"});
     EXPECT_EQ(piped.exit_code, 143) << piped.err;
     EXPECT_FALSE(process_running("pg-sleeper")) << "a grandchild outlived perfgauge";
+}
+
+// Signals perfgauge does not handle end it at once; the command it measures must not live on
+// (the sleeper would, for 30 s). Only perfgauge is signalled, as `kill PID` does.
+TEST(CliInterrupt, ACommandDiesWithAPerfgaugeKilledOutright) {
+    TempDir dir;
+    const auto sleeper = dir.path() / "pg-orphan";
+    fs::copy_file("/bin/sleep", sleeper);
+    for (const int signal : {SIGKILL, SIGQUIT, SIGUSR1}) {
+        ProcessOptions options;
+        options.signal = signal;
+        options.signal_after_s = 0.5;
+        options.signal_program_only = true;
+        options.working_directory = dir.path();  // where a SIGQUIT core would go
+        const auto r = perfgauge_with(options, {"stat", "-e", "task-clock", "--", sleeper, "30"});
+        EXPECT_EQ(r.exit_code, 128 + signal) << r.err;
+        // The orphan is killed at once, and reaped by whichever process adopts it.
+        bool gone = false;
+        for (int i = 0; i < 100 && !gone; ++i) {
+            gone = !process_running("pg-orphan");
+            if (!gone)
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        EXPECT_TRUE(gone) << "the command outlived perfgauge killed by signal " << signal;
+    }
 }
 
 // Ctrl-C signals the whole foreground group: perfgauge and the command it runs.

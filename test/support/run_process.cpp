@@ -56,7 +56,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     if (options.signal) {
         ::setpgid(pid, pid);  // also here: whichever runs first, the group exists before kill
         std::this_thread::sleep_for(std::chrono::duration<double>(options.signal_after_s));
-        ::kill(-pid, *options.signal);
+        ::kill(options.signal_program_only ? pid : -pid, *options.signal);
     }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {

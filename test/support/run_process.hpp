@@ -24,6 +24,8 @@ struct ProcessOptions {
     /// `signal_after_s` seconds - as Ctrl-C on a terminal signals the whole foreground group.
     std::optional<int> signal;
     double signal_after_s = 0;
+    /// With `signal`: only the program gets it (as `kill PID` sends it), not what it started.
+    bool signal_program_only = false;
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

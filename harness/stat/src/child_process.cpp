@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -81,12 +82,19 @@ PendingChild::PendingChild(const std::vector<std::string>& argv, const ChildSetu
     // An interrupt arriving meanwhile is delivered once the child is registered, so it is
     // passed on to the child too.
     const InterruptsBlocked blocked;
+    const pid_t parent = ::getpid();
     pid_ = ::fork();
     if (pid_ < 0)
         throw std::system_error(errno, std::generic_category(), "fork");
     if (pid_ == 0) {
         // perfgauge's handlers are not the command's: an interrupt before exec ends the child.
         blocked.reset_in_child();
+        // A perfgauge that dies of what it cannot handle (SIGKILL, SIGQUIT, SIGUSR1, a crash)
+        // takes the command along: it would live on unmeasured, holding the terminal or a
+        // lock. The signal outlives exec (not into set-user-ID programs); checked against a
+        // parent that died before it was set.
+        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent)
+            ::_exit(127);
         go_write_.reset();  // else the child itself would keep the pipe open and never see EOF
         char byte;
         // Blocks until the parent closes its end (start() or destruction).
