@@ -88,8 +88,9 @@ struct Side {
 
 // A link to `executable` in the scratch directory, by which one side's children are started:
 // both sides' links have names of one length, so the two builds' processes get argv of equal
-// length whatever their paths. A process's heap layout follows the length of its argv's strings,
-// and that alone made memcpy hot 4K run 6% apart in two processes of one binary.
+// length whatever their paths. With result files named -own and -other, memcpy hot 4K ran 6%
+// apart in the two sides' processes of one binary (every pair, three runs); with names of one
+// length it did not. Likely the heap's layout following argv's lengths; not pinned down.
 std::string equal_length_link(const harness::ScratchDir& dir, const char* name,
                               const std::string& executable) {
     const auto link = dir.path() / name;

@@ -220,10 +220,10 @@ TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
     EXPECT_NE(r.out.find("one-shot"), std::string::npos) << r.out;
 }
 
-// Both builds' children start with argv of equal length, whatever the builds' paths: a heap
-// layout that follows argv's lengths made identical code 6% apart. The other build (given by a
-// long path here) is started through a link named as this build's ("own", "oth"), and writes a
-// file named like this build's; the links go with the scratch directory.
+// Both builds' children start with argv of equal length, whatever the builds' paths: with
+// result files named -own and -other, identical code ran 6% apart on the two sides. The other
+// build (given by a long path here) is started through a link named as this build's ("own",
+// "oth"), and writes a file named like this build's; the links go with the scratch directory.
 TEST(CliAgainst, BothBuildsStartWithArgumentsOfEqualLength) {
     TempDir dir;
     const auto log = dir.path() / "log";
