@@ -10,6 +10,9 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -83,24 +86,29 @@ struct Side {
     std::string executable;  // as given, in messages
     const char* label;       // in messages
     std::vector<harness::RunResult> benchmarks;
-    std::string launch;  // what is executed: a link to `executable` (equal_length_link)
+    std::string launch;  // what is executed: `executable`, of one length (equal_length_paths)
 };
 
-// A link to `executable` in the scratch directory, by which one side's children are started:
-// both sides' links have names of one length, so the two builds' processes get argv of equal
-// length whatever their paths. With result files named -own and -other, memcpy hot 4K ran 6%
-// apart in the two sides' processes of one binary (every pair, three runs); with names of one
+// The two builds' executables as absolute paths of one length, so that both sides' processes
+// get argv of equal length: the shorter is padded with slashes before its file name
+// ("/a/b///perfgauge"), which names the same file on any filesystem and keeps its directory for
+// a wrapper script's `dirname "$0"`. With result files named -own and -other, memcpy hot 4K ran
+// 6% apart in the two sides' processes of one binary (every pair, three runs); with names of one
 // length it did not. Likely the heap's layout following argv's lengths; not pinned down.
-std::string equal_length_link(const harness::ScratchDir& dir, const char* name,
-                              const std::string& executable) {
-    const auto link = dir.path() / name;
-    std::error_code ec;
-    std::filesystem::create_symlink(std::filesystem::absolute(executable, ec), link, ec);
-    if (ec) {
-        throw std::runtime_error(fmt::format("cannot create the link {} to {}: {}", link.string(),
-                                             executable, ec.message()));
-    }
-    return link.string();
+std::pair<std::string, std::string> equal_length_paths(const std::string& a, const std::string& b) {
+    const auto absolute = [](const std::string& path) {
+        std::error_code ec;
+        auto out = std::filesystem::absolute(path, ec);
+        if (ec)
+            throw std::runtime_error(
+                fmt::format("cannot make {} absolute: {}", path, ec.message()));
+        return out.string();
+    };
+    std::string x = absolute(a), y = absolute(b);
+    std::string& shorter = x.size() < y.size() ? x : y;
+    const std::size_t longer = std::max(x.size(), y.size());
+    shorter.insert(shorter.rfind('/'), longer - shorter.size(), '/');
+    return {x, y};
 }
 
 // One child of `side` measures the benchmark alone into `path`. Nullopt when interrupted
@@ -246,6 +254,7 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     const std::string output = output_option(vm);
     Side other{other_build(vm), "the other build", {}, {}};
     Side own{own_executable(), "this build", {}, {}};
+    std::tie(own.launch, other.launch) = equal_length_paths(own.executable, other.executable);
     const auto own_json = saved_result_option(vm, "json");
     const auto other_json = saved_result_option(vm, "against-json");
     if (!own_json || !other_json) {
@@ -306,8 +315,6 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     const bool progress = vm.count("quiet") == 0 && ::isatty(STDERR_FILENO);
 
     const harness::ScratchDir dir("perfgauge-against", "the two builds' results");
-    own.launch = equal_length_link(dir, "own", own.executable);
-    other.launch = equal_length_link(dir, "oth", other.executable);
     // Where measuring stopped early (an interrupt, or a child that failed: `failure`); the
     // benchmarks measured before it are kept and saved either way.
     std::string stopped_at, failure;
@@ -338,7 +345,7 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
             // extra first place.
             const bool other_first = (i + k) % 2 == 0;
             for (Side* side : other_first ? std::array{&other, &own} : std::array{&own, &other}) {
-                // Names of one length, as the links (equal_length_link).
+                // Names of one length, as the executables' (equal_length_paths).
                 const auto path =
                     dir.path() / fmt::format("{}-{}-{}.json", k, i, side == &own ? "own" : "oth");
                 std::optional<harness::RunResult> result;

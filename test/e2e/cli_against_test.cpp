@@ -222,34 +222,31 @@ TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
 
 // Both builds' children start with argv of equal length, whatever the builds' paths: with
 // result files named -own and -other, identical code ran 6% apart on the two sides. The other
-// build (given by a long path here) is started through a link named as this build's ("own",
-// "oth"), and writes a file named like this build's; the links go with the scratch directory.
+// build, given by a short relative path here, is started by its absolute path padded with
+// slashes to the length of this build's (/proc/self/exe), and writes a file named as long as
+// this build's.
 TEST(CliAgainst, BothBuildsStartWithArgumentsOfEqualLength) {
     TempDir dir;
     const auto log = dir.path() / "log";
-    const auto deep = dir.path() / "a-directory-with-a-long-name";
-    std::filesystem::create_directory(deep);
-    const auto wrapper = deep / "other-perfgauge-with-a-long-name";
-    std::ofstream(wrapper) << "#!/bin/sh\necho \"$0 $*\" >> " << log.string() << "\nexec "
-                           << PERFGAUGE_CLI_PATH << " \"$@\"\n";
+    const auto wrapper = dir.path() / "o";
+    std::ofstream(wrapper) << "#!/bin/sh\necho \"$0\" >> " << log.string() << "\necho \"$*\" >> "
+                           << log.string() << "\nexec " << PERFGAUGE_CLI_PATH << " \"$@\"\n";
     std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    ProcessOptions options;
+    options.working_directory = dir.path();
     const auto r =
-        perfgauge(against(wrapper.string(), {"--json", "none", "--against-json", "none"}));
+        perfgauge_with(options, against("o", {"--json", "none", "--against-json", "none"}));
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::size_t own_length = std::filesystem::canonical(PERFGAUGE_CLI_PATH).string().size();
     std::istringstream in(read_file(log));
     int children = 0;
-    std::string scratch;
-    for (std::string line; std::getline(in, line); ++children) {
-        const std::string started_as = line.substr(0, line.find(' '));
-        ASSERT_GE(started_as.size(), 4u) << line;
-        EXPECT_EQ(started_as.substr(started_as.size() - 4), "/oth") << line;
-        scratch = started_as.substr(0, started_as.size() - 4);
-        EXPECT_NE(line.find("--internal-measure-child=1:2:" + scratch + "/"), std::string::npos)
-            << line;
-        EXPECT_NE(line.find("-oth.json"), std::string::npos) << line;
+    for (std::string started_as, arguments;
+         std::getline(in, started_as) && std::getline(in, arguments); ++children) {
+        EXPECT_EQ(started_as.size(), std::max(own_length, wrapper.string().size())) << started_as;
+        EXPECT_TRUE(std::filesystem::equivalent(started_as, wrapper)) << started_as;
+        EXPECT_NE(arguments.find("-oth.json"), std::string::npos) << arguments;
     }
     EXPECT_EQ(children, 6) << read_file(log);
-    EXPECT_FALSE(std::filesystem::exists(scratch)) << "the scratch directory and its links remain";
 }
 
 // How many children of the other build the wrapper logged per benchmark.

@@ -24,11 +24,6 @@ namespace fs = std::filesystem;
 
 const std::string kCli = PERFGAUGE_CLI_PATH;
 
-ProcessResult perfgauge_with(const ProcessOptions& options, std::vector<std::string> args) {
-    args.insert(args.begin(), kCli);
-    return run_process(args, options);
-}
-
 // The quickest run that still makes a whole result: one benchmark, few short samples.
 std::vector<std::string> quick_run(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {
@@ -180,19 +175,24 @@ TEST(CliInterrupt, SigtermToStatLeavesNoChild) {
 }
 
 // Signals perfgauge does not handle end it at once; the command it measures must not live on
-// (the sleeper would, for 30 s). Only perfgauge is signalled, as `kill PID` does.
+// (the sleeper would, for 30 s). Only perfgauge is signalled, as `kill PID` does; the command
+// leaves a file once it runs, so the test knows it was there to be killed.
 TEST(CliInterrupt, ACommandDiesWithAPerfgaugeKilledOutright) {
     TempDir dir;
     const auto sleeper = dir.path() / "pg-orphan";
     fs::copy_file("/bin/sleep", sleeper);
     for (const int signal : {SIGKILL, SIGQUIT, SIGUSR1}) {
+        const auto started = dir.path() / ("started-" + std::to_string(signal));
         ProcessOptions options;
         options.signal = signal;
         options.signal_after_s = 0.5;
         options.signal_program_only = true;
         options.working_directory = dir.path();  // where a SIGQUIT core would go
-        const auto r = perfgauge_with(options, {"stat", "-e", "task-clock", "--", sleeper, "30"});
+        const auto r = perfgauge_with(
+            options, {"stat", "-e", "task-clock", "--", "/bin/sh", "-c",
+                      "touch " + started.string() + " && exec " + sleeper.string() + " 30"});
         EXPECT_EQ(r.exit_code, 128 + signal) << r.err;
+        EXPECT_TRUE(fs::exists(started)) << "the command had not started when perfgauge died";
         // The orphan is killed at once, and reaped by whichever process adopts it.
         bool gone = false;
         for (int i = 0; i < 100 && !gone; ++i) {

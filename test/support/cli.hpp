@@ -15,6 +15,12 @@ inline ProcessResult perfgauge(std::vector<std::string> args) {
     return run_process(args);
 }
 
+/// The same, run as `options` say (working directory, outputs, a signal).
+inline ProcessResult perfgauge_with(const ProcessOptions& options, std::vector<std::string> args) {
+    args.insert(args.begin(), PERFGAUGE_CLI_PATH);
+    return run_process(args, options);
+}
+
 /// Whether the kernel exposes a core PMU (expectations differ with and without one).
 inline bool hardware_pmu_present() {
     return std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||

@@ -181,12 +181,33 @@ void note_timed_apart_on_one_side(const BenchmarkResult& b, const BenchmarkResul
         std::isfinite(per_pause) ? fmt::format("{:.0f} ns a pause", per_pause) : "no figure"));
 }
 
+// "status: reason" of an event not counted, as the result that did not count it says it.
+std::string why_not_counted(const EventColumn& e) {
+    const std::string status = status_text(e);
+    return e.refusal.reason.empty() ? status : status + ": " + e.refusal.reason;
+}
+
+// Which side did not count an event, and why (once when both say the same).
+std::string not_counted_where(const EventColumn& a, const EventColumn* b) {
+    if (b == nullptr)
+        return "not in the contender";
+    if (!a.counted && !b->counted) {
+        return why_not_counted(a) == why_not_counted(*b)
+                   ? fmt::format("not counted on either side ({})", why_not_counted(a))
+                   : fmt::format("not counted in the baseline ({}) nor in the contender ({})",
+                                 why_not_counted(a), why_not_counted(*b));
+    }
+    return !a.counted ? fmt::format("not counted in the baseline ({})", why_not_counted(a))
+                      : fmt::format("not counted in the contender ({})", why_not_counted(*b));
+}
+
 void note_event_differences(const RunResult& a, const RunResult& b, Comparison& c) {
     for (std::size_t i = 0; i < a.events.size(); ++i) {
         const std::size_t j = event_index(b, a.events[i].name);
         if (!a.events[i].counted || j == b.events.size() || !b.events[j].counted) {
-            c.notes.push_back(
-                fmt::format("{}: not counted on both sides, not compared", a.events[i].name));
+            c.notes.push_back(fmt::format(
+                "{}: {}, not compared", a.events[i].name,
+                not_counted_where(a.events[i], j == b.events.size() ? nullptr : &b.events[j])));
         } else if (!comparable(a, i, b, j)) {
             c.notes.push_back(fmt::format(
                 "{}: {} in the baseline, {} in the contender; simulated and hardware counts "

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,9 +50,8 @@ class Children {
 
 [[noreturn]] void run_child(std::size_t i, int result_fd, pid_t parent,
                             const std::function<std::uint64_t(std::size_t)>& task) {
-    // SIGKILL should this process's parent die without reaping it (killed outright): a
-    // simulation never runs on unattended.
-    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent)
+    // A simulation never runs on unattended.
+    if (!die_with_parent(parent))
         ::_exit(125);
     std::uint64_t value = 0;
     try {

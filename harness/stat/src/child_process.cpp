@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -89,11 +88,9 @@ PendingChild::PendingChild(const std::vector<std::string>& argv, const ChildSetu
     if (pid_ == 0) {
         // perfgauge's handlers are not the command's: an interrupt before exec ends the child.
         blocked.reset_in_child();
-        // A perfgauge that dies of what it cannot handle (SIGKILL, SIGQUIT, SIGUSR1, a crash)
-        // takes the command along: it would live on unmeasured, holding the terminal or a
-        // lock. The signal outlives exec (not into set-user-ID programs); checked against a
-        // parent that died before it was set.
-        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent)
+        // A perfgauge killed outright takes the command along: it would live on unmeasured,
+        // holding the terminal or a lock.
+        if (!die_with_parent(parent))
             ::_exit(127);
         go_write_.reset();  // else the child itself would keep the pipe open and never see EOF
         char byte;

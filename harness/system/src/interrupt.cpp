@@ -145,6 +145,11 @@ void end_remaining_children(int signal, int grace_ms) {
         ::usleep(10000);
 }
 
+bool die_with_parent(pid_t parent) {
+    // Checked after setting it: a parent that died before missed sending it.
+    return ::prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && ::getppid() == parent;
+}
+
 InterruptsBlocked::InterruptsBlocked() {
     const sigset_t set = interrupt_set();
     ::pthread_sigmask(SIG_BLOCK, &set, &old_mask_);

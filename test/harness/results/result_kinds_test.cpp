@@ -232,7 +232,20 @@ TEST(CompareKinds, TwoStatResultsCompareTheirCommandsPerRun) {
     const std::string table = render_comparison(c, OutputFormat::table);
     EXPECT_NE(table.find("time/run"), std::string::npos) << table;
     EXPECT_NE(table.find("page-faults/run [sw]"), std::string::npos) << table;
-    EXPECT_NE(table.find("cycles: not counted on both sides"), std::string::npos) << table;
+    EXPECT_NE(table.find("cycles: not counted on either side (not supported: no PMU), not "
+                         "compared"),
+              std::string::npos)
+        << table;
+    // Counted on one side only: which one, and why the other did not.
+    RunResult counted = a;
+    counted.events[2].counted = true;
+    counted.events[2].refusal = {};
+    const std::string one_side =
+        render_comparison(compare_results(b, counted, CompareOptions{}), OutputFormat::table);
+    EXPECT_NE(one_side.find("cycles: not counted in the baseline (not supported: no PMU), not "
+                            "compared"),
+              std::string::npos)
+        << one_side;
     EXPECT_NE(render_comparison(c, OutputFormat::json).find("\"ns_per_run\""), std::string::npos);
 }
 

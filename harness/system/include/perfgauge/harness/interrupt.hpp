@@ -49,6 +49,13 @@ bool adopt_orphans();
 /// once the registered children have ended: nothing the command started outlives perfgauge.
 void end_remaining_children(int signal, int grace_ms);
 
+/// In a child just forked from `parent` (async-signal-safe): SIGKILL when the thread that forked
+/// it ends - so when perfgauge dies of a signal it does not handle (SIGKILL, SIGQUIT, a crash) -
+/// instead of living on unattended. Kept across exec, except into a set-user-ID or set-group-ID
+/// program or one with file capabilities; not inherited by the child's own children. False when
+/// it cannot be set or `parent` is gone already: the child should _exit then.
+bool die_with_parent(pid_t parent);
+
 /// Blocks the interrupting signals for its lifetime: around fork(), so that no signal finds a
 /// child started but not yet registered (it is delivered, and passed on, when unblocked).
 class InterruptsBlocked {
