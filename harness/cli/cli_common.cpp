@@ -86,6 +86,12 @@ harness::OutputFormat format_option(const po::variables_map& vm) {
 }
 
 void check_output_path(const std::string& path) {
+    // Most tools read "-" as the standard stream: a file of that name would surprise.
+    if (path == "-") {
+        throw UsageError(
+            "'-' names no file here: give a file name ('./-' for a file called '-'), or "
+            "/dev/stdout");
+    }
     try {
         harness::check_writable(path);
     } catch (const std::runtime_error& e) {
@@ -99,6 +105,8 @@ std::string output_option(const po::variables_map& vm) {
     const std::string output = vm["output"].as<std::string>();
     if (output.empty())
         throw UsageError("-o: empty path (leave -o out to write to the standard stream)");
+    if (output == "-")
+        return "";  // the standard stream, as without -o
     check_output_path(output);
     return output;
 }

@@ -57,7 +57,8 @@ std::vector<std::string> canonical_spellings(
 harness::OutputFormat format_option(const po::variables_map& vm);
 /// UsageError unless `path` can be written: checked before any work, so nothing is lost.
 void check_output_path(const std::string& path);
-/// The value of -o/--output, "" when absent; checked with check_output_path.
+/// The value of -o/--output, "" when absent or "-" (the standard stream); checked with
+/// check_output_path. check_output_path refuses "-" (for outputs that must be files).
 std::string output_option(const po::variables_map& vm);
 /// UsageError when `output` names one of `inputs` (compare A B -o A would replace a result).
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);

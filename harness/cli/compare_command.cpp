@@ -213,7 +213,8 @@ int compare_command(const std::vector<std::string>& args) {
                                                       "variant taken as the baseline (one file)")(
         "contender", po::value<std::string>(), "another variant compared with it (one file)")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
-        "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
+        "output,o", po::value<std::string>(),
+        "write here instead of stdout (atomically; - is stdout)")(
         "alpha", po::value<double>()->default_value(0.05, "0.05"),
         "1 - confidence of the interval, in (0, 1)")(
         "min-samples", po::value<std::size_t>()->default_value(5),

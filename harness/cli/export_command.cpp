@@ -29,7 +29,8 @@ int export_command(const std::vector<std::string>& args) {
         "options");
     options.add_options()("help,h", "show this help")(
         "format", po::value<std::string>()->default_value("table"), "csv, md, json, table or bmf")(
-        "output,o", po::value<std::string>(), "write here instead of stdout (atomically)")(
+        "output,o", po::value<std::string>(),
+        "write here instead of stdout (atomically; - is stdout)")(
         "filter", po::value<std::string>(), "only benchmarks whose name matches");
     // The positional RESULT.json: plumbing, kept out of --help.
     po::options_description hidden;

@@ -214,7 +214,8 @@ int run_command(const std::vector<std::string>& args) {
         "fifo", "SCHED_FIFO priority 1 (warns if not permitted)")(
         "mlock", "lock all memory (warns if not permitted)")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
-        "output,o", po::value<std::string>(), "write the --format output here, not to stdout")(
+        "output,o", po::value<std::string>(),
+        "write the --format output here, not to stdout (- is stdout)")(
         "json", po::value<std::string>(),
         "save the JSON result here (default perfgauge-run-DATE.json; 'none': do not)")(
         "quiet,q", "no progress line")("backend", po::value<std::string>()->default_value("auto"),

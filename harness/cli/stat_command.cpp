@@ -232,7 +232,8 @@ int stat_command(const std::vector<std::string>& args) {
                                              "uncounted runs of each command first (0 to 1000)")(
         "prepare", po::value<std::string>(), "shell command run before every run")(
         "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
-        "output,o", po::value<std::string>(), "write the report to FILE instead of stderr")(
+        "output,o", po::value<std::string>(),
+        "write the report to FILE instead of stderr (- is stderr)")(
         "verbose,v",
         "print the perf_event_attr each event was opened with (as the kernel accepted it: "
         "inherit, enable_on_exec, read_format) first")(

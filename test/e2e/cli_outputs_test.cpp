@@ -100,6 +100,24 @@ TEST(CliOutputs, SameFileForTwoOutputsIsRefusedBeforeMeasuring) {
     EXPECT_FALSE(fs::exists(file));
 }
 
+// "-" is the standard stream for -o, as for most tools, and no file anywhere: an output that must
+// be a file (--json) refuses it before anything is measured, and nothing named "-" appears.
+TEST(CliOutputs, DashIsTheStandardStreamNotAFile) {
+    TempDir dir;
+    ProcessOptions options;
+    options.working_directory = dir.path();
+    auto r = perfgauge_with(options, quick_run({"--format", "json", "-o", "-", "--json", "none"}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["benchmarks"].size(), 3u) << r.out;
+    r = perfgauge_with(options, {"stat", "-e", "task-clock", "-o", "-", "--", "true"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("task-clock"), std::string::npos) << "stat's report goes to stderr";
+    r = perfgauge_with(options, quick_run({"--json", "-"}));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("'-' names no file"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_empty(dir.path())) << "a file appeared in the working directory";
+}
+
 // Every command that prints to stdout: a full disk behind it is an error, not exit 0.
 TEST(CliOutputs, FullStdoutFails) {
     TempDir dir;
