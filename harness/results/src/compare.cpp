@@ -181,24 +181,19 @@ void note_timed_apart_on_one_side(const BenchmarkResult& b, const BenchmarkResul
         std::isfinite(per_pause) ? fmt::format("{:.0f} ns a pause", per_pause) : "no figure"));
 }
 
-// "status: reason" of an event not counted, as the result that did not count it says it.
-std::string why_not_counted(const EventColumn& e) {
-    const std::string status = status_text(e);
-    return e.refusal.reason.empty() ? status : status + ": " + e.refusal.reason;
-}
-
 // Which side did not count an event, and why (once when both say the same).
 std::string not_counted_where(const EventColumn& a, const EventColumn* b) {
     if (b == nullptr)
         return "not in the contender";
+    const std::string why_a = refusal_text(a), why_b = refusal_text(*b);
     if (!a.counted && !b->counted) {
-        return why_not_counted(a) == why_not_counted(*b)
-                   ? fmt::format("not counted on either side ({})", why_not_counted(a))
+        return why_a == why_b
+                   ? fmt::format("not counted on either side ({})", why_a)
                    : fmt::format("not counted in the baseline ({}) nor in the contender ({})",
-                                 why_not_counted(a), why_not_counted(*b));
+                                 why_a, why_b);
     }
-    return !a.counted ? fmt::format("not counted in the baseline ({})", why_not_counted(a))
-                      : fmt::format("not counted in the contender ({})", why_not_counted(*b));
+    return !a.counted ? fmt::format("not counted in the baseline ({})", why_a)
+                      : fmt::format("not counted in the contender ({})", why_b);
 }
 
 void note_event_differences(const RunResult& a, const RunResult& b, Comparison& c) {

@@ -81,12 +81,14 @@ inline std::string status_text(const EventColumn& c) {
     return c.counted ? "counted" : c.refusal.status;
 }
 
-/// "cycles: not supported: this machine exposes no hardware PMU ..." (status and reason).
+/// "not supported: this machine exposes no hardware PMU ..." (status and reason).
+inline std::string refusal_text(const EventColumn& c) {
+    return c.refusal.reason.empty() ? c.refusal.status : c.refusal.status + ": " + c.refusal.reason;
+}
+
+/// "cycles: not supported: this machine exposes no hardware PMU ..." (name, status and reason).
 inline std::string refusal_line(const EventColumn& c) {
-    std::string out = c.name + ": " + c.refusal.status;
-    if (!c.refusal.reason.empty())
-        out += ": " + c.refusal.reason;
-    return out;
+    return c.name + ": " + refusal_text(c);
 }
 
 }  // namespace perfgauge::harness
