@@ -66,6 +66,7 @@ nlohmann::json check_json(const CorrectionCheck& check) {
             {"batch_overhead_ns", check.batch_overhead_ns},
             {"pause_overhead_ns", check.pause_overhead_ns},
             {"clock_pause_overhead_ns", check.clock_pause_overhead_ns},
+            {"pause_overhead_spread_ns", check.pause_overhead_spread_ns},
             {"rows", rows},
             {"pass", check.passes()}};
 }
@@ -90,6 +91,11 @@ void print_check(const CorrectionCheck& check) {
             ? fmt::format(" with snapshots, {:.2f} ns reading only the clock (timed apart)",
                           check.clock_pause_overhead_ns)
             : "");
+    fmt::print(
+        "a clock-only pair's cost moves by ±{:.2f} ns with the work around it (calibrated between "
+        "six kinds of work, their median subtracted): at small K, ERROR is as much about which "
+        "work this is as about the correction\n",
+        check.pause_overhead_spread_ns);
     for (const auto& line : check.not_counted)
         fmt::print("not counted: {}\n", line);
     const bool apart = std::any_of(check.rows.begin(), check.rows.end(), [](const auto& r) {
@@ -162,8 +168,10 @@ int calibrate_command(const std::vector<std::string>& args) {
         "- Seed experiment (Ou 2020), through perfgauge's own runner: k = 1, 10, ..., 100000\n"
         "  dependent atomic adds per iteration, timed in a loop that never pauses (REFERENCE)\n"
         "  and with a pause()/resume() pair in every iteration, RAW and CORRECTED by the\n"
-        "  calibrated costs the runner subtracts (it calibrates the pair between the steps of\n"
-        "  a short multiply chain, where a benchmark puts one). Where a counter snapshot is a\n"
+        "  calibrated costs the runner subtracts (it calibrates the pair between pieces of\n"
+        "  work, where a benchmark puts one: six kinds, whose median it subtracts; how far the\n"
+        "  furthest kind is from it is printed: at small k the error is as much about which\n"
+        "  work this is as about the correction). Where a counter snapshot is a\n"
         "  system call (any software event; hardware ones without rdpmc), the runner times a\n"
         "  pausing benchmark in batches whose pauses read only the clock and counts it in\n"
         "  batches beside them: a system call can cost the work after it more than itself (on\n"

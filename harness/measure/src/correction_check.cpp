@@ -104,6 +104,7 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
             check.batch_overhead_ns = result.batch_overhead_ns;
             check.pause_overhead_ns = result.pause_overhead_ns;
             check.clock_pause_overhead_ns = result.clock_pause_overhead_ns;
+            check.pause_overhead_spread_ns = result.pause_overhead_spread_ns;
         }
         const auto& reference = result.benchmarks[0];
         const auto& paused = result.benchmarks[1];

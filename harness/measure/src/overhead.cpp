@@ -1,6 +1,7 @@
 #include "perfgauge/harness/overhead.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "perfgauge/harness/statistics.hpp"
@@ -55,6 +56,29 @@ Overhead per_pause(const Overhead& with_pauses, const Overhead& base, double pau
     for (std::size_t i = 0; i < with_pauses.counts.size() && i < base.counts.size(); ++i)
         out.counts.push_back((with_pauses.counts[i] - base.counts[i]) / n);
     return out;
+}
+
+Overhead median_over_kinds(std::span<const Overhead> by_kind) {
+    Overhead out;
+    if (by_kind.empty())
+        return out;
+    std::vector<double> figure(by_kind.size());
+    for (std::size_t k = 0; k < by_kind.size(); ++k)
+        figure[k] = by_kind[k].ns;
+    out.ns = median(figure);
+    for (std::size_t i = 0; i < by_kind.front().counts.size(); ++i) {
+        for (std::size_t k = 0; k < by_kind.size(); ++k)
+            figure[k] = by_kind[k].counts.at(i);
+        out.counts.push_back(median(figure));
+    }
+    return out;
+}
+
+double furthest_kind_ns(std::span<const Overhead> by_kind, double middle_ns) {
+    double furthest = 0;
+    for (const Overhead& o : by_kind)
+        furthest = std::max(furthest, std::abs(o.ns - middle_ns));
+    return furthest;
 }
 
 }  // namespace perfgauge::harness

@@ -9,9 +9,11 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <span>
 
 #include <fmt/format.h>
 
+#include "pause_contexts.hpp"
 #include "perfgauge/harness/native_columns.hpp"
 #include "perfgauge/harness/reliability.hpp"
 #include "perfgauge/harness/run_report.hpp"
@@ -22,18 +24,15 @@ namespace perfgauge::harness {
 namespace {
 
 constexpr std::size_t kCalibrationBatches = 1000;
-// The pause cost is what a pause/resume pair adds to a loop of short work: batches of 40
-// iterations of a 4-step dependent multiply chain, with and without a pair in each iteration,
-// 500 rounds of one of each. A pair never sits next to another pair in a benchmark: back to
-// back, one pair's clock read overlaps the next one's differently than with work in between,
-// and the slope between few and many back-to-back pairs was 1-3 ns above what a pair costs
-// next to work (a pair between a chain of 4, 16 or 64 multiplies, or 1 or 10 atomic adds, cost
-// 26-28 ns in context where back-to-back pairs cost 28.8-30.3). perfgauge calibrate, 6 runs in
-// turn with the slope's build, no counters: k = 1 error -0.89..+0.21 ns (slope: -2.30..-2.19).
-// The two kinds of batch run the same loop, so entering and leaving it cancels out.
+// The pause cost is what a pause/resume pair adds to a loop of short work: per kind of work
+// (pause_contexts.hpp), batches of 40 iterations with and without a pair in each, 100 rounds of
+// one of each per kind (the syscall pair: 600 rounds of the first kind). A pair never sits next
+// to another pair in a benchmark: back to back, one pair's clock read overlaps the next one's
+// differently than with work in between, and the slope between few and many back-to-back pairs
+// was 1-3 ns above what a pair costs next to work. The two batches of a kind run the same loop,
+// so entering and leaving it cancels out.
 constexpr int kCalibrationPauses = 40;
-constexpr int kCalibrationChainSteps = 4;
-constexpr std::size_t kPauseCalibrationBatches = 500;
+constexpr std::size_t kPauseCalibrationRounds = 100;
 constexpr double kPausedWallFactor = 20;
 // Above this share of the measured time, the subtracted pause cost dominates the result.
 constexpr double kPauseCorrectionWarnShare = 0.5;
@@ -46,7 +45,9 @@ NativeBatchState::NativeBatchState(const Clock& clock, pmu::CounterSet& counters
       pause_snapshot_(counters.make_snapshot()),
       resume_snapshot_(counters.make_snapshot()),
       pause_delta_(counters.events().size()),
-      paused_counts_(counters.events().size()) {}
+      paused_counts_(counters.events().size()) {
+    set_snapshots(true);
+}
 
 void NativeBatchState::reset(std::uint64_t iterations) {
     iterations_ = iterations;
@@ -100,45 +101,50 @@ Runner::Runner(const RunnerOptions& options)
     batch_overhead_ =
         empty_batches_of(Benchmark{"(empty)", 1, 0, [](BatchState&) {}, {}}, kCalibrationBatches);
     cpu_clock_slack_ns_ = cpu_clock_slack_ns(wall_minus_cpu);
-    const auto chain = [](bool pausing) {
-        return Benchmark{"(pauses in a chain)",
-                         1,
-                         0,
-                         [pausing](BatchState& s) {
-                             std::uint64_t x = s.iterations() + 1;
-                             for (int i = 0; i < kCalibrationPauses; ++i) {
-                                 if (pausing) {
-                                     s.pause();
-                                     s.resume();
-                                 }
-                                 for (int j = 0; j < kCalibrationChainSteps; ++j) {
-                                     x = x * 0x9E3779B97F4A7C15ULL + 1;
-                                     // Each step waits for the one before; none is folded away.
-                                     asm volatile("" : "+r"(x));
-                                 }
-                             }
-                             benchmark_sink(x);
-                         },
-                         {}};
-    };
     pauses_timed_apart_ = counters_.snapshot_is_system_call();
-    // The two kinds of batch in turn, one difference per round: a change of the host's speed
-    // between two phases would otherwise be read as part of the pairs' cost.
-    const Benchmark with_pairs = chain(true), alone = chain(false);
+    const std::vector<PauseContext> contexts = pause_contexts(kCalibrationPauses);
+    // Per kind of work, the two batches in turn, one difference per round: a change of the
+    // host's speed between two phases would otherwise be read as part of the pairs' cost.
     std::vector<double> counts_alone(events);
-    const auto pair_cost = [&](bool snapshots) {
-        const Overhead difference = calibrate_overhead(
-            kPauseCalibrationBatches, events, [&](double& ns, std::vector<double>& counts) {
-                const double ns_alone = run_batch(alone, 0).ns;
+    const auto pair_cost = [&](bool snapshots, std::span<const PauseContext> kinds,
+                               std::size_t rounds) {
+        std::vector<std::vector<double>> ns(kinds.size(), std::vector<double>(rounds));
+        std::vector<std::vector<std::vector<double>>> counts(
+            kinds.size(), std::vector<std::vector<double>>(events, std::vector<double>(rounds)));
+        for (std::size_t round = 0; round < rounds; ++round) {
+            for (std::size_t k = 0; k < kinds.size(); ++k) {
+                const double ns_alone = run_batch(kinds[k].alone, 0).ns;
                 counts_alone = batch_counts_;
-                ns = run_batch(with_pairs, 0, snapshots).ns - ns_alone;
+                ns[k][round] = (run_batch(kinds[k].with_pairs, 0, snapshots).ns - ns_alone) /
+                               kCalibrationPauses;
                 for (std::size_t i = 0; i < events; ++i)
-                    counts[i] = batch_counts_[i] - counts_alone[i];
-            });
-        return per_pause(difference, Overhead{0, std::vector<double>(events)}, kCalibrationPauses);
+                    counts[k][i][round] = (batch_counts_[i] - counts_alone[i]) / kCalibrationPauses;
+            }
+        }
+        std::vector<Overhead> by_kind(kinds.size());
+        for (std::size_t k = 0; k < kinds.size(); ++k) {
+            by_kind[k].ns = quantum_robust_mean(ns[k]);
+            for (std::size_t i = 0; i < events; ++i)
+                by_kind[k].counts.push_back(quantum_robust_mean(counts[k][i]));
+        }
+        return by_kind;
     };
-    pause_overhead_ = pair_cost(true);
-    clock_pause_ns_ = pauses_timed_apart_ ? pair_cost(false).ns : pause_overhead_.ns;
+    const std::span<const PauseContext> one_kind(contexts.data(), 1);
+    const auto clock_pair = [&](const std::vector<Overhead>& by_kind) {
+        const Overhead middle = median_over_kinds(by_kind);
+        pause_spread_ns_ = furthest_kind_ns(by_kind, middle.ns);
+        return middle;
+    };
+    if (pauses_timed_apart_) {
+        // A snapshot is a system call (microseconds, and what it flushes): the kind of work
+        // around the pair changes its cost by far less than the calls' own noise.
+        pause_overhead_ =
+            median_over_kinds(pair_cost(true, one_kind, kPauseCalibrationRounds * contexts.size()));
+        clock_pause_ns_ = clock_pair(pair_cost(false, contexts, kPauseCalibrationRounds)).ns;
+    } else {
+        pause_overhead_ = clock_pair(pair_cost(true, contexts, kPauseCalibrationRounds));
+        clock_pause_ns_ = pause_overhead_.ns;
+    }
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots) {
@@ -337,6 +343,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.clock = clock_.name();
     result.batch_overhead_ns = batch_overhead_.ns;
     result.pause_overhead_ns = pause_overhead_.ns;
+    result.pause_overhead_spread_ns = pause_spread_ns_;
     if (pauses_timed_apart_)
         result.clock_pause_overhead_ns = clock_pause_ns_;
     result.events = native_columns(counters_);
@@ -380,8 +387,9 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // The warm-up has probed the machine hundreds of times: its fastest probe is the reference
     // every sample's probes are held against.
     result.machine_probe_ns = probe_.fastest_chain_ns();
-    std::vector<double> pause_share(benchmarks.size(), 0.0);
-    std::vector<double> spent_ns(benchmarks.size(), 0.0);  // wall time of its sampled batches
+    std::vector<double> pause_share(benchmarks.size(), 0.0);   // of the time: pairs subtracted
+    std::vector<double> spread_share(benchmarks.size(), 0.0);  // ... and how uncertain that is
+    std::vector<double> spent_ns(benchmarks.size(), 0.0);      // wall time of its sampled batches
     std::mt19937_64 rng(result.seed);
     result.precision_target = options_.precision;
     const std::size_t retake_rounds =
@@ -428,8 +436,9 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             // The budget is wall time: a sample timed apart costs both of its batches.
             spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
             if (timed.ns > 0) {
-                pause_share[b] = std::max(
-                    pause_share[b], static_cast<double>(timed.pauses) * pair_ns(timed) / timed.ns);
+                const double pauses = static_cast<double>(timed.pauses);
+                pause_share[b] = std::max(pause_share[b], pauses * pair_ns(timed) / timed.ns);
+                spread_share[b] = std::max(spread_share[b], pauses * pause_spread_ns_ / timed.ns);
             }
             record(r, timed, timed_apart[b] ? &counted : nullptr, round);
         }
@@ -444,13 +453,25 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                 r.name, r.ns_per_item.size(), options_.repetitions, r.disturbed.size()));
         }
     }
+    // Beyond the precision target (1% where none is set), the pairs' cost moving with the
+    // work around them matters as much as the noise the sampling was sized for.
+    const double spread_bound = options_.precision > 0 ? options_.precision : 0.01;
     for (std::size_t b = 0; b < benchmarks.size(); ++b) {
+        const std::string spread = fmt::format(
+            "a pair's cost moves by ±{:.1f} ns with the work around it, up to ±{:.1f}% of this "
+            "time",
+            pause_spread_ns_, 100 * spread_share[b]);
         if (pause_share[b] > kPauseCorrectionWarnShare) {
             result.warnings.push_back(fmt::format(
-                "{}: the subtracted pause/resume cost is up to {:.0f}% of the measured time; "
+                "{}: the subtracted pause/resume cost is up to {:.0f}% of the measured time ({}); "
                 "the work between pauses is too short for this to be precise (use more work "
                 "per iteration, or a state that does not pause)",
-                benchmarks[b].name, 100 * pause_share[b]));
+                benchmarks[b].name, 100 * pause_share[b], spread));
+        } else if (spread_share[b] > spread_bound) {
+            result.warnings.push_back(fmt::format(
+                "{}: its corrected time may be off by more than the ±{:g}% precision target: {} "
+                "(more work between pauses makes this smaller)",
+                benchmarks[b].name, 100 * spread_bound, spread));
         }
     }
     std::size_t stolen_samples = 0;

@@ -61,6 +61,7 @@ void check_values(const RunResult& r, const std::string& origin) {
     at_least_zero("batch_overhead_ns", r.batch_overhead_ns);
     at_least_zero("pause_overhead_ns", r.pause_overhead_ns);
     at_least_zero("clock_pause_overhead_ns", r.clock_pause_overhead_ns);
+    at_least_zero("pause_overhead_spread_ns", r.pause_overhead_spread_ns);
     at_least_zero("machine_probe_ns", r.machine_probe_ns);
     at_least_zero("machine_copy_probe_ns", r.machine_copy_probe_ns);
     for (const auto& b : r.benchmarks) {
@@ -156,6 +157,7 @@ void read_context(const json& context, RunResult& r) {
     r.batch_overhead_ns = get_or<double>(p, "batch_overhead_ns", 0);
     r.pause_overhead_ns = get_or<double>(p, "pause_overhead_ns", 0);
     r.clock_pause_overhead_ns = get_or<double>(p, "clock_pause_overhead_ns", 0);
+    r.pause_overhead_spread_ns = get_or<double>(p, "pause_overhead_spread_ns", 0);
     r.machine_probe_ns = get_or<double>(p, "machine_probe_ns", 0);
     r.machine_copy_probe_ns = get_or<double>(p, "machine_copy_probe_ns", 0);
     r.seed = get_or<std::uint64_t>(p, "seed", 0);

@@ -69,6 +69,7 @@ nlohmann::json context_json(const RunResult& r) {
     p["batch_overhead_ns"] = r.batch_overhead_ns;
     p["pause_overhead_ns"] = r.pause_overhead_ns;
     p["clock_pause_overhead_ns"] = r.clock_pause_overhead_ns;
+    p["pause_overhead_spread_ns"] = r.pause_overhead_spread_ns;
     p["machine_probe_ns"] = r.machine_probe_ns;
     p["machine_copy_probe_ns"] = r.machine_copy_probe_ns;
     p["seed"] = r.seed;

@@ -69,5 +69,21 @@ TEST(Overhead, PerPauseAndCorrection) {
     EXPECT_DOUBLE_EQ(per_pause(with_pauses, empty, 0).ns, 200);
 }
 
+TEST(Overhead, APairBetweenKindsOfWorkIsTheirMedianOneOddKindMovesLittle) {
+    // Five kinds of work around a pair; one (a preempted calibration, or an odd layout) far off.
+    const std::vector<Overhead> kinds = {
+        {23.6, {4, 0}}, {25.4, {6, 1}}, {24.0, {5, 0}}, {25.8, {7, 0}}, {31.9, {40, 9}}};
+    const Overhead middle = median_over_kinds(kinds);
+    EXPECT_DOUBLE_EQ(middle.ns, 25.4);  // the midpoint of the range would be 27.75
+    EXPECT_EQ(middle.counts, (std::vector<double>{6, 0}));  // per figure, not the ns's kind's
+    // What a corrected time may be off per pair: the furthest kind, odd or not.
+    EXPECT_DOUBLE_EQ(furthest_kind_ns(kinds, middle.ns), 31.9 - 25.4);
+    const std::vector<Overhead> even = {{23.0, {}}, {26.0, {}}};
+    EXPECT_DOUBLE_EQ(median_over_kinds(even).ns, 24.5);
+    EXPECT_DOUBLE_EQ(furthest_kind_ns(even, 24.5), 1.5);
+    EXPECT_DOUBLE_EQ(median_over_kinds({}).ns, 0.0);
+    EXPECT_DOUBLE_EQ(furthest_kind_ns({}, 3.0), 0.0);
+}
+
 }  // namespace
 }  // namespace perfgauge::harness

@@ -296,6 +296,68 @@ TEST(Runner, PausedSetUpIsNotMeasured) {
     EXPECT_GE(result.pause_overhead_ns, 0.0);
 }
 
+// A chain of dependent multiplies: work that cannot be folded away or overlapped.
+std::uint64_t multiply_chain(std::uint64_t x, int steps) {
+    for (int i = 0; i < steps; ++i) {
+        x = x * 0x9E3779B97F4A7C15ULL + 1;
+        asm volatile("" : "+r"(x));
+    }
+    return x;
+}
+
+Benchmark pausing_every(const char* name, int steps) {
+    return {name,
+            1,
+            0,
+            [steps](BatchState& s) {
+                std::uint64_t x = s.iterations();
+                for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                    s.pause();
+                    s.resume();
+                    x = multiply_chain(x, steps);
+                }
+                benchmark_sink(x);
+            },
+            {}};
+}
+
+TEST(Runner, SaysWhenWhatAPairCostsDependsOnTooMuchOfTheTime) {
+    RunnerOptions o = quick(6);
+    o.events = "";
+    o.precision = 0.001;  // 0.1%: a pair's spread of ~1 ns is more than that of ~300 ns
+    o.max_time_s = 0.02;
+    Runner runner(o);
+    const auto result =
+        runner.run({pausing_every("pairs-alone", 0),
+                    pausing_every("pairs-with-work", 300),
+                    {"never-pauses",
+                     1,
+                     0,
+                     [](BatchState& s) { benchmark_sink(multiply_chain(s.iterations(), 300)); },
+                     {}}});
+    // Between its kinds of work a pair's cost differs by some tenths of a ns at least.
+    ASSERT_GT(result.pause_overhead_spread_ns, 0.2);
+    const auto warning_for = [&](const std::string& name) {
+        std::string found;
+        for (const auto& w : result.warnings) {
+            if (w.rfind(name + ":", 0) == 0)
+                found += w;
+        }
+        return found;
+    };
+    // Nothing but pairs: most of the time is subtracted, and how uncertain that is is said.
+    EXPECT_NE(warning_for("pairs-alone").find("too short for this to be precise"),
+              std::string::npos);
+    EXPECT_NE(warning_for("pairs-alone").find("moves by"), std::string::npos);
+    // A pair per ~300 multiplies: a small share subtracted, still beyond a 0.1% target.
+    const std::string with_work = warning_for("pairs-with-work");
+    EXPECT_NE(with_work.find("may be off by more than the ±0.1% precision target"),
+              std::string::npos)
+        << with_work;
+    EXPECT_EQ(with_work.find("too short"), std::string::npos);
+    EXPECT_EQ(warning_for("never-pauses"), "");
+}
+
 // 32 pages of a mapped buffer, one line each (a stride of a page and a line, so that the lines
 // do not all fall into one cache set): work whose cost depends on the TLB.
 void touch_mapped_pages(std::vector<char>& buffer) {
@@ -378,6 +440,9 @@ TEST(Runner, PausingBenchmarksAreTimedApartFromSnapshotsThatAreSystemCalls) {
     EXPECT_EQ(back.benchmarks[0].snapshot_pause_ns, pausing.snapshot_pause_ns);
     EXPECT_EQ(back.benchmarks[1].snapshot_pause_ns.size(), sometimes.ns_per_item.size());
     EXPECT_EQ(back.clock_pause_overhead_ns, result.clock_pause_overhead_ns);
+    // Calibrated between several kinds of work, whose costs are never all alike to the bit.
+    EXPECT_GT(result.pause_overhead_spread_ns, 0);
+    EXPECT_EQ(back.pause_overhead_spread_ns, result.pause_overhead_spread_ns);
     for (auto& e : json["benchmarks"]) {
         if (e["run_type"] == "iteration" && e.contains("perfgauge_snapshot_pause_ns")) {
             e.erase("perfgauge_snapshot_pause_ns");  // one sample without it: not a result

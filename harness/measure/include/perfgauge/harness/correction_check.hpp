@@ -60,6 +60,8 @@ struct CorrectionCheck {
     double pause_overhead_ns = 0;          ///< subtracted once per pause()/resume() pair
     /// ... instead where the paused loop is timed apart (a pair reading only the clock); 0: not.
     double clock_pause_overhead_ns = 0;
+    /// How far a clock-only pair's cost moves with the work around it (RunResult's).
+    double pause_overhead_spread_ns = 0;
     std::vector<CorrectionRow> rows;
     bool passes() const;
 };

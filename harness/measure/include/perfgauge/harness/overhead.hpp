@@ -37,6 +37,14 @@ Overhead calibrate_overhead(
 /// pairs cancels out) (pure).
 Overhead per_pause(const Overhead& with_pauses, const Overhead& base, double pauses);
 
+/// One pair's cost measured between several kinds of work (one Overhead each): per figure, the
+/// median over the kinds, which one odd kind moves little (pure). Empty input gives an empty
+/// Overhead.
+Overhead median_over_kinds(std::span<const Overhead> by_kind);
+/// How far the furthest kind's time is from `middle_ns`: what a corrected time may be off per
+/// pair, depending on which work is around it (pure; 0 for no kinds).
+double furthest_kind_ns(std::span<const Overhead> by_kind, double middle_ns);
+
 /// `raw` minus the fixed cost once and the pause cost `pauses` times (pure).
 inline double corrected(double raw, double fixed, double per_pause, double pauses) {
     return raw - fixed - pauses * per_pause;

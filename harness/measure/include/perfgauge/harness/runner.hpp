@@ -64,8 +64,9 @@ class NativeBatchState final : public BatchState {
 
     /// Whether pause()/resume() snapshot the counters (the default) or only read the clock: a
     /// batch of the second kind times a pausing benchmark without what the snapshots cost the
-    /// work after them (its counts then include the paused work and are not used).
-    void set_snapshots(bool on) { snapshots_ = on; }
+    /// work after them (its counts then include the paused work and are not used). Never with
+    /// no counter open: reading an empty set cost a pair ~1.2 ns next to some work, for nothing.
+    void set_snapshots(bool on) { snapshots_ = on && counters_->group_count() > 0; }
     void reset(std::uint64_t iterations);
     std::uint64_t paused_ticks() const { return paused_ticks_; }
     std::uint64_t pauses() const { return pauses_; }
@@ -129,6 +130,8 @@ class Runner {
     Overhead batch_overhead_;           ///< one empty batch's own measurement
     Overhead pause_overhead_;    ///< one pause/resume pair inside a batch, snapshots included
     double clock_pause_ns_ = 0;  ///< a pair that reads only the clock (see pauses_timed_apart_)
+    /// How far a clock-only pair's cost moves with the work around it (the furthest kind).
+    double pause_spread_ns_ = 0;
     /// Whether a counter snapshot is a system call (some counter is open and read by read()).
     /// A system call can cost the work after it more than the call itself (here: every one
     /// flushes the TLB, page-table isolation without PCID), by an amount that depends on the
