@@ -75,6 +75,7 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
         // One run per k: its two sides alternate batch by batch, so that a pair of one round is
         // a millisecond apart, not a whole sweep's round (the machine changes in between).
         const std::string name = "k=" + std::to_string(k);
+        const double sample_time_s = k >= options.long_from_k ? options.long_sample_time_s : 0;
         const RunResult result =
             runner.run({{"reference/" + name,
                          1,
@@ -83,7 +84,8 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
                              for (std::uint64_t i = 0; i < s.iterations(); ++i)
                                  atomic_adds(target, k);
                          },
-                         {}},
+                         {},
+                         sample_time_s},
                         {"paused/" + name,
                          1,
                          0,
@@ -94,7 +96,8 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
                                  atomic_adds(target, k);
                              }
                          },
-                         {}}});
+                         {},
+                         sample_time_s}});
         if (check.rows.empty()) {  // one Runner for every k: its events and costs, once
             for (const auto& e : result.events) {
                 if (e.counted)

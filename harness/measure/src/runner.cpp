@@ -264,8 +264,9 @@ void keep_what_was_measured(RunResult& result, const std::string& interruption) 
 
 Runner::Sizing Runner::size_batch(const Benchmark& b) {
     // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
-    const double target_ns = std::max(options_.min_sample_time_s * 1e9,
-                                      1000.0 * std::max(batch_overhead_.ns, clock_.ns_per_tick()));
+    const double target_ns =
+        std::max(std::max(options_.min_sample_time_s, b.min_sample_time_s) * 1e9,
+                 1000.0 * std::max(batch_overhead_.ns, clock_.ns_per_tick()));
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
     std::uint64_t iterations = 1;

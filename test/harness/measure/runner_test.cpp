@@ -358,6 +358,24 @@ TEST(Runner, SaysWhenWhatAPairCostsDependsOnTooMuchOfTheTime) {
     EXPECT_EQ(warning_for("never-pauses"), "");
 }
 
+TEST(Runner, ABenchmarkCanAskForLongerBatchesThanTheRun) {
+    RunnerOptions o = quick(5);
+    o.events = "";
+    Runner runner(o);  // 0.2 ms per batch
+    const auto work = [](BatchState& s) {
+        benchmark_sink(multiply_chain(s.iterations(), static_cast<int>(s.iterations())));
+    };
+    Benchmark longer{"longer", 1, 0, work, {}};
+    longer.min_sample_time_s = 0.005;
+    const auto result = runner.run({{"run's", 1, 0, work, {}}, longer});
+    const auto batch_ns = [](const BenchmarkResult& r) {
+        return median(r.raw_ns_per_item) * static_cast<double>(r.iterations);
+    };
+    EXPECT_GE(batch_ns(result.benchmarks[0]), 0.2e6);
+    EXPECT_LT(batch_ns(result.benchmarks[0]), 2e6);
+    EXPECT_GE(batch_ns(result.benchmarks[1]), 5e6);
+}
+
 // 32 pages of a mapped buffer, one line each (a stride of a page and a line, so that the lines
 // do not all fall into one cache set): work whose cost depends on the TLB.
 void touch_mapped_pages(std::vector<char>& buffer) {

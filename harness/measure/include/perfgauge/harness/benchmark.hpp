@@ -46,6 +46,9 @@ struct Benchmark {
     /// What the benchmark is, as key/value pairs (e.g. variant=bmi2, cache=cold), recorded
     /// with its result so that results can be matched on everything but one key.
     std::vector<std::pair<std::string, std::string>> params;
+    /// A batch of it lasts at least this many seconds, beyond the run's own minimum (0: that
+    /// alone). For work whose batches must span many of the machine's periodic interruptions.
+    double min_sample_time_s = 0;
 };
 
 }  // namespace perfgauge::harness

@@ -79,6 +79,13 @@ struct CorrectionCheckOptions {
     /// iteration here), and a batch of 4 ms on a busy machine was switched out nearly every time
     /// (disturbed, re-taken). 50 us is still 1000x the batch's own measurement (28 ns here).
     double min_sample_time_s = 0.00005;
+    /// Per batch from `long_from_k` on, where an iteration alone lasts the batch (50 us and
+    /// more). The host of the development VM takes the CPU for ~35 us every 1 ms, unseen by the
+    /// thread's CPU time: a 0.6 ms batch of k = 100000 held one such gap or none (a 6% step), so
+    /// the median of either side was one mode or the other and the row's error came out +-6%
+    /// in 4 of 10 runs. Batches of 5 ms hold about five, one more or less moving them 0.7%.
+    double long_sample_time_s = 0.005;
+    std::uint64_t long_from_k = 10000;
     double warmup_time_s = 0.02;
 };
 
