@@ -5,6 +5,7 @@
 
 #include "cli_common.hpp"
 #include "hints.hpp"
+#include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/access_probe.hpp"
@@ -34,7 +35,8 @@ int doctor_command(const std::vector<std::string>& args) {
         "with a one-line fix where there is one: what perf_event_open allows this process\n"
         "(found by trying, not from perf_event_paranoid alone), whether libpfm4 knows this\n"
         "CPU's own events, whether simulation (valgrind) is available; then what makes\n"
-        "timings unreliable here.\n"
+        "timings unreliable here, including the gaps in a thread's time that it cannot see\n"
+        "(it spins on the clock for 50 ms: 'interruptions').\n"
         "Exit status 1 when not even software events can be counted.\n\noptions");
     options.add_options()("help,h", "show this help");
     const auto vm = parse_options(args, options, {});
@@ -56,7 +58,8 @@ int doctor_command(const std::vector<std::string>& args) {
     probes.simulation->valgrind = pmu::locate_valgrind();
     if (probes.simulation->valgrind.path)
         probes.simulation->version = pmu::valgrind_version(*probes.simulation->valgrind.path);
-    const auto system = harness::collect_system_info();
+    auto system = harness::collect_system_info();
+    system.cpu_gaps = harness::measure_cpu_gaps();
     auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(), system, probes);
     for (auto& check : workloads::isa_checks(system.cpu))
         checks.push_back(std::move(check));

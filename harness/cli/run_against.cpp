@@ -392,7 +392,9 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     const std::string token = in_turn_token();
     const auto finish = [&](Side& side) {
         auto joined = harness::join_benchmarks(std::move(side.benchmarks));
+        const auto gaps = joined.system.cpu_gaps;  // the processes' own, the worst kept
         joined.system = system;
+        joined.system.cpu_gaps = gaps;
         joined.in_turn_with = token;
         if (interrupted)
             joined.interrupted_by = harness::signal_name(harness::interrupt_signal());

@@ -350,7 +350,11 @@ int run_command(const std::vector<std::string>& args) {
         const std::uint64_t seed =
             runner_options.seed ? *runner_options.seed : std::random_device{}();
         result = measure_in_processes(vm, processes, seed);
-        result.system = system;  // a process's result file carries only part of it
+        // A process's result file carries only part of the machine's facts; the gaps are the
+        // processes' own (merge_processes kept the worst).
+        const auto gaps = result.system.cpu_gaps;
+        result.system = system;
+        result.system.cpu_gaps = gaps;
     } else {
         harness::Runner runner(runner_options);  // plan_events above already refused bad names
         // Data generation and the check against the reference decoder happen here.

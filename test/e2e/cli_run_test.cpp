@@ -95,6 +95,11 @@ TEST(CliRun, ProcessesShareTheRoundsAndLeaveNothingBehind) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["context"]["perfgauge"]["processes"], 2);
     EXPECT_EQ(j["context"]["perfgauge"]["repetitions"], 3);
+    // Each process spun for the gaps in its time; the run keeps one of them, not the parent's
+    // (which measured nothing).
+    const auto& gaps = j["context"]["perfgauge"]["system"]["cpu_gaps"];
+    ASSERT_TRUE(gaps.is_object()) << j["context"].dump();
+    EXPECT_GE(gaps["window_ns"].get<double>(), 50e6);
     std::map<std::string, std::map<int, int>> per_process;  // benchmark -> process -> samples
     std::map<std::string, std::set<int>> rounds;
     for (const auto& b : j["benchmarks"]) {

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "pause_contexts.hpp"
+#include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/native_columns.hpp"
 #include "perfgauge/harness/reliability.hpp"
 #include "perfgauge/harness/run_report.hpp"
@@ -34,6 +35,7 @@ constexpr std::size_t kCalibrationBatches = 1000;
 constexpr int kCalibrationPauses = 40;
 constexpr std::size_t kPauseCalibrationRounds = 100;
 constexpr double kPausedWallFactor = 20;
+constexpr std::size_t kSizingRetakes = 20;
 // Above this share of the measured time, the subtracted pause cost dominates the result.
 constexpr double kPauseCorrectionWarnShare = 0.5;
 
@@ -271,6 +273,8 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
                           std::chrono::duration<double>(std::max(0.0, options_.warmup_time_s));
     std::uint64_t iterations = 1;
     std::uint64_t pauses = 0;
+    std::size_t disturbed_in_a_row = 0;
+    std::uint64_t long_enough_at = 0;  // iterations of the last batch, if it was long enough
     for (;;) {
         if (interrupted())
             return {iterations, pauses};  // run() stops before sampling it
@@ -282,10 +286,21 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
         const double ns = batch.ns;
         const std::chrono::duration<double, std::nano> wall =
             std::chrono::steady_clock::now() - wall_start;
+        // A batch that lost the CPU says nothing about how long its work takes: one switched out
+        // looked long enough at 190 ns and sized every sample of a run that way. Taken again
+        // (on a machine that disturbs every batch, at most kSizingRetakes times in a row).
+        if (is_disturbed(batch.health, cpu_clock_slack_ns_) &&
+            ++disturbed_in_a_row <= kSizingRetakes)
+            continue;
+        disturbed_in_a_row = 0;
         // A body that pauses every iteration spends most of its wall time paused; once that
         // reaches kPausedWallFactor x the target, more iterations only cost time.
         const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
-        if (long_enough && std::chrono::steady_clock::now() >= deadline)
+        // A gap the thread cannot see (a VM's host taking the CPU, unseen by its CPU time) can
+        // make one batch look long enough: the size stands once two in a row at it were.
+        const bool confirmed = long_enough && long_enough_at == iterations;
+        long_enough_at = long_enough ? iterations : 0;
+        if (confirmed && std::chrono::steady_clock::now() >= deadline)
             return {iterations, pauses};
         if (!long_enough) {
             // Towards whichever limit comes first: grown by the measured time alone, a body that
@@ -489,6 +504,8 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.machine_copy_probe_ns = probe_.median_copy_ns();
     result.date = local_iso_date();
     result.system = collect_system_info();
+    if (options_.probe_cpu_gaps)
+        result.system.cpu_gaps = measure_cpu_gaps();
     for (auto& w : reliability_warnings(result.system))
         result.warnings.push_back(std::move(w));
     return result;

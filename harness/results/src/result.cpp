@@ -71,7 +71,25 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
     if (part.machine_probe_ns > 0 &&
         (into.machine_probe_ns <= 0 || part.machine_probe_ns < into.machine_probe_ns))
         into.machine_probe_ns = part.machine_probe_ns;
+    // Each process spun for its own gaps: the run keeps the part that lost most, and its one
+    // warning about them, not one per process.
+    const auto lost = [](const RunResult& r) {
+        return r.system.cpu_gaps ? r.system.cpu_gaps->lost_share : -1.0;
+    };
+    const bool part_lost_more = lost(part) > lost(into);
+    if (part_lost_more)
+        into.system.cpu_gaps = part.system.cpu_gaps;
+    const std::string gaps_topic = std::string(kCpuGapsTopic) + ": ";
+    const auto about_gaps = [&](const std::string& w) { return w.rfind(gaps_topic, 0) == 0; };
     for (const auto& w : part.warnings) {
+        if (about_gaps(w)) {
+            const auto it = std::find_if(into.warnings.begin(), into.warnings.end(), about_gaps);
+            if (it == into.warnings.end())
+                into.warnings.push_back(w);
+            else if (part_lost_more)
+                *it = w;
+            continue;
+        }
         if (std::find(into.warnings.begin(), into.warnings.end(), w) == into.warnings.end())
             into.warnings.push_back(w);
     }

@@ -190,6 +190,16 @@ void read_context(const json& context, RunResult& r) {
             paranoid != it->end() && !paranoid->is_null())
             r.system.perf_event_paranoid = paranoid->get<int>();
         r.system.hardware_pmu = get_or<bool>(*it, "hardware_pmu", false);
+        if (const auto gaps = it->find("cpu_gaps"); gaps != it->end() && gaps->is_object()) {
+            CpuGaps g;
+            g.window_ns = get_or<double>(*gaps, "window_ns", 0);
+            g.threshold_ns = get_or<double>(*gaps, "threshold_ns", 0);
+            g.count = get_or<std::size_t>(*gaps, "count", 0);
+            g.lost_share = get_or<double>(*gaps, "lost_share", 0);
+            g.typical_gap_ns = get_or<double>(*gaps, "typical_gap_ns", 0);
+            g.typical_period_ns = get_or<double>(*gaps, "typical_period_ns", 0);
+            r.system.cpu_gaps = g;
+        }
     }
     const json caches = get_or<json>(context, "caches", json::array());
     for (const auto& c : caches) {

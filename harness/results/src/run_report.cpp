@@ -122,6 +122,14 @@ nlohmann::json context_json(const RunResult& r) {
                                     ? nlohmann::json(*r.system.perf_event_paranoid)
                                     : nlohmann::json(nullptr)},
         {"hardware_pmu", r.system.hardware_pmu}};
+    if (const auto& g = r.system.cpu_gaps) {
+        p["system"]["cpu_gaps"] = {{"window_ns", g->window_ns},
+                                   {"threshold_ns", g->threshold_ns},
+                                   {"count", g->count},
+                                   {"lost_share", g->lost_share},
+                                   {"typical_gap_ns", g->typical_gap_ns},
+                                   {"typical_period_ns", g->typical_period_ns}};
+    }
     c["perfgauge"] = p;
     return c;
 }

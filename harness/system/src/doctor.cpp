@@ -110,6 +110,33 @@ void add_cpu_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
     }
 }
 
+}  // namespace
+
+DoctorCheck cpu_gaps_check(const CpuGaps& gaps) {
+    const std::string seen = fmt::format(
+        "{} gap(s) of {:.0f} us or more in {:.0f} ms of reading the clock, {:.1f}% of "
+        "the time",
+        gaps.count, gaps.threshold_ns / 1e3, gaps.window_ns / 1e6, 100 * gaps.lost_share);
+    if (gaps.lost_share < kCpuGapsWarnShare)
+        return {CheckLevel::ok, std::string(kCpuGapsTopic), seen, ""};
+    constexpr double kSampleNs = 2e6;  // --min-time's default
+    std::string finding = seen + fmt::format(", typically {:.0f} us", gaps.typical_gap_ns / 1e3);
+    if (gaps.typical_period_ns > 0)
+        finding += fmt::format(" every {:.2f} ms", gaps.typical_period_ns / 1e6);
+    finding += fmt::format(
+        ": something else had the CPU (on a VM, the host), and a thread's CPU time includes "
+        "such gaps when the host takes them, so a sample that holds one is not set aside as "
+        "disturbed; a 2 ms sample holds {}, one more or less moving it by {:.1f}%",
+        gaps.typical_period_ns > 0 ? fmt::format("about {:.1f}", kSampleNs / gaps.typical_period_ns)
+                                   : std::string("some"),
+        100 * gaps.typical_gap_ns / kSampleNs);
+    return {CheckLevel::warn, std::string(kCpuGapsTopic), finding,
+            "on a VM, dedicated host cores for its vCPUs; on a host, a CPU kept free of other "
+            "work (isolcpus, nohz_full) and --pin to it"};
+}
+
+namespace {
+
 void add_noise_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
     if (system.clocksource == "tsc") {
         out.push_back(
@@ -148,6 +175,8 @@ void add_noise_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
                                    *system.aslr),
                        ""});
     }
+    if (system.cpu_gaps)
+        out.push_back(cpu_gaps_check(*system.cpu_gaps));
     const double per_cpu =
         system.cpu.logical_cpus ? system.load_average[0] / system.cpu.logical_cpus : 0;
     if (per_cpu > 0.5) {

@@ -272,6 +272,12 @@ TEST(Runner, RecordsBothMachineProbes) {
     EXPECT_GT(result.machine_copy_probe_ns, 10);
     const auto back = parse_run_json(render_run(result, OutputFormat::json), "test");
     EXPECT_EQ(back.machine_copy_probe_ns, result.machine_copy_probe_ns);
+    // And what the thread's time lost to gaps it could not see, spun for after the samples.
+    ASSERT_TRUE(result.system.cpu_gaps.has_value());
+    EXPECT_GE(result.system.cpu_gaps->window_ns, 50e6);
+    ASSERT_TRUE(back.system.cpu_gaps.has_value());
+    EXPECT_EQ(back.system.cpu_gaps->count, result.system.cpu_gaps->count);
+    EXPECT_EQ(back.system.cpu_gaps->lost_share, result.system.cpu_gaps->lost_share);
 }
 
 TEST(Runner, PausedSetUpIsNotMeasured) {

@@ -474,6 +474,31 @@ TEST(JoinBenchmarks, RoundsAreMovedApartAndFactsCombined) {
 // A measuring process on a loaded machine can have every sample of a benchmark disturbed: the
 // benchmark then has an aggregate entry only. It keeps its place, so that the processes' results
 // still merge benchmark by benchmark.
+TEST(MergeProcesses, KeepsTheGapsOfThePartThatLostMostAndOneWarningAboutThem) {
+    const auto with_gaps = [](double share, const std::string& warning) {
+        auto r = result({bench("a", "x", 8, 10, 5)});
+        CpuGaps g;
+        g.window_ns = 50e6;
+        g.lost_share = share;
+        g.count = 40;
+        r.system.cpu_gaps = g;
+        r.warnings = {"load: busy", warning};
+        return r;
+    };
+    const auto merged = merge_processes({with_gaps(0.02, "interruptions: 2% lost"),
+                                         with_gaps(0.05, "interruptions: 5% lost"),
+                                         with_gaps(0.03, "interruptions: 3% lost")});
+    ASSERT_TRUE(merged.system.cpu_gaps.has_value());
+    EXPECT_EQ(merged.system.cpu_gaps->lost_share, 0.05);
+    EXPECT_EQ(merged.warnings, (std::vector<std::string>{"load: busy", "interruptions: 5% lost"}));
+    // And through the result file.
+    const auto back = parse_run_json(render_run(merged, OutputFormat::json), "test");
+    ASSERT_TRUE(back.system.cpu_gaps.has_value());
+    EXPECT_EQ(back.system.cpu_gaps->lost_share, 0.05);
+    EXPECT_EQ(back.system.cpu_gaps->count, 40u);
+    EXPECT_EQ(back.system.cpu_gaps->window_ns, 50e6);
+}
+
 TEST(MergeProcesses, ABenchmarkWithEverySampleDisturbedKeepsItsPlace) {
     auto first = result({bench("a", "x", 8, 10, 3), bench("b", "y", 4, 10, 3)});
     auto second = first;

@@ -52,6 +52,9 @@ struct RunnerOptions {
     /// clean sample yet (a warning names them) and records the answer in `interrupted_by`.
     /// Optional.
     std::function<std::string()> interruption;
+    /// After the samples, spin on the clock for 50 ms to see what this thread's time loses to
+    /// gaps it cannot see (system.cpu_gaps; a warning where it is 1% or more).
+    bool probe_cpu_gaps = true;
 };
 
 /// The native BatchState: pause() stops the clock and snapshots the counters, resume() starts

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace perfgauge::harness {
@@ -33,6 +35,22 @@ struct CacheLevel {
     unsigned ways = 0;       ///< associativity (0: unknown)
 };
 
+/// What a thread that only read the clock for a while saw of the time it did not get: gaps in
+/// which something else had the CPU (the host of a VM, interrupts, other tasks). Gaps are
+/// invisible to the thread's own CPU time when the host takes the CPU from a VM.
+struct CpuGaps {
+    double window_ns = 0;          ///< how long it spun
+    std::size_t count = 0;         ///< gaps of at least threshold_ns
+    double threshold_ns = 0;       ///< the shortest gap counted
+    double lost_share = 0;         ///< of the window, in gaps
+    double typical_gap_ns = 0;     ///< median gap length
+    double typical_period_ns = 0;  ///< median time from one gap's start to the next's; 0: < 2 gaps
+};
+
+/// The topic of doctor's check of CpuGaps, which starts the run's warning about them
+/// ("interruptions: ...").
+inline constexpr std::string_view kCpuGapsTopic = "interruptions";
+
 struct SystemInfo {
     std::string host_name;
     CpuInfo cpu;
@@ -46,6 +64,7 @@ struct SystemInfo {
     std::array<double, 3> load_average{};
     std::optional<int> perf_event_paranoid;  ///< /proc/sys/kernel/perf_event_paranoid
     bool hardware_pmu = false;               ///< the kernel exposes a hardware PMU
+    std::optional<CpuGaps> cpu_gaps;         ///< unset: not measured
 };
 
 /// "32 KiB", "1 MiB", "32 MiB".

@@ -55,6 +55,12 @@ DoctorCheck libpfm_check(const pmu::LibpfmInfo& libpfm, const CpuInfo& cpu);
 /// Pure: whether `--backend sim` can run (valgrind found, its version), or why not.
 DoctorCheck simulation_check(const SimulationFacts& facts);
 
+/// At or above this share of a spin lost in gaps, doctor warns (and so does every run).
+inline constexpr double kCpuGapsWarnShare = 0.01;
+
+/// Pure: what gaps in a spinning thread's time mean for samples (cpu_gaps.hpp).
+DoctorCheck cpu_gaps_check(const CpuGaps& gaps);
+
 /// Pure: turns what was detected into the checks doctor prints.
 std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,
                                              const SystemInfo& system, const DoctorProbes& probes);

@@ -1,0 +1,82 @@
+// Gaps in a spinning thread's time: the pure summary, doctor's judgement of it, and a real spin.
+#include "perfgauge/harness/cpu_gaps.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "perfgauge/harness/doctor.hpp"
+
+namespace perfgauge::harness {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// What the development VM shows: 35 us taken every 1 ms, among short jumps that are not gaps.
+std::vector<Gap> host_ticks(int ms) {
+    std::vector<Gap> gaps;
+    for (int i = 0; i < ms; ++i) {
+        gaps.push_back({i * 1e6 + 300e3, 35e3});
+        gaps.push_back({i * 1e6 + 700e3, 2e3});  // below the 5 us threshold
+    }
+    return gaps;
+}
+
+TEST(CpuGaps, SummarisesPeriodicGaps) {
+    const CpuGaps g = summarize_gaps(host_ticks(50), 50e6, 5e3);
+    EXPECT_EQ(g.count, 50u);
+    EXPECT_DOUBLE_EQ(g.threshold_ns, 5e3);
+    EXPECT_NEAR(g.lost_share, 0.035, 1e-12);
+    EXPECT_DOUBLE_EQ(g.typical_gap_ns, 35e3);
+    EXPECT_DOUBLE_EQ(g.typical_period_ns, 1e6);
+}
+
+TEST(CpuGaps, NoneOrOneHaveNoPeriod) {
+    const CpuGaps none = summarize_gaps({}, 50e6, 5e3);
+    EXPECT_EQ(none.count, 0u);
+    EXPECT_EQ(none.lost_share, 0.0);
+    EXPECT_EQ(none.typical_gap_ns, 0.0);
+    EXPECT_EQ(none.typical_period_ns, 0.0);
+    const std::vector<Gap> one = {{10e6, 40e3}};
+    const CpuGaps single = summarize_gaps(one, 50e6, 5e3);
+    EXPECT_EQ(single.count, 1u);
+    EXPECT_DOUBLE_EQ(single.typical_gap_ns, 40e3);
+    EXPECT_EQ(single.typical_period_ns, 0.0);
+}
+
+TEST(CpuGaps, DoctorWarnsFromOnePercentWithWhatItMeansForASample) {
+    const DoctorCheck warn = cpu_gaps_check(summarize_gaps(host_ticks(50), 50e6, 5e3));
+    EXPECT_EQ(warn.level, CheckLevel::warn);
+    EXPECT_EQ(warn.topic, "interruptions");
+    EXPECT_TRUE(contains(warn.finding, "50 gap(s) of 5 us or more in 50 ms")) << warn.finding;
+    EXPECT_TRUE(contains(warn.finding, "3.5% of the time")) << warn.finding;
+    EXPECT_TRUE(contains(warn.finding, "typically 35 us every 1.00 ms")) << warn.finding;
+    // 2 ms / 1 ms = 2 gaps a sample, one more or less = 35 us of 2 ms.
+    EXPECT_TRUE(contains(warn.finding, "holds about 2.0, one more or less moving it by 1.8%"))
+        << warn.finding;
+    EXPECT_FALSE(warn.fix.empty());
+    // A few gaps on a quiet machine are no warning.
+    const std::vector<Gap> rare = {{5e6, 30e3}, {30e6, 30e3}};
+    const DoctorCheck ok = cpu_gaps_check(summarize_gaps(rare, 50e6, 5e3));
+    EXPECT_EQ(ok.level, CheckLevel::ok) << ok.finding;
+    EXPECT_TRUE(contains(ok.finding, "2 gap(s)")) << ok.finding;
+    EXPECT_TRUE(ok.fix.empty());
+}
+
+TEST(CpuGaps, MeasuresARealSpin) {
+    const CpuGaps g = measure_cpu_gaps(std::chrono::milliseconds(5), std::chrono::microseconds(5));
+    EXPECT_GE(g.window_ns, 5e6);
+    EXPECT_LT(g.window_ns, 5e9);  // it stops
+    EXPECT_DOUBLE_EQ(g.threshold_ns, 5e3);
+    EXPECT_GE(g.lost_share, 0.0);
+    EXPECT_LE(g.lost_share, 1.0);
+    EXPECT_LE(static_cast<double>(g.count), g.window_ns / g.threshold_ns);
+    if (g.count > 0) {
+        EXPECT_GE(g.typical_gap_ns, 5e3);
+    }
+}
+
+}  // namespace
+}  // namespace perfgauge::harness
