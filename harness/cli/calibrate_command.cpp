@@ -92,7 +92,8 @@ void print_check(const CorrectionCheck& check) {
                           check.clock_pause_overhead_ns)
             : "");
     fmt::print(
-        "a clock-only pair's cost moves by ±{:.2f} ns with the work around it (calibrated between "
+        "the subtracted pair's cost moves by ±{:.2f} ns with the work around it (calibrated "
+        "between "
         "six kinds of work, their median subtracted): at small K, ERROR is as much about which "
         "work this is as about the correction\n",
         check.pause_overhead_spread_ns);

@@ -19,6 +19,7 @@
 #include "console.hpp"
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
@@ -390,11 +391,14 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
                           stopped_at)
             : std::string();
     const std::string token = in_turn_token();
+    // Once for both sides, here: none of the measuring processes spun for them.
+    const std::optional<harness::CpuGaps> gaps =
+        interrupted ? std::nullopt : std::optional(harness::measure_cpu_gaps());
     const auto finish = [&](Side& side) {
         auto joined = harness::join_benchmarks(std::move(side.benchmarks));
-        const auto gaps = joined.system.cpu_gaps;  // the processes' own, the worst kept
         joined.system = system;
-        joined.system.cpu_gaps = gaps;
+        if (gaps)
+            harness::record_cpu_gaps(joined, *gaps);
         joined.in_turn_with = token;
         if (interrupted)
             joined.interrupted_by = harness::signal_name(harness::interrupt_signal());

@@ -14,6 +14,7 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "hints.hpp"
+#include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
@@ -303,6 +304,7 @@ int run_command(const std::vector<std::string>& args) {
     runner_options.interruption = interruption;
 
     const auto child = measuring_child_option(vm);
+    runner_options.probe_cpu_gaps = !child;  // its parent spins once, after every process
     const int processes = vm["processes"].as<int>();
     if (processes < 1 || processes > 64)
         throw UsageError(fmt::format("--processes must be 1 to 64, not {}", processes));
@@ -350,11 +352,9 @@ int run_command(const std::vector<std::string>& args) {
         const std::uint64_t seed =
             runner_options.seed ? *runner_options.seed : std::random_device{}();
         result = measure_in_processes(vm, processes, seed);
-        // A process's result file carries only part of the machine's facts; the gaps are the
-        // processes' own (merge_processes kept the worst).
-        const auto gaps = result.system.cpu_gaps;
-        result.system = system;
-        result.system.cpu_gaps = gaps;
+        result.system = system;                // a process's result file carries only part of it
+        if (harness::interrupt_signal() == 0)  // once here, not in every measuring process
+            harness::record_cpu_gaps(result, harness::measure_cpu_gaps());
     } else {
         harness::Runner runner(runner_options);  // plan_events above already refused bad names
         // Data generation and the check against the reference decoder happen here.

@@ -63,7 +63,7 @@ std::vector<PauseContext> pause_contexts(int pairs) {
             x = ring[x % kRingSize];
         return x;
     }));
-    out.push_back(context("16 independent adds", pairs, [](std::uint64_t x) {
+    out.push_back(context("4 independent chains of 4 adds or xors", pairs, [](std::uint64_t x) {
         std::uint64_t a = x, b = x + 1, c = x + 2, d = x + 3;
         for (int j = 0; j < 4; ++j) {
             a += 3;

@@ -3,7 +3,7 @@
 // What a pair adds to a loop depends on the work around it: its clock reads wait for work in
 // flight, or the work overlaps them. Clock-only pairs between these six kinds spanned 2.4-3.1 ns
 // in each of eight calibrations here (23.6-28.1 ns in all): the multiply chains and the loads
-// low, the atomic add, the single multiply and the independent adds high. Calibrated between the
+// low, the atomic add, the single multiply and the independent chains high. Calibrated between the
 // 4-multiply chain alone, the seed loop's atomic add kept ~0.8 ns per pair uncorrected. The
 // Runner subtracts the median over the kinds and records how far the furthest one is from it.
 #pragma once

@@ -26,14 +26,15 @@ namespace {
 
 constexpr std::size_t kCalibrationBatches = 1000;
 // The pause cost is what a pause/resume pair adds to a loop of short work: per kind of work
-// (pause_contexts.hpp), batches of 40 iterations with and without a pair in each, 100 rounds of
-// one of each per kind (the syscall pair: 600 rounds of the first kind). A pair never sits next
-// to another pair in a benchmark: back to back, one pair's clock read overlaps the next one's
-// differently than with work in between, and the slope between few and many back-to-back pairs
-// was 1-3 ns above what a pair costs next to work. The two batches of a kind run the same loop,
-// so entering and leaving it cancels out.
+// (pause_contexts.hpp), batches of 40 iterations with and without a pair in each, 320 rounds of
+// one of each per kind (the pair with system calls: 500 rounds of the first kind, 60 ms here). A
+// pair never sits next to another pair in a benchmark: back to back, one pair's clock read overlaps
+// the next one's differently than with work in between, and the slope between few and many
+// back-to-back pairs was 1-3 ns above what a pair costs next to work. The two batches of a kind run
+// the same loop, so entering and leaving it cancels out.
 constexpr int kCalibrationPauses = 40;
-constexpr std::size_t kPauseCalibrationRounds = 100;
+constexpr std::size_t kPauseCalibrationRounds = 320;  // ten groups for quantum_robust_mean
+constexpr std::size_t kSnapshotPairRounds = 500;
 constexpr double kPausedWallFactor = 20;
 constexpr std::size_t kSizingRetakes = 20;
 // Above this share of the measured time, the subtracted pause cost dominates the result.
@@ -132,7 +133,7 @@ Runner::Runner(const RunnerOptions& options)
         return by_kind;
     };
     const std::span<const PauseContext> one_kind(contexts.data(), 1);
-    const auto clock_pair = [&](const std::vector<Overhead>& by_kind) {
+    const auto pair_between_kinds = [&](const std::vector<Overhead>& by_kind) {
         const Overhead middle = median_over_kinds(by_kind);
         pause_spread_ns_ = furthest_kind_ns(by_kind, middle.ns);
         return middle;
@@ -140,11 +141,11 @@ Runner::Runner(const RunnerOptions& options)
     if (pauses_timed_apart_) {
         // A snapshot is a system call (microseconds, and what it flushes): the kind of work
         // around the pair changes its cost by far less than the calls' own noise.
-        pause_overhead_ =
-            median_over_kinds(pair_cost(true, one_kind, kPauseCalibrationRounds * contexts.size()));
-        clock_pause_ns_ = clock_pair(pair_cost(false, contexts, kPauseCalibrationRounds)).ns;
+        pause_overhead_ = median_over_kinds(pair_cost(true, one_kind, kSnapshotPairRounds));
+        clock_pause_ns_ =
+            pair_between_kinds(pair_cost(false, contexts, kPauseCalibrationRounds)).ns;
     } else {
-        pause_overhead_ = clock_pair(pair_cost(true, contexts, kPauseCalibrationRounds));
+        pause_overhead_ = pair_between_kinds(pair_cost(true, contexts, kPauseCalibrationRounds));
         clock_pause_ns_ = pause_overhead_.ns;
     }
 }
@@ -286,16 +287,17 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
         const double ns = batch.ns;
         const std::chrono::duration<double, std::nano> wall =
             std::chrono::steady_clock::now() - wall_start;
-        // A batch that lost the CPU says nothing about how long its work takes: one switched out
-        // looked long enough at 190 ns and sized every sample of a run that way. Taken again
-        // (on a machine that disturbs every batch, at most kSizingRetakes times in a row).
-        if (is_disturbed(batch.health, cpu_clock_slack_ns_) &&
-            ++disturbed_in_a_row <= kSizingRetakes)
-            continue;
-        disturbed_in_a_row = 0;
         // A body that pauses every iteration spends most of its wall time paused; once that
         // reaches kPausedWallFactor x the target, more iterations only cost time.
         const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
+        // A batch that lost the CPU only looks longer than its work: one switched out looked
+        // long enough at 190 ns and sized every sample of a run that way. One that still looks
+        // long enough is taken again (on a machine that disturbs every batch, at most
+        // kSizingRetakes times in a row); one too short is grown from as it is.
+        if (long_enough && is_disturbed(batch.health, cpu_clock_slack_ns_) &&
+            ++disturbed_in_a_row <= kSizingRetakes)
+            continue;
+        disturbed_in_a_row = 0;
         // A gap the thread cannot see (a VM's host taking the CPU, unseen by its CPU time) can
         // make one batch look long enough: the size stands once two in a row at it were.
         const bool confirmed = long_enough && long_enough_at == iterations;
@@ -504,7 +506,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     result.machine_copy_probe_ns = probe_.median_copy_ns();
     result.date = local_iso_date();
     result.system = collect_system_info();
-    if (options_.probe_cpu_gaps)
+    if (options_.probe_cpu_gaps && !interrupted())
         result.system.cpu_gaps = measure_cpu_gaps();
     for (auto& w : reliability_warnings(result.system))
         result.warnings.push_back(std::move(w));

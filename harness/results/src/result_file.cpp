@@ -62,6 +62,13 @@ void check_values(const RunResult& r, const std::string& origin) {
     at_least_zero("pause_overhead_ns", r.pause_overhead_ns);
     at_least_zero("clock_pause_overhead_ns", r.clock_pause_overhead_ns);
     at_least_zero("pause_overhead_spread_ns", r.pause_overhead_spread_ns);
+    if (const auto& g = r.system.cpu_gaps) {
+        at_least_zero("system.cpu_gaps.window_ns", g->window_ns);
+        at_least_zero("system.cpu_gaps.typical_gap_ns", g->typical_gap_ns);
+        at_least_zero("system.cpu_gaps.typical_period_ns", g->typical_period_ns);
+        if (!(g->lost_share >= 0 && g->lost_share <= 1))
+            refuse("system.cpu_gaps.lost_share", g->lost_share);
+    }
     at_least_zero("machine_probe_ns", r.machine_probe_ns);
     at_least_zero("machine_copy_probe_ns", r.machine_copy_probe_ns);
     for (const auto& b : r.benchmarks) {

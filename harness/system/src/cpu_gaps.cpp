@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
@@ -33,14 +34,16 @@ CpuGaps summarize_gaps(std::span<const Gap> gaps, double window_ns, double thres
 
 CpuGaps measure_cpu_gaps(std::chrono::nanoseconds window, std::chrono::nanoseconds threshold) {
     using clock = std::chrono::steady_clock;
+    // Room for as many gaps as the window can hold: nothing allocates while it spins.
     std::vector<Gap> gaps;
-    gaps.reserve(4096);  // nothing allocates while it spins, up to a gap every 12 us of 50 ms
+    gaps.reserve(
+        static_cast<std::size_t>(window / std::max(threshold, std::chrono::nanoseconds(1))) + 1);
     const auto start = clock::now();
     const auto end = start + window;
     auto last = start;
     for (;;) {
         const auto now = clock::now();
-        if (now - last >= threshold && gaps.size() < gaps.capacity()) {
+        if (now - last >= threshold && gaps.size() < gaps.capacity()) {  // always room
             gaps.push_back({std::chrono::duration<double, std::nano>(last - start).count(),
                             std::chrono::duration<double, std::nano>(now - last).count()});
         }
@@ -50,6 +53,13 @@ CpuGaps measure_cpu_gaps(std::chrono::nanoseconds window, std::chrono::nanosecon
     }
     return summarize_gaps(gaps, std::chrono::duration<double, std::nano>(last - start).count(),
                           std::chrono::duration<double, std::nano>(threshold).count());
+}
+
+void record_cpu_gaps(RunResult& result, const CpuGaps& gaps) {
+    result.system.cpu_gaps = gaps;
+    const DoctorCheck check = cpu_gaps_check(gaps);
+    if (check.level == CheckLevel::warn)
+        result.warnings.push_back(check.topic + ": " + check.finding);
 }
 
 }  // namespace perfgauge::harness

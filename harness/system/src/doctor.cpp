@@ -126,7 +126,8 @@ DoctorCheck cpu_gaps_check(const CpuGaps& gaps) {
     finding += fmt::format(
         ": something else had the CPU (on a VM, the host), and a thread's CPU time includes "
         "such gaps when the host takes them, so a sample that holds one is not set aside as "
-        "disturbed; a 2 ms sample holds {}, one more or less moving it by {:.1f}%",
+        "disturbed; a 2 ms sample (--min-time's default) holds {}, one more or less moving it by "
+        "{:.1f}%",
         gaps.typical_period_ns > 0 ? fmt::format("about {:.1f}", kSampleNs / gaps.typical_period_ns)
                                    : std::string("some"),
         100 * gaps.typical_gap_ns / kSampleNs);

@@ -60,7 +60,7 @@ struct CorrectionCheck {
     double pause_overhead_ns = 0;          ///< subtracted once per pause()/resume() pair
     /// ... instead where the paused loop is timed apart (a pair reading only the clock); 0: not.
     double clock_pause_overhead_ns = 0;
-    /// How far a clock-only pair's cost moves with the work around it (RunResult's).
+    /// How far the subtracted pair's cost moves with the work around it (RunResult's).
     double pause_overhead_spread_ns = 0;
     std::vector<CorrectionRow> rows;
     bool passes() const;
@@ -83,7 +83,8 @@ struct CorrectionCheckOptions {
     /// more). The host of the development VM takes the CPU for ~35 us every 1 ms, unseen by the
     /// thread's CPU time: a 0.6 ms batch of k = 100000 held one such gap or none (a 6% step), so
     /// the median of either side was one mode or the other and the row's error came out +-6%
-    /// in 4 of 10 runs. Batches of 5 ms hold about five, one more or less moving them 0.7%.
+    /// in 5 of 20 checks (10 runs). Batches of 5 ms hold about five, one more or less moving
+    /// them 0.7%: within +-0.6% in 20 of 20.
     double long_sample_time_s = 0.005;
     std::uint64_t long_from_k = 10000;
     double warmup_time_s = 0.02;

@@ -133,7 +133,7 @@ class Runner {
     Overhead batch_overhead_;           ///< one empty batch's own measurement
     Overhead pause_overhead_;    ///< one pause/resume pair inside a batch, snapshots included
     double clock_pause_ns_ = 0;  ///< a pair that reads only the clock (see pauses_timed_apart_)
-    /// How far a clock-only pair's cost moves with the work around it (the furthest kind).
+    /// How far the pair subtracted from times moves with the work around it (the furthest kind).
     double pause_spread_ns_ = 0;
     /// Whether a counter snapshot is a system call (some counter is open and read by read()).
     /// A system call can cost the work after it more than the call itself (here: every one

@@ -87,9 +87,10 @@ struct RunResult {
     /// (a pair that reads only the clock; see BenchmarkResult::snapshot_pause_ns); 0: the run
     /// timed nothing apart (its snapshots were no system call, or there were no counters).
     double clock_pause_overhead_ns = 0;
-    /// How far a clock-only pair's cost moves with the work around it: half the range of its
-    /// cost calibrated between several kinds of work (the middle of which is subtracted). A
-    /// corrected time may be off by this much per pair; 0: not measured (files before it).
+    /// How far the subtracted pair's cost moves with the work around it: calibrated between six
+    /// kinds of work, the median of which is subtracted, this is the furthest kind's distance
+    /// from it. A corrected time may be off by this much per pair; 0: not measured (files
+    /// before it). (Where pauses are timed apart, of the clock-only pair subtracted from times.)
     double pause_overhead_spread_ns = 0;
     /// perfgauge's own fixed probe (a short chain of dependent multiply-adds, the same in every
     /// run): its fastest time in this run, in ns. Every sample is bracketed by the probe (a

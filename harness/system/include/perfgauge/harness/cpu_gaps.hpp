@@ -7,6 +7,7 @@
 #include <chrono>
 #include <span>
 
+#include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/system_facts.hpp"
 
 namespace perfgauge::harness {
@@ -25,5 +26,9 @@ CpuGaps summarize_gaps(std::span<const Gap> gaps, double window_ns, double thres
 /// noting gaps of at least `threshold`.
 CpuGaps measure_cpu_gaps(std::chrono::nanoseconds window = std::chrono::milliseconds(50),
                          std::chrono::nanoseconds threshold = std::chrono::microseconds(5));
+
+/// Records `gaps` in `result` (system.cpu_gaps) with doctor's warning about them where it warns:
+/// for a result whose measuring processes did not spin themselves (a parent's).
+void record_cpu_gaps(RunResult& result, const CpuGaps& gaps);
 
 }  // namespace perfgauge::harness
