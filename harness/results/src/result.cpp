@@ -90,6 +90,12 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
                 *it = w;
             continue;
         }
+        // The load average, read by each process a few seconds apart, once (the first's).
+        const auto about_load = [](const std::string& text) {
+            return text.rfind("load: ", 0) == 0;
+        };
+        if (about_load(w) && std::any_of(into.warnings.begin(), into.warnings.end(), about_load))
+            continue;
         if (std::find(into.warnings.begin(), into.warnings.end(), w) == into.warnings.end())
             into.warnings.push_back(w);
     }

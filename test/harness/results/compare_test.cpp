@@ -479,18 +479,20 @@ TEST(MergeProcesses, KeepsTheGapsOfThePartThatLostMostAndOneWarningAboutThem) {
         g.lost_share = share;
         g.count = 40;
         r.system.cpu_gaps = g;
-        r.warnings = {"load: busy", warning};
+        r.warnings = {"load: 1-minute load average " + std::to_string(share), warning};
         return r;
     };
     // Results merged by compare may come from runs that spun (each its own) or not (older).
     auto older = result({bench("a", "x", 8, 10, 5)});
-    older.warnings = {"load: busy"};
+    older.warnings = {"load: 1-minute load average 1.05"};
     const auto merged = merge_processes({older, with_gaps(0.02, "interruptions: 2% lost"),
                                          with_gaps(0.05, "interruptions: 5% lost"),
                                          with_gaps(0.03, "interruptions: 3% lost")});
     ASSERT_TRUE(merged.system.cpu_gaps.has_value());
     EXPECT_EQ(merged.system.cpu_gaps->lost_share, 0.05);
-    EXPECT_EQ(merged.warnings, (std::vector<std::string>{"load: busy", "interruptions: 5% lost"}));
+    // One line each about the machine, not one per process: the first load, the worst gaps.
+    EXPECT_EQ(merged.warnings, (std::vector<std::string>{"load: 1-minute load average 1.05",
+                                                         "interruptions: 5% lost"}));
     // And through the result file.
     const auto back = parse_run_json(render_run(merged, OutputFormat::json), "test");
     ASSERT_TRUE(back.system.cpu_gaps.has_value());
