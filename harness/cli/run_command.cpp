@@ -51,7 +51,10 @@ median is not yet known within --precision % (the distribution-free 95% interval
 median), each until its samples have taken --max-time seconds. A sample during which the thread
 lost the CPU (an involuntary switch, wall time beyond CPU time, or the hypervisor's steal time
 advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set aside, shown
-in the table and JSON, and re-taken. An entry whose median is still not known within
+in the table and JSON, and re-taken. Gaps the thread cannot see (a VM's host taking the CPU,
+counted as the thread's own CPU time) are not caught that way: after the samples the run spins
+50 ms on the clock, records what it lost (context.perfgauge.system.cpu_gaps) and warns from 1%
+('interruptions', as perfgauge doctor does). An entry whose median is still not known within
 --precision (+-1% with --precision 0), or that has fewer than 6 samples (which bound no
 median), is flagged imprecise: give it more --max-time. An entry whose times moved steadily
 while they were taken (within a process, the last third's median 5% or more from the first's,
