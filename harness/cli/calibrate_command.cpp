@@ -92,10 +92,9 @@ void print_check(const CorrectionCheck& check) {
                           check.clock_pause_overhead_ns)
             : "");
     fmt::print(
-        "the subtracted pair's cost moves by ±{:.2f} ns with the work around it (calibrated "
-        "between "
-        "six kinds of work, their median subtracted): at small K, ERROR is as much about which "
-        "work this is as about the correction\n",
+        "the subtracted pair's cost moves by ±{:.2f} ns with the work around it "
+        "(calibrated between six kinds of work, their median subtracted): at small K, "
+        "ERROR is as much about which work this is as about the correction\n",
         check.pause_overhead_spread_ns);
     for (const auto& line : check.not_counted)
         fmt::print("not counted: {}\n", line);

@@ -81,6 +81,7 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
         into.system.cpu_gaps = part.system.cpu_gaps;
     const std::string gaps_topic = std::string(kCpuGapsTopic) + ": ";
     const auto about_gaps = [&](const std::string& w) { return w.rfind(gaps_topic, 0) == 0; };
+    const std::string load_topic = std::string(kLoadTopic) + ": ";
     for (const auto& w : part.warnings) {
         if (about_gaps(w)) {
             const auto it = std::find_if(into.warnings.begin(), into.warnings.end(), about_gaps);
@@ -91,8 +92,8 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
             continue;
         }
         // The load average, read by each process a few seconds apart, once (the first's).
-        const auto about_load = [](const std::string& text) {
-            return text.rfind("load: ", 0) == 0;
+        const auto about_load = [&](const std::string& text) {
+            return text.rfind(load_topic, 0) == 0;
         };
         if (about_load(w) && std::any_of(into.warnings.begin(), into.warnings.end(), about_load))
             continue;

@@ -181,7 +181,7 @@ void add_noise_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
     const double per_cpu =
         system.cpu.logical_cpus ? system.load_average[0] / system.cpu.logical_cpus : 0;
     if (per_cpu > 0.5) {
-        out.push_back({CheckLevel::warn, "load",
+        out.push_back({CheckLevel::warn, std::string(kLoadTopic),
                        fmt::format("1-minute load average {:.2f} on {} CPUs: other work competes "
                                    "for the CPU",
                                    system.load_average[0], system.cpu.logical_cpus),

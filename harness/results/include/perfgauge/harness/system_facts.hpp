@@ -51,6 +51,10 @@ struct CpuGaps {
 /// ("interruptions: ...").
 inline constexpr std::string_view kCpuGapsTopic = "interruptions";
 
+/// The topic of doctor's check of the load average, which starts the run's warning about it
+/// ("load: ...").
+inline constexpr std::string_view kLoadTopic = "load";
+
 struct SystemInfo {
     std::string host_name;
     CpuInfo cpu;
