@@ -50,6 +50,9 @@ Session::Session(const std::string& events, SessionOptions options)
     nested_overhead_.counts.assign(event_names_.size(), 0.0);
     start_snapshots_.assign(std::max<std::size_t>(1, options.max_depth), counters_.make_snapshot());
     end_snapshot_ = counters_.make_snapshot();
+    excluded_counts_.assign(start_snapshots_.size(), std::vector<double>(event_names_.size()));
+    bookkeeping_start_ = counters_.make_snapshot();
+    bookkeeping_end_ = counters_.make_snapshot();
     deltas_.resize(event_names_.size());
     stack_.reserve(start_snapshots_.size());
     counters_.enable();
@@ -67,18 +70,58 @@ void Session::simulated_boundary(const char* what, std::size_t slot) const {
     pmu::callgrind::dump_stats(reason.c_str());
 }
 
+template <class Work>
+void Session::outside_open_regions(Work&& work) {
+    if (stack_.empty()) {
+        work();
+        return;
+    }
+    // The clock around the counter reads: their time is bookkeeping too.
+    const std::uint64_t start = clock_.start();
+    const bool counting = counters_.opened_count() > 0;
+    if (counting)
+        counters_.read(bookkeeping_start_);
+    work();
+    if (counting) {
+        counters_.read(bookkeeping_end_);
+        counters_.delta(bookkeeping_start_, bookkeeping_end_, bookkeeping_deltas_);
+        for (std::size_t depth = 0; depth < stack_.size(); ++depth) {
+            for (std::size_t i = 0; i < bookkeeping_deltas_.size(); ++i)
+                excluded_counts_[depth][i] += bookkeeping_deltas_[i].value;
+        }
+    }
+    const std::uint64_t took = clock_.stop() - start;
+    for (Open& open : stack_)
+        open.start_ticks += took;
+}
+
+void Session::make_room_for_entry(RegionResult& r) {
+    constexpr std::size_t kFirstEntries = 4096 / sizeof(double);
+    const std::size_t capacity =
+        std::min(RegionResult::kKeptEntries, std::max(kFirstEntries, 2 * r.entry_ns.size()));
+    std::vector<double> larger;
+    larger.reserve(capacity);
+    larger.resize(capacity);  // writes every page: its faults happen here
+    std::copy(r.entry_ns.begin(), r.entry_ns.end(), larger.begin());
+    larger.resize(r.entry_ns.size());  // the capacity, and its touched pages, stay
+    r.entry_ns.swap(larger);
+}
+
 std::size_t Session::slot_for(std::string_view name) {
     const auto it = slots_by_name_.find(name);
     if (it != slots_by_name_.end())
         return it->second;
     const std::size_t slot = results_.size();
-    RegionResult r;
-    r.name = std::string(name);
-    r.depth = stack_.size();
-    r.counters.assign(event_names_.size(), 0.0);
-    r.corrected_counters.assign(event_names_.size(), 0.0);
-    results_.push_back(std::move(r));
-    slots_by_name_.emplace(std::string(name), slot);
+    outside_open_regions([&] {
+        RegionResult r;
+        r.name = std::string(name);
+        r.depth = stack_.size();
+        r.counters.assign(event_names_.size(), 0.0);
+        r.corrected_counters.assign(event_names_.size(), 0.0);
+        make_room_for_entry(r);
+        results_.push_back(std::move(r));
+        slots_by_name_.emplace(std::string(name), slot);
+    });
     return slot;
 }
 
@@ -91,6 +134,7 @@ void Session::enter(std::size_t slot) {
         throw std::length_error(fmt::format("perfgauge: regions nested deeper than max_depth ({})",
                                             start_snapshots_.size()));
     }
+    std::fill(excluded_counts_[stack_.size()].begin(), excluded_counts_[stack_.size()].end(), 0.0);
     counters_.read(start_snapshots_[stack_.size()]);
     stack_.push_back({slot, clock_.start(), 0});
     // Last, so the simulated interval starts where the user's code does.
@@ -106,6 +150,8 @@ void Session::leave() {
     const Open open = stack_.back();
     stack_.pop_back();
     counters_.delta(start_snapshots_[stack_.size()], end_snapshot_, deltas_);
+    for (std::size_t i = 0; i < deltas_.size(); ++i)
+        deltas_[i].value -= excluded_counts_[stack_.size()][i];
 
     // Inside this region's interval: its own measurement's share (an empty region's inside
     // cost), and the whole enter+leave of every region nested in it, at any depth (their
@@ -117,8 +163,11 @@ void Session::leave() {
     r.time_ns += time_ns;
     const double corrected_ns = corrected(time_ns, overhead_.ns, nested_overhead_.ns, nested);
     r.corrected_time_ns += corrected_ns;
-    if (r.entry_ns.size() < RegionResult::kKeptEntries)
+    if (r.entry_ns.size() < RegionResult::kKeptEntries) {
+        if (r.entry_ns.size() == r.entry_ns.capacity())
+            outside_open_regions([&] { make_room_for_entry(r); });
         r.entry_ns.push_back(corrected_ns);
+    }
     for (std::size_t i = 0; i < deltas_.size(); ++i) {
         r.counters[i] += deltas_[i].value;
         r.corrected_counters[i] +=
@@ -136,18 +185,23 @@ void Session::calibrate(std::size_t samples) {
     // An empty region, and an empty region holding one empty region: the first is the inside
     // cost of a region's own measurement, their difference what a nested region costs its parent.
     auto empty_regions = [&](int children) {
+        // Only the totals are kept from before a sample: copying the whole result (its
+        // entries) before each would stir the caches as no user's loop does.
+        std::vector<double> counts_before(event_names_.size());
         return calibrate_overhead(
             samples, event_names_.size(), [&](double& ns, std::vector<double>& counts) {
-                const RegionResult before = results_[slot];
+                const double ns_before = results_[slot].time_ns;
+                std::copy(results_[slot].counters.begin(), results_[slot].counters.end(),
+                          counts_before.begin());
                 enter(slot);
                 // Children through the path users take, name lookup included: a parent pays
                 // for finding its child's slot too.
                 for (int c = 0; c < children; ++c)
                     Region child(*this, kCalibrationInner);
                 leave();
-                ns = results_[slot].time_ns - before.time_ns;
+                ns = results_[slot].time_ns - ns_before;
                 for (std::size_t i = 0; i < counts.size(); ++i)
-                    counts[i] = results_[slot].counters[i] - before.counters[i];
+                    counts[i] = results_[slot].counters[i] - counts_before[i];
             });
     };
     overhead_ = empty_regions(0);
