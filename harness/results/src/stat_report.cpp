@@ -94,7 +94,7 @@ std::string refusals_text(const std::vector<const StatResult*>& results) {
         for (const auto& e : r->events) {
             if (e.refusal.reason.empty())
                 continue;
-            auto& names = reasons[{e.refusal.status + ": " + e.refusal.reason, e.refusal.fix}];
+            auto& names = reasons[{refusal_text(e), e.refusal.fix}];
             if (std::find(names.begin(), names.end(), e.name) == names.end())
                 names.push_back(e.name);
         }

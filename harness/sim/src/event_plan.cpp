@@ -69,7 +69,7 @@ std::vector<std::string> EventPlan::unsupported() const {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < events.size(); ++i) {
         if (!refusals[i].status.empty())
-            out.push_back(events[i] + ": " + refusals[i].status + ": " + refusals[i].reason);
+            out.push_back(events[i] + ": " + refusal_text(refusals[i]));
     }
     return out;
 }
@@ -189,8 +189,7 @@ NativeProber system_prober(const pmu::EventResolver& resolver) {
         probe.opened = set.opened_count() == 1;
         if (!probe.opened) {
             // "not supported: <why>": the notice lists the names.
-            const auto column = native_columns(set).front();
-            probe.reason = column.refusal.status + ": " + column.refusal.reason;
+            probe.reason = refusal_text(native_columns(set).front());
         }
         return probe;
     };

@@ -82,8 +82,11 @@ inline std::string status_text(const EventColumn& c) {
 }
 
 /// "not supported: this machine exposes no hardware PMU ..." (status and reason).
+inline std::string refusal_text(const EventRefusal& r) {
+    return r.reason.empty() ? r.status : r.status + ": " + r.reason;
+}
 inline std::string refusal_text(const EventColumn& c) {
-    return c.refusal.reason.empty() ? c.refusal.status : c.refusal.status + ": " + c.refusal.reason;
+    return refusal_text(c.refusal);
 }
 
 /// "cycles: not supported: this machine exposes no hardware PMU ..." (name, status and reason).
