@@ -128,13 +128,15 @@ TEST(Session, AParentDoesNotPayForItsChildrensBookkeeping) {
         for (int i = 0; i < 50; ++i)
             auto named = session.region("child " + std::to_string(i));
     }
+    ASSERT_TRUE(session.unsupported_events().empty()) << session.unsupported_events()[0];
     const auto& outer = find(session.results(), "outer");
     const auto& inner = find(session.results(), "inner");
     ASSERT_EQ(inner.count, 20000u);
     ASSERT_EQ(inner.entry_ns.size(), 20000u);
-    EXPECT_EQ(outer.counters[index_of(session, "page-faults")], 0.0);
+    // About 100 before; 0 in the release build, 1-3 under ASan (its allocator's own pages).
+    EXPECT_LE(outer.counters[index_of(session, "page-faults")], 5.0);
     // Each child's own interval holds none either (the growth runs after its clock stopped).
-    EXPECT_EQ(inner.counters[index_of(session, "page-faults")], 0.0);
+    EXPECT_LE(inner.counters[index_of(session, "page-faults")], 5.0);
 }
 
 TEST(Session, MeasureReturnsTheFunctionsResult) {

@@ -47,12 +47,13 @@ struct RegionResult {
     std::string name;
     std::size_t depth = 0;         ///< nesting depth of its first entry (0: outermost)
     std::size_t count = 0;         ///< entries
-    double time_ns = 0;            ///< raw total
+    double time_ns = 0;            ///< raw total (perfgauge's rare bookkeeping taken out)
     double corrected_time_ns = 0;  ///< total minus the calibrated overhead of every region in it
-    std::vector<double> counters;  ///< raw totals, in event_names() order
+    std::vector<double> counters;  ///< raw totals, in event_names() order (as time_ns)
     std::vector<double> corrected_counters;  ///< minus the calibrated overhead
     /// Corrected time of each entry, for the median and spread: the first kKeptEntries entries
     /// (8 MiB of a long-running region; the report says when it rests on fewer than `count`).
+    /// Its buffer is made with room for 512 (4 KiB per name) and doubles when full.
     std::vector<double> entry_ns;
     static constexpr std::size_t kKeptEntries = std::size_t{1} << 20;
 };
@@ -133,8 +134,9 @@ class Session {
     /// faults (~17 µs each on the development VM): +31..40% of the raw time of 2000 parents of 10.
     template <class Work>
     void outside_open_regions(Work&& work);
-    /// Room for `r`'s next entry: the buffer doubles, its pages touched now (not one fault per
+    /// Room for `r`'s next entry: the buffer doubles, its pages written now (not one fault per
     /// 512 entries later, inside whichever region is open then).
+    /// When memory runs out the buffer stays as it was: that entry is not kept (its totals are).
     void make_room_for_entry(RegionResult& r);
     void calibrate(std::size_t samples);
     /// Under perfgauge's simulation: a callgrind dump named for the boundary.
