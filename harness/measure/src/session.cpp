@@ -94,6 +94,8 @@ void Session::outside_open_regions(Work&& work) {
     const std::uint64_t took = end > start ? end - start : 0;  // a TSC read on another CPU
     for (Open& open : stack_)
         open.start_ticks += took;
+    ++bookkeeping_count_;
+    bookkeeping_ns_ += clock_.to_ns(static_cast<double>(took));
 }
 
 void Session::make_room_for_entry(RegionResult& r) {
@@ -230,6 +232,8 @@ void Session::calibrate(std::size_t samples) {
     results_.resize(slot);  // both calibration slots were the last ones made
     slots_by_name_.erase(kCalibrationRegion);
     slots_by_name_.erase(kCalibrationInner);
+    bookkeeping_count_ = 0;
+    bookkeeping_ns_ = 0;
 }
 
 double shown_corrected_total(double corrected_total, const std::string& what,
@@ -297,6 +301,12 @@ std::string Session::report(OutputFormat format) const {
                  fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED, MEDIAN "
                              "and counters); SPREAD = IQR / median of the corrected entries",
                              clock_.name(), format_duration_ns(overhead_.ns)));
+    if (bookkeeping_count_ > 0) {
+        notes.push_back(fmt::format(
+            "perfgauge's own bookkeeping inside regions (new names, entry buffers growing): {} "
+            "times, {} in all, taken out of the regions around it",
+            bookkeeping_count_, format_duration_ns(bookkeeping_ns_)));
+    }
     for (const auto& u : unsupported_)
         notes.push_back(fmt::format("not counted: {}", u));
     switch (format) {
@@ -304,6 +314,8 @@ std::string Session::report(OutputFormat format) const {
             const nlohmann::json j = {{"clock", clock_.name()},
                                       {"overhead_ns", overhead_.ns},
                                       {"nested_overhead_ns", nested_overhead_.ns},
+                                      {"bookkeeping_count", bookkeeping_count_},
+                                      {"bookkeeping_ns", bookkeeping_ns_},
                                       {"regions", regions},
                                       {"not_counted", unsupported_},
                                       {"notes", notes}};

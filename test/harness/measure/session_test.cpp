@@ -137,6 +137,16 @@ TEST(Session, AParentDoesNotPayForItsChildrensBookkeeping) {
     EXPECT_LE(outer.counters[index_of(session, "page-faults")], 5.0);
     // Each child's own interval holds none either (the growth runs after its clock stopped).
     EXPECT_LE(inner.counters[index_of(session, "page-faults")], 5.0);
+    // Said: 51 new names (inner and 50), the inner buffer grown 6 times (512 -> 32768); the
+    // outer's bookkeeping ran with no region open.
+    EXPECT_EQ(session.bookkeeping_count(), 57u);
+    EXPECT_GT(session.bookkeeping_ns(), 0.0);
+    EXPECT_NE(session.report().find("bookkeeping inside regions (new names, entry buffers "
+                                    "growing): 57 times"),
+              std::string::npos)
+        << session.report();
+    const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+    EXPECT_EQ(j["bookkeeping_count"], 57);
 }
 
 TEST(Session, MeasureReturnsTheFunctionsResult) {

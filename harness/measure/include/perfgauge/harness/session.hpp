@@ -109,6 +109,10 @@ class Session {
     /// parent once per region nested in it, at any depth).
     double nested_overhead_ns() const { return nested_overhead_.ns; }
     const Clock& clock() const { return clock_; }
+    /// perfgauge's own bookkeeping done while regions were open (a new name's slot, an entry
+    /// buffer growing): how often, and its time, taken out of every region open around it.
+    std::size_t bookkeeping_count() const { return bookkeeping_count_; }
+    double bookkeeping_ns() const { return bookkeeping_ns_; }
 
     /// Every region name seen, in order of first entry.
     const std::vector<RegionResult>& results() const { return results_; }
@@ -154,6 +158,8 @@ class Session {
     pmu::CounterSet::Snapshot bookkeeping_start_;
     pmu::CounterSet::Snapshot bookkeeping_end_;
     std::vector<pmu::ScaledCount> bookkeeping_deltas_;
+    std::size_t bookkeeping_count_ = 0;  // since calibration
+    double bookkeeping_ns_ = 0;
     std::vector<pmu::ScaledCount> deltas_;
     std::vector<Open> stack_;
     // Names are found by string_view: a name longer than std::string's inline buffer would
