@@ -18,6 +18,9 @@ namespace {
 
 constexpr const char* kCalibrationRegion = "(calibration)";
 constexpr const char* kCalibrationInner = "(calibration, nested)";
+// A region whose corrected time is below this share of its raw time is said to rest on what
+// was subtracted.
+constexpr double kMostlySubtracted = 0.5;
 
 // perfgauge stat's simulation asks for region dumps (PERFGAUGE_REGIONS=callgrind); a user's own
 // callgrind run of the program keeps its usual single dump.
@@ -29,14 +32,14 @@ bool simulating_regions() {
 
 }  // namespace
 
-Session::Region::Region(Session& session, std::string_view name)
-    : session_(&session), slot_(session.slot_for(name)) {
-    session.enter(slot_);
+Session::Region::Region(Session& session, std::string_view name) : session_(&session) {
+    session.check_thread();  // before the name's slot: another thread must change nothing
+    serial_ = session.enter(session.slot_for(name));
 }
 
 Session::Region::~Region() {
     if (session_ != nullptr)
-        session_->leave();
+        session_->leave(serial_);
 }
 
 Session::Session(const std::string& events, SessionOptions options)
@@ -48,7 +51,7 @@ Session::Session(const std::string& events, SessionOptions options)
     unsupported_ = pmu::describe_unopened(counters_);
     overhead_.counts.assign(event_names_.size(), 0.0);
     nested_overhead_.counts.assign(event_names_.size(), 0.0);
-    start_snapshots_.assign(std::max<std::size_t>(1, options.max_depth), counters_.make_snapshot());
+    start_snapshots_.assign(std::max<std::size_t>(2, options.max_depth), counters_.make_snapshot());
     end_snapshot_ = counters_.make_snapshot();
     excluded_counts_.assign(start_snapshots_.size(), std::vector<double>(event_names_.size()));
     bookkeeping_start_ = counters_.make_snapshot();
@@ -143,24 +146,50 @@ std::size_t Session::slot_for(std::string_view name) {
     return slot;
 }
 
-void Session::enter(std::size_t slot) {
+void Session::check_thread() const {
     if (std::this_thread::get_id() != owner_) {
         throw std::logic_error(
             "perfgauge: a Session's regions must be opened on the thread that created it");
     }
+}
+
+std::uint64_t Session::enter(std::size_t slot) {
     if (stack_.size() == start_snapshots_.size()) {
         throw std::length_error(fmt::format("perfgauge: regions nested deeper than max_depth ({})",
                                             start_snapshots_.size()));
     }
     std::fill(excluded_counts_[stack_.size()].begin(), excluded_counts_[stack_.size()].end(), 0.0);
     counters_.read(start_snapshots_[stack_.size()]);
-    stack_.push_back({slot, clock_.start(), 0});
+    const std::uint64_t serial = ++last_serial_;
+    stack_.push_back({slot, clock_.start(), 0, serial});
     // Last, so the simulated interval starts where the user's code does.
     if (simulated_regions_)
         simulated_boundary("enter", slot);
+    return serial;
 }
 
-void Session::leave() {
+void Session::leave_out_of_order(std::uint64_t serial) {
+    const auto it = std::find_if(stack_.begin(), stack_.end(),
+                                 [serial](const Open& open) { return open.serial == serial; });
+    if (it == stack_.end())
+        return;  // closed already, with a region around it
+    const std::string outer = results_[it->slot].name;
+    while (stack_.back().serial != serial) {
+        std::string said = fmt::format("'{}' was still open when '{}' around it closed",
+                                       results_[stack_.back().slot].name, outer);
+        if (std::find(closed_with_parent_.begin(), closed_with_parent_.end(), said) ==
+            closed_with_parent_.end())
+            closed_with_parent_.push_back(std::move(said));
+        leave(stack_.back().serial);
+    }
+    leave(serial);
+}
+
+void Session::leave(std::uint64_t serial) {
+    if (stack_.empty() || stack_.back().serial != serial) {
+        leave_out_of_order(serial);
+        return;
+    }
     if (simulated_regions_)
         simulated_boundary("leave", stack_.back().slot);
     const std::uint64_t stop = clock_.stop();
@@ -214,12 +243,12 @@ void Session::calibrate(std::size_t samples) {
                 const double ns_before = results_[slot].time_ns;
                 std::copy(results_[slot].counters.begin(), results_[slot].counters.end(),
                           counts_before.begin());
-                enter(slot);
+                const std::uint64_t serial = enter(slot);
                 // Children through the path users take, name lookup included: a parent pays
                 // for finding its child's slot too.
                 for (int c = 0; c < children; ++c)
                     Region child(*this, kCalibrationInner);
-                leave();
+                leave(serial);
                 ns = results_[slot].time_ns - ns_before;
                 for (std::size_t i = 0; i < counts.size(); ++i)
                     counts[i] = results_[slot].counters[i] - counts_before[i];
@@ -261,6 +290,7 @@ std::string Session::report(OutputFormat format) const {
     align.front() = TextTable::Align::left;
     TextTable table(headers, align);
     std::vector<std::string> notes;
+    std::vector<std::string> mostly_subtracted;  // "name (80%)"
     nlohmann::json regions = nlohmann::json::array();
     for (const auto& r : results_) {
         if (r.count == 0)
@@ -290,6 +320,11 @@ std::string Session::report(OutputFormat format) const {
             row.push_back(format_si(c / n));
             region["counters"][event_names_[i]] = c / n;
         }
+        if (r.time_ns > 0 && r.corrected_time_ns < kMostlySubtracted * r.time_ns) {
+            mostly_subtracted.push_back(
+                fmt::format("{} ({:.0f}%)", r.name,
+                            100 * (1 - std::max(0.0, r.corrected_time_ns) / r.time_ns)));
+        }
         if (r.entry_ns.size() < r.count) {
             notes.push_back(fmt::format("{}: median and spread over its first {} of {} entries",
                                         r.name, r.entry_ns.size(), r.count));
@@ -301,11 +336,27 @@ std::string Session::report(OutputFormat format) const {
                  fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED, MEDIAN "
                              "and counters); SPREAD = IQR / median of the corrected entries",
                              clock_.name(), format_duration_ns(overhead_.ns)));
+    if (!mostly_subtracted.empty()) {
+        // What remains is a small difference of two large numbers, each calibrated to a few
+        // percent (with software counters, whose reads are system calls, a child's cost moved
+        // by 7-15% between processes here).
+        notes.push_back(fmt::format(
+            "mostly measurement subtracted (its own, and the regions' inside it), as a share of "
+            "raw time: {}; a corrected time there is uncertain by several percent of the raw",
+            fmt::join(mostly_subtracted, ", ")));
+    }
+    for (const auto& said : closed_with_parent_) {
+        notes.push_back(
+            fmt::format("{}: it closed with it, its time ending there (regions closed out of "
+                        "order)",
+                        said));
+    }
     if (bookkeeping_count_ > 0) {
         notes.push_back(fmt::format(
             "perfgauge's own bookkeeping inside regions (new names, entry buffers growing): {} "
-            "times, {} in all, taken out of the regions around it",
-            bookkeeping_count_, format_duration_ns(bookkeeping_ns_)));
+            "time{}, {} in all, taken out of the regions around it",
+            bookkeeping_count_, bookkeeping_count_ == 1 ? "" : "s",
+            format_duration_ns(bookkeeping_ns_)));
     }
     for (const auto& u : unsupported_)
         notes.push_back(fmt::format("not counted: {}", u));
@@ -319,7 +370,9 @@ std::string Session::report(OutputFormat format) const {
                                       {"regions", regions},
                                       {"not_counted", unsupported_},
                                       {"notes", notes}};
-            return j.dump(2) + "\n";
+            // Names are the user's bytes: invalid UTF-8 becomes U+FFFD rather than an
+            // exception.
+            return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         }
         case OutputFormat::csv:
             return table.render_csv();

@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "../../support/temp_dir.hpp"
@@ -186,6 +188,10 @@ TEST(Session, RegionsOnAnotherThreadAreRejected) {
     });
     other.join();
     EXPECT_TRUE(threw);
+    // Refused before anything changed: no name, no bookkeeping (the refused thread once made
+    // the name's slot first, racing the owner's regions).
+    EXPECT_TRUE(session.results().empty());
+    EXPECT_EQ(session.bookkeeping_count(), 0u);
 }
 
 TEST(Session, TooDeepNestingIsAnError) {
@@ -193,6 +199,52 @@ TEST(Session, TooDeepNestingIsAnError) {
     auto a = session.region("a");
     auto b = session.region("b");
     EXPECT_THROW(session.region("c"), std::length_error);
+}
+
+TEST(Session, AMaxDepthBelowTheCalibrationsTwoLevelsStillConstructs) {
+    // The calibration nests two regions: max_depth 1 once threw before any region was opened.
+    Session session("", SessionOptions{10, 1});
+    { auto a = session.region("a"); }
+    EXPECT_EQ(find(session.results(), "a").count, 1u);
+}
+
+TEST(Session, RegionsClosedOutOfOrderCloseWhatIsOpenInsideThemAndSaySo) {
+    // Movable Regions can close out of order: the inner one once took the outer one's time.
+    Session session("", SessionOptions{10, 8});
+    {
+        std::optional<Session::Region> outer;
+        outer.emplace(session.region("outer"));
+        auto inner = session.region("inner");
+        outer.reset();  // inner closes with it ...
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }  // ... and is not closed again here, 20 ms later
+    { auto after = session.region("after"); }
+    const auto& outer = find(session.results(), "outer");
+    const auto& inner = find(session.results(), "inner");
+    EXPECT_EQ(outer.count, 1u);
+    EXPECT_EQ(inner.count, 1u);
+    EXPECT_LT(inner.time_ns, 10e6) << "the inner region's time ends where the outer one's does";
+    EXPECT_LE(inner.time_ns, outer.time_ns);
+    EXPECT_EQ(find(session.results(), "after").depth, 0u) << "nothing left open";
+    EXPECT_NE(session.report().find("'inner' was still open when 'outer' around it closed"),
+              std::string::npos)
+        << session.report();
+}
+
+TEST(Session, JsonReportReplacesNamesThatAreNotUtf8) {
+    Session session("", SessionOptions{10, 8});
+    { auto r = session.region(std::string_view("bad\xff utf8")); }
+    const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+    EXPECT_EQ(j["regions"][0]["name"], "bad\xef\xbf\xbd utf8");  // U+FFFD
+}
+
+TEST(Session, ARegionThatIsMostlyMeasurementIsSaid) {
+    Session session("", SessionOptions{100, 8});
+    for (int i = 0; i < 10; ++i)
+        auto empty = session.region("empty");
+    const std::string report = session.report();
+    EXPECT_NE(report.find("mostly measurement subtracted"), std::string::npos) << report;
+    EXPECT_NE(report.find("empty ("), std::string::npos) << report;
 }
 
 TEST(Session, UnopenableEventsAreReportedNotFatal) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -38,7 +39,8 @@ namespace perfgauge::harness {
 struct SessionOptions {
     /// Empty regions measured at construction to calibrate the overhead (0: no correction).
     std::size_t calibration_samples = 2000;
-    /// Deepest nesting supported; snapshots for every level are allocated up front.
+    /// Deepest nesting supported; snapshots for every level are allocated up front. At least
+    /// 2 (the calibration nests two regions).
     std::size_t max_depth = 64;
 };
 
@@ -78,7 +80,7 @@ class Session {
       public:
         Region(Session& session, std::string_view name);
         Region(Region&& other) noexcept
-            : session_(std::exchange(other.session_, nullptr)), slot_(other.slot_) {}
+            : session_(std::exchange(other.session_, nullptr)), serial_(other.serial_) {}
         Region(const Region&) = delete;
         Region& operator=(const Region&) = delete;
         Region& operator=(Region&&) = delete;
@@ -86,7 +88,7 @@ class Session {
 
       private:
         Session* session_;
-        std::size_t slot_;
+        std::uint64_t serial_;  // which entry this is (regions may close out of order)
     };
 
     /// Starts a region that ends when the returned object is destroyed.
@@ -127,11 +129,19 @@ class Session {
         std::size_t slot;
         std::uint64_t start_ticks;   // moved later by the bookkeeping it must not pay
         std::size_t nested_regions;  // regions entered inside this one (their overhead is in it)
+        std::uint64_t serial;        // the Region's
     };
 
     std::size_t slot_for(std::string_view name);
-    void enter(std::size_t slot);
-    void leave();
+    /// Throws std::logic_error on any thread but the one that made the session.
+    void check_thread() const;
+    /// Returns the entry's serial, which leave() takes.
+    std::uint64_t enter(std::size_t slot);
+    void leave(std::uint64_t serial);
+    /// A region closed while regions opened inside it are still open (movable Regions allow
+    /// it): those close with it, their time ending there, and the report says so; a region
+    /// that closed that way is not closed again.
+    void leave_out_of_order(std::uint64_t serial);
     /// Runs perfgauge's own occasional bookkeeping (a new name's slot, a larger entry buffer)
     /// so that no open region pays for it: its time and counts are taken out of every open
     /// region. Without this, a parent of many children paid for their entry buffers' page
@@ -158,7 +168,9 @@ class Session {
     pmu::CounterSet::Snapshot bookkeeping_start_;
     pmu::CounterSet::Snapshot bookkeeping_end_;
     std::vector<pmu::ScaledCount> bookkeeping_deltas_;
-    std::size_t bookkeeping_count_ = 0;  // since calibration
+    std::uint64_t last_serial_ = 0;
+    std::vector<std::string> closed_with_parent_;  // "'inner' ... 'outer'", once each
+    std::size_t bookkeeping_count_ = 0;            // since calibration
     double bookkeeping_ns_ = 0;
     std::vector<pmu::ScaledCount> deltas_;
     std::vector<Open> stack_;
