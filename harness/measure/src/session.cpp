@@ -266,13 +266,13 @@ void Session::calibrate(std::size_t samples) {
 }
 
 double shown_corrected_total(double corrected_total, const std::string& what,
-                             std::vector<std::string>& notes) {
+                             std::vector<std::string>& notes, bool nanoseconds) {
     if (corrected_total >= 0)
         return corrected_total;
-    notes.push_back(
-        fmt::format("{}: corrected total {} is below zero (within the calibration's "
-                    "noise, or the region is emptier than an empty region); shown as 0",
-                    what, format_si(corrected_total)));
+    notes.push_back(fmt::format(
+        "{}: corrected total {} is below zero (within the calibration's "
+        "noise, or the region is emptier than an empty region); shown as 0",
+        what, nanoseconds ? format_duration_ns(corrected_total) : format_si(corrected_total)));
     return 0;
 }
 
@@ -298,7 +298,7 @@ std::string Session::report(OutputFormat format) const {
         const double n = static_cast<double>(r.count);
         const Summary s = summarize(r.entry_ns);
         const double corrected_ns =
-            shown_corrected_total(r.corrected_time_ns, r.name + " time", notes);
+            shown_corrected_total(r.corrected_time_ns, r.name + " time", notes, true);
         std::vector<std::string> row = {std::string(2 * r.depth, ' ') + r.name,
                                         std::to_string(r.count),
                                         format_duration_ns(r.time_ns / n),

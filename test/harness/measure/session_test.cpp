@@ -300,6 +300,10 @@ TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
     ASSERT_EQ(notes.size(), 1u);
     EXPECT_NE(notes[0].find("empty time: corrected total"), std::string::npos) << notes[0];
     EXPECT_NE(notes[0].find("below zero"), std::string::npos) << notes[0];
+    EXPECT_EQ(shown_corrected_total(-43520, "other time", notes, true), 0);
+    ASSERT_EQ(notes.size(), 2u);
+    EXPECT_NE(notes[1].find("corrected total -43.520 us"), std::string::npos) << notes[1];
+    notes.pop_back();
     EXPECT_EQ(shown_corrected_total(40, "work time", notes), 40);
     EXPECT_EQ(shown_corrected_total(0, "work page-faults", notes), 0);
     EXPECT_EQ(notes.size(), 1u) << "nothing to say at or above zero";

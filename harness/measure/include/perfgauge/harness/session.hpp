@@ -62,9 +62,10 @@ struct RegionResult {
 
 /// What the report shows for a corrected total (time or a counter, summed over a region's
 /// entries): below zero it is the calibration's noise, not a negative cost, so 0, with a note
-/// naming `what` and the value appended to `notes` (pure).
+/// naming `what` and the value appended to `notes` (pure). A time (`nanoseconds`) is written
+/// with its unit ("-43.520 us"), a count as a plain number with an SI prefix.
 double shown_corrected_total(double corrected_total, const std::string& what,
-                             std::vector<std::string>& notes);
+                             std::vector<std::string>& notes, bool nanoseconds = false);
 
 class Session {
   public:
