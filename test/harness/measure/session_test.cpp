@@ -119,8 +119,8 @@ TEST(Session, AParentOfEmptyRegionsCorrectsToNearlyNothing) {
 
 TEST(Session, AParentDoesNotPayForItsChildrensBookkeeping) {
     // 20000 children's entries outgrow their buffer six times; its new pages once faulted
-    // inside the parent, one per 512 entries (~17 us each on the development VM, +39% of the
-    // parent's raw time). Page faults count exactly: the parent's must not include them.
+    // inside the parent, one per 512 entries (~17 us each on the development VM, +31..40% of
+    // the parent's raw time). Page faults count exactly: the parent's must not include them.
     Session session("page-faults", SessionOptions{100, 8});
     {
         auto outer = session.region("outer");
@@ -239,12 +239,37 @@ TEST(Session, JsonReportReplacesNamesThatAreNotUtf8) {
 }
 
 TEST(Session, ARegionThatIsMostlyMeasurementIsSaid) {
-    Session session("", SessionOptions{100, 8});
-    for (int i = 0; i < 10; ++i)
-        auto empty = session.region("empty");
-    const std::string report = session.report();
+    // Empty regions: nearly all their raw time is measurement. The best of up to 10 sessions,
+    // since one preempted entry makes 10 empty ones mostly real time (2 in 200 under 3 busy
+    // loops on 2 CPUs).
+    std::string report;
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        Session session("", SessionOptions{100, 8});
+        for (int i = 0; i < 10; ++i)
+            auto empty = session.region("empty");
+        report = session.report();
+        if (report.find("mostly measurement subtracted") != std::string::npos)
+            break;
+    }
     EXPECT_NE(report.find("mostly measurement subtracted"), std::string::npos) << report;
     EXPECT_NE(report.find("empty ("), std::string::npos) << report;
+}
+
+TEST(Session, AParentsCountsLeaveOutTheBookkeepingAsItsTimeDoes) {
+    // 2000 new names inside one parent, task-clock: the counter reads around each name's
+    // bookkeeping once stayed in the parent's count but not in its time (11.2 ms of task-clock
+    // in 7.5 ms of wall time, seen in review). CPU time cannot exceed wall time.
+    Session session("task-clock", SessionOptions{100, 8});
+    ASSERT_TRUE(session.unsupported_events().empty()) << session.unsupported_events()[0];
+    {
+        auto parent = session.region("parent");
+        for (int i = 0; i < 2000; ++i)
+            auto named = session.region("name " + std::to_string(i));
+    }
+    const auto& parent = find(session.results(), "parent");
+    EXPECT_LE(parent.counters[index_of(session, "task-clock")], 1.1 * parent.time_ns)
+        << "task-clock " << parent.counters[index_of(session, "task-clock")] << " ns in "
+        << parent.time_ns << " ns";
 }
 
 TEST(Session, UnopenableEventsAreReportedNotFatal) {

@@ -39,8 +39,8 @@ namespace perfgauge::harness {
 struct SessionOptions {
     /// Empty regions measured at construction to calibrate the overhead (0: no correction).
     std::size_t calibration_samples = 2000;
-    /// Deepest nesting supported; snapshots for every level are allocated up front. At least
-    /// 2 (the calibration nests two regions).
+    /// Deepest nesting supported; snapshots for every level are allocated up front. Values
+    /// below 2 are raised to 2 (the calibration nests two regions).
     std::size_t max_depth = 64;
 };
 
@@ -92,7 +92,10 @@ class Session {
         std::uint64_t serial_;  // which entry this is (regions may close out of order)
     };
 
-    /// Starts a region that ends when the returned object is destroyed.
+    /// Starts a region that ends when the returned object is destroyed, or when a region
+    /// around it ends first (Regions are movable, so they may close out of order: the report
+    /// says so). A Region must end on the thread that opened it and before its Session is
+    /// destroyed.
     [[nodiscard]] Region region(std::string_view name) { return Region(*this, name); }
 
     /// Runs `fn` inside a region named `name` and returns what it returns.
@@ -170,8 +173,8 @@ class Session {
     pmu::CounterSet::Snapshot bookkeeping_end_;
     std::vector<pmu::ScaledCount> bookkeeping_deltas_;
     std::uint64_t last_serial_ = 0;
-    std::vector<std::string> closed_with_parent_;  // "'inner' ... 'outer'", once each
-    std::size_t bookkeeping_count_ = 0;            // since calibration
+    std::vector<std::pair<std::size_t, std::size_t>> closed_with_parent_;  // slots, once each
+    std::size_t bookkeeping_count_ = 0;                                    // since calibration
     double bookkeeping_ns_ = 0;
     std::vector<pmu::ScaledCount> deltas_;
     std::vector<Open> stack_;

@@ -81,10 +81,12 @@ inline std::string status_text(const EventColumn& c) {
     return c.counted ? "counted" : c.refusal.status;
 }
 
-/// "not supported: this machine exposes no hardware PMU ..." (status and reason).
+/// "not supported: this machine exposes no hardware PMU ..." (status and reason; the status
+/// alone when there is no reason).
 inline std::string refusal_text(const EventRefusal& r) {
     return r.reason.empty() ? r.status : r.status + ": " + r.reason;
 }
+/// The column's refusal_text.
 inline std::string refusal_text(const EventColumn& c) {
     return refusal_text(c.refusal);
 }
