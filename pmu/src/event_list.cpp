@@ -56,10 +56,31 @@ class Parser {
             if (at_end())
                 fail("expected an event name after ',' (trailing comma?)");
         }
+        refuse_repeats(list);
         return list;
     }
 
   private:
+    // Each event is one column of a table and one key of a result file: the same event twice
+    // would make two columns but one key (the second overwriting the first).
+    void refuse_repeats(const EventList& list) const {
+        std::vector<const EventTerm*> seen;
+        for (const auto& group : list.groups) {
+            for (const auto& event : group.events) {
+                const auto first = std::find_if(seen.begin(), seen.end(), [&](const EventTerm* e) {
+                    return term_text(*e) == term_text(event);
+                });
+                if (first != seen.end()) {
+                    fail_at(event.column - 1,
+                            fmt::format("'{}' is listed twice (first at column {}); list each "
+                                        "event once",
+                                        term_text(event), (*first)->column));
+                }
+                seen.push_back(&event);
+            }
+        }
+    }
+
     EventGroupTerm parse_single() {
         EventGroupTerm group;
         group.events.push_back(parse_event());

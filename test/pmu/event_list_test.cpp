@@ -115,7 +115,16 @@ INSTANTIATE_TEST_SUITE_P(
                       InvalidCase{"cyc!les", 4, "expected ','"},
                       InvalidCase{"cpu/event=1", 1, "unterminated"},
                       InvalidCase{"a:::b", 2, "too many ':'"},
-                      InvalidCase{"{cycles}instructions", 9, "expected ','"}));
+                      InvalidCase{"{cycles}instructions", 9, "expected ','"},
+                      // One event twice: two columns, one result key.
+                      InvalidCase{"task-clock,task-clock", 12, "listed twice (first at column 1)"},
+                      InvalidCase{"{cycles,instructions},instructions", 23, "'instructions'"},
+                      InvalidCase{"{cycles}:u,cycles:u", 12, "'cycles:u' is listed twice"}));
+
+TEST(EventList, TheSameEventAtTwoPrivilegeLevelsIsTwoEvents) {
+    const auto list = parse_event_list("cycles:u,cycles:k,cycles");
+    ASSERT_EQ(list.groups.size(), 3u);
+}
 
 TEST(EventList, RecordsOneBasedColumnOfEachEvent) {
     const auto list = parse_event_list("cycles,{instructions,branches}");

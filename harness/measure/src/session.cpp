@@ -273,14 +273,14 @@ void Session::calibrate(std::size_t samples) {
     bookkeeping_ns_ = 0;
 }
 
-double shown_corrected_total(double corrected_total, const std::string& what,
-                             std::vector<std::string>& notes, bool nanoseconds) {
-    if (corrected_total >= 0)
-        return corrected_total;
+double shown_corrected(double value, const std::string& what, std::vector<std::string>& notes,
+                       CorrectedUnit unit) {
+    if (value >= 0)
+        return value;
     notes.push_back(fmt::format(
-        "{}: corrected total {} is below zero (within the calibration's "
-        "noise, or the region is emptier than an empty region); shown as 0",
-        what, nanoseconds ? format_duration_ns(corrected_total) : format_si(corrected_total)));
+        "{}: corrected {} is below zero (within the calibration's noise, or the region is "
+        "emptier than an empty region); shown as 0",
+        what, unit == CorrectedUnit::nanoseconds ? format_duration_ns(value) : format_si(value)));
     return 0;
 }
 
@@ -305,26 +305,28 @@ std::string Session::report(OutputFormat format) const {
             continue;
         const double n = static_cast<double>(r.count);
         const Summary s = summarize(r.entry_ns);
-        const double corrected_ns =
-            shown_corrected_total(r.corrected_time_ns, r.name + " time", notes, true);
+        const double corrected_ns = shown_corrected(r.corrected_time_ns, r.name + " total time",
+                                                    notes, CorrectedUnit::nanoseconds);
+        const double median_ns =
+            shown_corrected(s.median, r.name + " median entry", notes, CorrectedUnit::nanoseconds);
         std::vector<std::string> row = {std::string(2 * r.depth, ' ') + r.name,
                                         std::to_string(r.count),
                                         format_duration_ns(r.time_ns / n),
                                         format_duration_ns(corrected_ns / n),
-                                        format_duration_ns(s.median),
+                                        format_duration_ns(median_ns),
                                         fmt::format("{:.1f}%", 100 * s.relative_spread)};
         nlohmann::json region = {{"name", r.name},
                                  {"depth", r.depth},
                                  {"count", r.count},
                                  {"time_ns_per_entry", r.time_ns / n},
                                  {"corrected_ns_per_entry", corrected_ns / n},
-                                 {"median_corrected_ns", s.median},
+                                 {"median_corrected_ns", median_ns},
                                  {"relative_iqr", s.relative_spread},
                                  {"entries_in_median", r.entry_ns.size()},
                                  {"counters", nlohmann::json::object()}};
         for (const std::size_t i : counted) {
-            const double c = shown_corrected_total(r.corrected_counters[i],
-                                                   r.name + " " + event_names_[i], notes);
+            const double c = shown_corrected(r.corrected_counters[i],
+                                             r.name + " total " + event_names_[i], notes);
             row.push_back(format_si(c / n));
             region["counters"][event_names_[i]] = c / n;
         }
@@ -359,6 +361,16 @@ std::string Session::report(OutputFormat format) const {
             "'{}' was still open when '{}' around it closed: it closed with it, its time "
             "ending there (regions closed out of order)",
             results_[inner].name, results_[outer].name));
+    }
+    if (!stack_.empty()) {
+        // Their finished entries are in the table; the open ones have no end yet.
+        std::vector<std::string> open_names;
+        for (const auto& open : stack_)
+            open_names.push_back("'" + results_[open.slot].name + "'");
+        notes.push_back(
+            fmt::format("still open when this report was made (their open entries "
+                        "are not included): {}",
+                        fmt::join(open_names, ", ")));
     }
     if (bookkeeping_count_ > 0) {
         notes.push_back(fmt::format(

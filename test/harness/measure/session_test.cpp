@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "../../support/temp_dir.hpp"
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -321,18 +322,21 @@ TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
     // Empty regions correct to about zero and may come out below it, but not on demand (quiet
     // here: ~70 ns measured against ~50 ns calibrated), so the rule is checked on its own.
     std::vector<std::string> notes;
-    EXPECT_EQ(shown_corrected_total(-12.5, "empty time", notes), 0);
+    EXPECT_EQ(shown_corrected(-12.5, "empty total page-faults", notes), 0);
     ASSERT_EQ(notes.size(), 1u);
-    EXPECT_NE(notes[0].find("empty time: corrected total"), std::string::npos) << notes[0];
-    EXPECT_NE(notes[0].find("below zero"), std::string::npos) << notes[0];
-    EXPECT_EQ(shown_corrected_total(-43520, "other time", notes, true), 0);
+    EXPECT_NE(notes[0].find("empty total page-faults: corrected -12.5 is below zero"),
+              std::string::npos)
+        << notes[0];
+    EXPECT_EQ(shown_corrected(-43520, "other median entry", notes, CorrectedUnit::nanoseconds), 0);
     ASSERT_EQ(notes.size(), 2u);
-    EXPECT_NE(notes[1].find("corrected total -43.520 us"), std::string::npos) << notes[1];
+    EXPECT_NE(notes[1].find("other median entry: corrected -43.520 us"), std::string::npos)
+        << notes[1];
     notes.pop_back();
-    EXPECT_EQ(shown_corrected_total(40, "work time", notes), 40);
-    EXPECT_EQ(shown_corrected_total(0, "work page-faults", notes), 0);
+    EXPECT_EQ(shown_corrected(40, "work total time", notes, CorrectedUnit::nanoseconds), 40);
+    EXPECT_EQ(shown_corrected(0, "work total page-faults", notes), 0);
     EXPECT_EQ(notes.size(), 1u) << "nothing to say at or above zero";
-    // A real session's report says 'below zero' exactly when a corrected total is negative.
+    // A real session's report says 'below zero' exactly when a corrected total or a median
+    // entry is negative, and shows no negative figure.
     Session session("task-clock", SessionOptions{200, 8});
     for (int i = 0; i < 3; ++i) {
         auto outer = session.region("work");
@@ -341,7 +345,7 @@ TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
     // Time and every counter are shown through the rule: task-clock's corrected total can
     // fall below zero while the time's does not (it did once in CI).
     const auto below_zero = [](const RegionResult& r) {
-        return r.corrected_time_ns < 0 ||
+        return r.corrected_time_ns < 0 || summarize(r.entry_ns).median < 0 ||
                std::any_of(r.corrected_counters.begin(), r.corrected_counters.end(),
                            [](double c) { return c < 0; });
     };
@@ -349,6 +353,26 @@ TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
         std::any_of(session.results().begin(), session.results().end(), below_zero);
     EXPECT_EQ(session.report().find("below zero") != std::string::npos, negative)
         << session.report();
+    const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+    for (const auto& region : j["regions"]) {
+        EXPECT_GE(region["corrected_ns_per_entry"].get<double>(), 0) << region.dump();
+        EXPECT_GE(region["median_corrected_ns"].get<double>(), 0) << region.dump();
+    }
+}
+
+TEST(Session, AReportTakenWhileRegionsAreOpenSaysWhich) {
+    Session session("", SessionOptions{20, 8});
+    { auto done = session.region("done"); }
+    auto outer = session.region("outer");
+    auto inner = session.region("inner");
+    const std::string report = session.report();
+    EXPECT_NE(report.find("still open when this report was made (their open entries are not "
+                          "included): 'outer', 'inner'"),
+              std::string::npos)
+        << report;
+    EXPECT_NE(report.find("done"), std::string::npos);
+    const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+    EXPECT_EQ(j["regions"].size(), 1u) << "no entry of either open region has ended";
 }
 
 TEST(Session, DisabledMarkersCompileToNothing) {

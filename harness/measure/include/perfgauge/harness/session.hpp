@@ -60,12 +60,15 @@ struct RegionResult {
     static constexpr std::size_t kKeptEntries = std::size_t{1} << 20;
 };
 
-/// What the report shows for a corrected total (time or a counter, summed over a region's
-/// entries): below zero it is the calibration's noise, not a negative cost, so 0, with a note
-/// naming `what` and the value appended to `notes` (pure). A time (`nanoseconds`) is written
-/// with its unit ("-43.520 us"), a count as a plain number with an SI prefix.
-double shown_corrected_total(double corrected_total, const std::string& what,
-                             std::vector<std::string>& notes, bool nanoseconds = false);
+/// What a corrected value means: a count, or a time in nanoseconds (written with its unit).
+enum class CorrectedUnit { count, nanoseconds };
+
+/// What the report shows for a corrected value (a region's total of time or of a counter over
+/// its entries, or its median entry): below zero it is the calibration's noise, not a negative
+/// cost, so 0, with a note naming `what` and the value appended to `notes` (pure). A time is
+/// written with its unit ("-43.520 us"), a count as a plain number with an SI prefix.
+double shown_corrected(double value, const std::string& what, std::vector<std::string>& notes,
+                       CorrectedUnit unit = CorrectedUnit::count);
 
 class Session {
   public:
@@ -124,8 +127,9 @@ class Session {
     const std::vector<RegionResult>& results() const { return results_; }
     /// results() per entry: the mean raw and corrected time, the median corrected time and its
     /// spread (IQR / median), and each counted event's corrected mean; events the kernel refused
-    /// are listed once below, not as columns. A corrected total below zero (the calibration's
-    /// own noise) is shown as 0 and said. Table (default), CSV, Markdown or JSON.
+    /// are listed once below, not as columns. A corrected total or median below zero (the
+    /// calibration's own noise) is shown as 0 and said; regions still open are said, their open
+    /// entries not included. Table (default), CSV, Markdown or JSON.
     std::string report(OutputFormat format = OutputFormat::table) const;
 
   private:
