@@ -9,6 +9,7 @@
 #include "cli_common.hpp"
 #include "perfgauge/harness/calibration.hpp"
 #include "perfgauge/harness/correction_check.hpp"
+#include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 
@@ -58,7 +59,8 @@ nlohmann::json check_json(const CorrectionCheck& check) {
                         {"tolerance_ns", harness::correction_tolerance_ns(r.reference_ns)},
                         {"pass", harness::correction_passes(r)},
                         {"pairs", r.pairs},
-                        {"snapshot_pause_ns", number_or_null(r.snapshot_pause_ns)}});
+                        {"snapshot_pause_ns", number_or_null(r.snapshot_pause_ns)},
+                        {"machine_drift", r.machine_drift}});
     }
     return {{"events", check.events},
             {"counted", check.counted},
@@ -81,6 +83,31 @@ std::string row_verdict(const CorrectionRow& r) {
     if (unchecked(r))
         return "no pair";
     return harness::correction_passes(r) ? "ok" : "FAIL";
+}
+
+// The pair subtracted from the paused loop's time: reading only the clock where it was timed
+// apart from its snapshots.
+double subtracted_pair_ns(const CorrectionCheck& check, const CorrectionRow& r) {
+    return std::isfinite(r.snapshot_pause_ns) ? check.clock_pause_overhead_ns
+                                              : check.pause_overhead_ns;
+}
+
+// A failed row during which the machine ran at another speed than when the pair was
+// calibrated: how much of its error a pair moving with the machine explains.
+std::vector<std::string> drift_notes(const CorrectionCheck& check) {
+    std::vector<std::string> notes;
+    for (const CorrectionRow& r : check.rows) {
+        if (unchecked(r) || harness::correction_passes(r) ||
+            std::abs(r.machine_drift) <= harness::kProbeDriftNoise)
+            continue;
+        const double pair = subtracted_pair_ns(check, r);
+        notes.push_back(fmt::format(
+            "k={}: the machine ran {:.0f}% {} during this row than while the pair ({:.2f} ns) "
+            "was calibrated; a pair moving with it explains {:+.2f} ns of its {:+.2f} ns ERROR",
+            r.k, 100 * std::abs(r.machine_drift), r.machine_drift > 0 ? "slower" : "faster", pair,
+            harness::drift_explained_ns(r, pair), r.error_ns));
+    }
+    return notes;
 }
 
 void print_check(const CorrectionCheck& check) {
@@ -108,7 +135,7 @@ void print_check(const CorrectionCheck& check) {
             "snapshots added to its time, per pair (- where no sample was clean)\n");
     }
     std::vector<std::string> headers = {"K",     "REFERENCE", "RAW",    "RAW ERR", "CORRECTED",
-                                        "ERROR", "ERROR%",    "TARGET", "PAIRS"};
+                                        "ERROR", "ERROR%",    "TARGET", "PAIRS",   "DRIFT"};
     if (apart)
         headers.push_back("SNAPSHOTS");
     headers.push_back("");
@@ -126,13 +153,16 @@ void print_check(const CorrectionCheck& check) {
                 ? fmt::format("{:+.2f}%", 100 * harness::correction_error_share(r))
                 : "-",
             fmt::format("±{:.2f} ns", harness::correction_tolerance_ns(r.reference_ns)),
-            std::to_string(r.pairs)};
+            std::to_string(r.pairs),
+            fmt::format("{:+.1f}%", 100 * r.machine_drift)};
         if (apart)
             cells.push_back(signed_ns_text(r.snapshot_pause_ns));
         cells.push_back(row_verdict(r));
         table.add_row(cells);
     }
     fmt::print("{}", table.render());
+    for (const auto& note : drift_notes(check))
+        fmt::print("{}\n", note);
 }
 
 struct RowCounts {
@@ -183,7 +213,10 @@ int calibrate_command(const std::vector<std::string>& args) {
         "  k = 100 on). Once with no counters, once with --events. Medians of the runner's\n"
         "  clean samples; PAIRS: rounds in which both sides had one (disturbed batches are\n"
         "  re-taken, not counted); a row with none says 'no pair' (its errors are null in the\n"
-        "  JSON) and does not pass.\n"
+        "  JSON) and does not pass. DRIFT: how much slower (+) or faster (-) perfgauge's\n"
+        "  machine probe ran during the row than while the pair was calibrated (before the\n"
+        "  sweep): a pair whose cost moved with the machine leaves that share of itself in\n"
+        "  ERROR, which a failed row then says.\n"
         "Exit status 0 whatever the verdicts (it is a report); the JSON carries pass flags.\n"
         "\noptions");
     options.add_options()("help,h", "show this help")(

@@ -45,10 +45,12 @@ TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
         for (const auto& row : check["rows"]) {
             EXPECT_GT(row["k"].get<std::uint64_t>(), k) << row;
             k = row["k"].get<std::uint64_t>();
-            for (const char* key :
-                 {"reference_ns", "raw_ns", "raw_error_ns", "corrected_ns", "error_ns",
-                  "error_share", "tolerance_ns", "pass", "pairs", "snapshot_pause_ns"})
+            for (const char* key : {"reference_ns", "raw_ns", "raw_error_ns", "corrected_ns",
+                                    "error_ns", "error_share", "tolerance_ns", "pass", "pairs",
+                                    "snapshot_pause_ns", "machine_drift"})
                 EXPECT_TRUE(row.contains(key)) << key << "\n" << row;
+            // The probe's median over the row against the calibration's: a share, measured.
+            EXPECT_GT(row["machine_drift"].get<double>(), -1.0) << row;
             // task-clock is read with read(): the paused loop is timed apart from its snapshots,
             // and says what they added (a figure with a clean pair); no counters, nothing apart.
             if (check["events"] == "") {
@@ -97,7 +99,7 @@ TEST(CliCalibrate, TableAndBadOptions) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (const char* text : {"GRANULARITY", "Seed experiment", "with no counters",
                              "with counters task-clock", "REFERENCE", "CORRECTED", " of 12 rows",
-                             "SNAPSHOTS", "a counter snapshot is a system call here"})
+                             "DRIFT", "SNAPSHOTS", "a counter snapshot is a system call here"})
         EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
     EXPECT_EQ(perfgauge({"calibrate", "--samples", "5"}).exit_code, 2);
     EXPECT_EQ(perfgauge({"calibrate", "--format", "xml"}).exit_code, 2);

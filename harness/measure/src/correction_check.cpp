@@ -26,6 +26,10 @@ bool correction_passes(const CorrectionRow& r) {
     return std::abs(r.error_ns) <= correction_tolerance_ns(r.reference_ns);
 }
 
+double drift_explained_ns(const CorrectionRow& r, double pair_ns) {
+    return r.machine_drift * pair_ns;
+}
+
 double paired_difference_ns(const std::vector<std::size_t>& reference_rounds,
                             const std::vector<double>& reference,
                             const std::vector<std::size_t>& paused_rounds,
@@ -119,6 +123,7 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
         row.error_ns = paired_difference_ns(reference.rounds, reference.ns_per_item, paused.rounds,
                                             paused.ns_per_item, &row.pairs);
         row.snapshot_pause_ns = median_snapshot_pause_ns(paused);
+        row.machine_drift = result.pause_calibration_drift;
         check.rows.push_back(row);
     }
     return check;

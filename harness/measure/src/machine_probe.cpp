@@ -58,11 +58,13 @@ double MachineProbe::slowdown(const Reading& r) const {
     // The chain alone decides: the copy is short and spiky (measured here: 1 in 7 batches
     // beyond +5%, spikes of 10-40x), which would set aside good samples. Its median over the run
     // is what compare uses.
-    const std::size_t n = std::min(seen_, recent_chains_.size());
-    if (n == 0)
-        return 1;
-    const double chain = median(std::span<const double>(recent_chains_.data(), n));
+    const double chain = recent_chain_ns();
     return chain > 0 ? r.chain_ns / chain : 1;
+}
+
+double MachineProbe::recent_chain_ns() const {
+    const std::size_t n = std::min(seen_, recent_chains_.size());
+    return n == 0 ? 0 : median(std::span<const double>(recent_chains_.data(), n));
 }
 
 double MachineProbe::median_copy_ns() const {

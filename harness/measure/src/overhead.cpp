@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
@@ -79,6 +81,20 @@ double furthest_kind_ns(std::span<const Overhead> by_kind, double middle_ns) {
     for (const Overhead& o : by_kind)
         furthest = std::max(furthest, std::abs(o.ns - middle_ns));
     return furthest;
+}
+
+std::optional<std::string> pause_drift_warning(const std::string& name, double drift,
+                                               double pause_share, double bound) {
+    const double off = pause_share * std::abs(drift);
+    if (!(std::abs(drift) > kProbeDriftNoise && off > bound))
+        return std::nullopt;
+    // Slower now: a pair costs more than was subtracted, so too little was taken off.
+    return fmt::format(
+        "{}: the machine ran {:.0f}% {} during this run than while the pause/resume cost was "
+        "calibrated (perfgauge's probe); if a pair's cost moved with it, its corrected time is "
+        "{} by about {:.1f}% of its measured time (its pairs are {:.0f}% of it)",
+        name, 100 * std::abs(drift), drift > 0 ? "slower" : "faster",
+        drift > 0 ? "too high" : "too low", 100 * off, 100 * pause_share);
 }
 
 }  // namespace perfgauge::harness

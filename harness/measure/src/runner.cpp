@@ -148,6 +148,7 @@ Runner::Runner(const RunnerOptions& options)
         pause_overhead_ = pair_between_kinds(pair_cost(true, contexts, kPauseCalibrationRounds));
         clock_pause_ns_ = pause_overhead_.ns;
     }
+    calibration_chain_ns_ = probe_.recent_chain_ns();
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots) {
@@ -181,6 +182,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
                     std::max(probe_.slowdown(probe_before), probe_.slowdown(probe_after))};
+    batch.probe_chain_ns = std::min(probe_before.chain_ns, probe_after.chain_ns);
     // The counter moves in whole ticks (10 ms) at the host's scheduler ticks: that it moved
     // says the host took the CPU around this batch, not for how long within it.
     if (steal_before && steal_after && *steal_after > *steal_before)
@@ -408,6 +410,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     std::vector<double> pause_share(benchmarks.size(), 0.0);   // of the time: pairs subtracted
     std::vector<double> spread_share(benchmarks.size(), 0.0);  // ... and how uncertain that is
     std::vector<double> spent_ns(benchmarks.size(), 0.0);      // wall time of its sampled batches
+    std::vector<double> sample_chains_ns;  // the machine probe around every sample
     std::mt19937_64 rng(result.seed);
     result.precision_target = options_.precision;
     const std::size_t retake_rounds =
@@ -453,6 +456,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             const Batch counted = timed_apart[b] ? run_batch(benchmarks[b], r.iterations) : Batch{};
             // The budget is wall time: a sample timed apart costs both of its batches.
             spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
+            sample_chains_ns.push_back(timed.probe_chain_ns);
             if (timed.ns > 0) {
                 const double pauses = static_cast<double>(timed.pauses);
                 pause_share[b] = std::max(pause_share[b], pauses * pair_ns(timed) / timed.ns);
@@ -471,6 +475,8 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                 r.name, r.ns_per_item.size(), options_.repetitions, r.disturbed.size()));
         }
     }
+    if (calibration_chain_ns_ > 0 && !sample_chains_ns.empty())
+        result.pause_calibration_drift = median(sample_chains_ns) / calibration_chain_ns_ - 1;
     // Beyond the precision target (1% where none is set), the pairs' cost moving with the
     // work around them matters as much as the noise the sampling was sized for.
     const double spread_bound = options_.precision > 0 ? options_.precision : 0.01;
@@ -490,6 +496,10 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                 "{}: its corrected time may be off by more than the ±{:g}% precision target: {} "
                 "(more work between pauses makes this smaller)",
                 benchmarks[b].name, 100 * spread_bound, spread));
+        }
+        if (const auto drift = pause_drift_warning(
+                benchmarks[b].name, result.pause_calibration_drift, pause_share[b], spread_bound)) {
+            result.warnings.push_back(*drift);
         }
     }
     std::size_t stolen_samples = 0;

@@ -64,13 +64,15 @@ bool same_event_names(const RunResult& a, const RunResult& b) {
 }
 
 // What a run that combines `part` keeps of its facts: an interruption, the fastest chain probe
-// (the machine at its best), every warning once.
+// (the machine at its best), the largest drift since a pair calibration, every warning once.
 void absorb_run_facts(RunResult& into, const RunResult& part) {
     if (!part.interrupted_by.empty())
         into.interrupted_by = part.interrupted_by;
     if (part.machine_probe_ns > 0 &&
         (into.machine_probe_ns <= 0 || part.machine_probe_ns < into.machine_probe_ns))
         into.machine_probe_ns = part.machine_probe_ns;
+    if (std::abs(part.pause_calibration_drift) > std::abs(into.pause_calibration_drift))
+        into.pause_calibration_drift = part.pause_calibration_drift;
     // Each process spun for its own gaps: the run keeps the part that lost most, and its one
     // warning about them, not one per process.
     const auto lost = [](const RunResult& r) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -55,6 +56,23 @@ TEST(Overhead, ResistsAPreemptedCalibrationSample) {
     EXPECT_EQ(call, 5);
     EXPECT_DOUBLE_EQ(o.ns, 13.0);  // five samples, five groups: median of 10, 11, 1e6, 13, 14
     EXPECT_EQ(o.counts, (std::vector<double>{3, 7}));
+}
+
+TEST(PauseDrift, AMachineThatSlowedSincePairCalibrationIsSaidForPausingBenchmarks) {
+    // 30% slower, pairs half of the time: the pairs' cost moving with the machine leaves 15%.
+    const auto slower = pause_drift_warning("parse", 0.3, 0.5, 0.01);
+    ASSERT_TRUE(slower.has_value());
+    EXPECT_NE(slower->find("parse: the machine ran 30% slower"), std::string::npos) << *slower;
+    EXPECT_NE(slower->find("too high by about 15.0%"), std::string::npos) << *slower;
+    const auto faster = pause_drift_warning("parse", -0.1, 0.5, 0.01);
+    ASSERT_TRUE(faster.has_value());
+    EXPECT_NE(faster->find("10% faster"), std::string::npos) << *faster;
+    EXPECT_NE(faster->find("too low by about 5.0%"), std::string::npos) << *faster;
+    // Within the probe's own noise, a small effect, or a benchmark that does not pause.
+    EXPECT_FALSE(pause_drift_warning("parse", kProbeDriftNoise / 2, 0.9, 0.001));
+    EXPECT_FALSE(pause_drift_warning("parse", 0.3, 0.03, 0.01));  // 0.9% < 1%
+    EXPECT_FALSE(pause_drift_warning("parse", 0.3, 0.0, 0.01));
+    EXPECT_FALSE(pause_drift_warning("parse", std::nan(""), 0.5, 0.01));
 }
 
 TEST(Overhead, PerPauseAndCorrection) {

@@ -388,11 +388,17 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     auto second = result({bench("a", "x", 9, 10, 4), bench("b", "y", 4, 10, 4)});
     second.benchmarks[0].snapshot_pause_ns = {50, 51, 52, 53};  // timed apart in one part only
     second.machine_probe_ns = 4300;
+    first.pause_calibration_drift = 0.04;
+    second.pause_calibration_drift = -0.12;  // the larger drift, whichever way
     second.warnings = {"only in the second"};
     const auto merged = merge_processes({first, second});
     EXPECT_EQ(merged.processes, 2u);
     EXPECT_EQ(merged.repetitions, 9u);
     EXPECT_EQ(merged.machine_probe_ns, 4300);
+    EXPECT_EQ(merged.pause_calibration_drift, -0.12);
+    EXPECT_EQ(
+        parse_run_json(render_run(merged, OutputFormat::json), "merged").pause_calibration_drift,
+        -0.12);
     EXPECT_EQ(merged.warnings, (std::vector<std::string>{"only in the second"}));
     const auto& a = merged.benchmarks[0];
     ASSERT_EQ(a.ns_per_item.size(), 9u);

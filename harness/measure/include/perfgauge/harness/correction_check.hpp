@@ -31,6 +31,10 @@ struct CorrectionRow {
     /// Timed apart: what the counter snapshots of a pair added to the paused loop's time,
     /// median over its samples (BenchmarkResult::snapshot_pause_ns); NaN: timed with its counts.
     double snapshot_pause_ns = std::numeric_limits<double>::quiet_NaN();
+    /// How much slower perfgauge's machine probe ran during this row than while the pair's
+    /// cost was calibrated (RunResult::pause_calibration_drift): a pair moving with it leaves
+    /// about this share of the subtracted pair in ERROR, the machine's doing, not the method's.
+    double machine_drift = 0;
 };
 
 /// The median over the rounds both sides have a clean sample in of `paused - reference`
@@ -50,6 +54,9 @@ double correction_tolerance_ns(double reference_ns);
 /// The error as a share of the reference (NaN when the reference is not positive).
 double correction_error_share(const CorrectionRow& r);
 bool correction_passes(const CorrectionRow& r);
+/// The part of a row's error a pair of `pair_ns` moving with the machine would explain:
+/// machine_drift times it (pure).
+double drift_explained_ns(const CorrectionRow& r, double pair_ns);
 
 /// The sweep with one set of counters.
 struct CorrectionCheck {

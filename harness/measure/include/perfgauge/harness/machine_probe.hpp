@@ -30,6 +30,9 @@ class MachineProbe {
     Reading take();
     /// How much slower `r`'s chain is than the median of the latest chains (1: as usual).
     double slowdown(const Reading& r) const;
+    /// The median of the latest chains: how fast the machine has been running lately (0: no
+    /// probe yet).
+    double recent_chain_ns() const;
     /// The fastest chain of the run so far.
     double fastest_chain_ns() const { return fastest_chain_ns_; }
     /// The median copy of the run so far (the fastest copy hardly moves when a sibling thread is

@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace perfgauge::harness {
@@ -44,6 +46,19 @@ Overhead median_over_kinds(std::span<const Overhead> by_kind);
 /// How far the furthest kind's time is from `middle_ns`: what a corrected time may be off per
 /// pair, depending on which work is around it (pure; 0 for no kinds).
 double furthest_kind_ns(std::span<const Overhead> by_kind, double middle_ns);
+
+/// The pair's cost is calibrated once, before any sample: a machine running slower or faster
+/// later (a host's other guests, its frequency) may make the pairs cost more or less than what
+/// is subtracted. `drift` is how much slower perfgauge's machine probe ran over a run's samples
+/// than during the calibration (0.3: 30% slower), `pause_share` the share of a benchmark's
+/// measured time its subtracted pairs took. When the pairs moving with the probe would move its
+/// corrected time by more than `bound` (a share), a warning naming `name` and which way; none
+/// otherwise, nor for drifts within the probe's own noise (pure).
+std::optional<std::string> pause_drift_warning(const std::string& name, double drift,
+                                               double pause_share, double bound);
+/// Beyond the probe's own noise: on a quiet machine here, 36 rows of `perfgauge calibrate`
+/// measured drifts of -2.9% to +2.5%.
+inline constexpr double kProbeDriftNoise = 0.05;
 
 /// `raw` minus the fixed cost once and the pause cost `pauses` times (pure).
 inline double corrected(double raw, double fixed, double per_pause, double pauses) {

@@ -96,8 +96,9 @@ class Runner {
     struct Batch {
         double ns = 0;  ///< timed, paused intervals removed
         std::size_t pauses = 0;
-        bool snapshots = true;  ///< whether its pauses snapshot the counters
-        SampleHealth health;    ///< wall (pauses included) and CPU time, involuntary switches
+        bool snapshots = true;      ///< whether its pauses snapshot the counters
+        SampleHealth health;        ///< wall (pauses included) and CPU time, involuntary switches
+        double probe_chain_ns = 0;  ///< the faster of the machine probes around it
     };
     /// One sample: its time from `timed`; its counts from the last batch run, which is
     /// `counted` when given (a batch beside it whose pauses snapshot the counters, `timed`'s
@@ -135,6 +136,10 @@ class Runner {
     double clock_pause_ns_ = 0;  ///< a pair that reads only the clock (see pauses_timed_apart_)
     /// How far the pair subtracted from times moves with the work around it (the furthest kind).
     double pause_spread_ns_ = 0;
+    /// The machine probe's speed while the pairs were calibrated (the median of the latest
+    /// chains then): a run whose samples' probes are slower or faster ran on a machine whose
+    /// pairs may cost more or less than what is subtracted.
+    double calibration_chain_ns_ = 0;
     /// Whether a counter snapshot is a system call (some counter is open and read by read()).
     /// A system call can cost the work after it more than the call itself (here: every one
     /// flushes the TLB, page-table isolation without PCID), by an amount that depends on the

@@ -101,6 +101,10 @@ struct RunResult {
     /// run, in ns: it moves when a sibling hardware thread competes for the core, which the
     /// chain above does not feel. 0: not recorded.
     double machine_copy_probe_ns = 0;
+    /// How much slower the machine probe ran over the samples than while the pause/resume
+    /// pairs were calibrated (0.3: 30% slower, -0.1: 10% faster): the pairs subtracted were
+    /// priced on the machine as it was then. 0: not measured. Of several processes, the largest.
+    double pause_calibration_drift = 0;
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
     std::size_t processes = 1;  ///< measuring processes the samples came from
