@@ -43,7 +43,7 @@ constexpr double kPauseCorrectionWarnShare = 0.5;
 }  // namespace
 
 NativeBatchState::NativeBatchState(const Clock& clock, pmu::CounterSet& counters)
-    : clock_(&clock),
+    : clock_(clock),
       counters_(&counters),
       pause_snapshot_(counters.make_snapshot()),
       resume_snapshot_(counters.make_snapshot()),
@@ -60,7 +60,7 @@ void NativeBatchState::reset(std::uint64_t iterations) {
 }
 
 void NativeBatchState::pause() {
-    paused_at_ = clock_->stop();
+    paused_at_ = clock_.stop();
     if (snapshots_)
         counters_->read(pause_snapshot_);
 }
@@ -73,7 +73,7 @@ void NativeBatchState::resume() {
             paused_counts_[i] += pause_delta_[i].value;
     }
     ++pauses_;
-    paused_ticks_ += clock_->start() - paused_at_;
+    paused_ticks_ += clock_.start() - paused_at_;
 }
 
 Runner::Runner(const RunnerOptions& options)
@@ -81,7 +81,7 @@ Runner::Runner(const RunnerOptions& options)
       clock_(Clock::best()),
       counters_(options.resolved_events ? pmu::open_self_monitoring(*options.resolved_events)
                                         : pmu::open_self_monitoring(options.events)),
-      state_(clock_, counters_),
+      state_(std::make_unique<NativeBatchState>(clock_, counters_)),
       before_(counters_.make_snapshot()),
       after_(counters_.make_snapshot()),
       delta_(counters_.events().size()),
@@ -152,8 +152,8 @@ Runner::Runner(const RunnerOptions& options)
 }
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots) {
-    state_.set_snapshots(snapshots);
-    state_.reset(iterations);
+    state_->set_snapshots(snapshots);
+    state_->reset(iterations);
     // CPU time and switches around everything the clock sees, so that wall > CPU means the
     // thread lost the CPU while being timed.
     // Steal outside the probes' bracket: reading /proc/stat must not disturb what they time.
@@ -163,7 +163,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
     const ThreadCpu cpu_before = read_thread_cpu();
     counters_.read(before_);
     const std::uint64_t t0 = clock_.start();
-    b.run(state_);
+    b.run(*state_);
     const std::uint64_t t1 = clock_.stop();
     counters_.read(after_);
     const ThreadCpu cpu_after = read_thread_cpu();
@@ -171,10 +171,10 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
     const auto steal_after = steal_.steal_ns(cpu);
     counters_.delta(before_, after_, delta_);
     for (std::size_t i = 0; i < delta_.size(); ++i)
-        batch_counts_[i] = delta_[i].value - state_.paused_counts()[i];
+        batch_counts_[i] = delta_[i].value - state_->paused_counts()[i];
     Batch batch;
-    batch.ns = clock_.to_ns(static_cast<double>(t1 - t0 - state_.paused_ticks()));
-    batch.pauses = state_.pauses();
+    batch.ns = clock_.to_ns(static_cast<double>(t1 - t0 - state_->paused_ticks()));
+    batch.pauses = state_->pauses();
     batch.snapshots = snapshots;
     // A transient slowdown, measured against how the machine has been running lately; a lasting
     // change of its speed is not one sample's disturbance: compare sees it in the runs' probes.
