@@ -85,11 +85,11 @@ std::string row_verdict(const CorrectionRow& r) {
     return harness::correction_passes(r) ? "ok" : "FAIL";
 }
 
-// The pair subtracted from the paused loop's time: reading only the clock where it was timed
-// apart from its snapshots.
-double subtracted_pair_ns(const CorrectionCheck& check, const CorrectionRow& r) {
-    return std::isfinite(r.snapshot_pause_ns) ? check.clock_pause_overhead_ns
-                                              : check.pause_overhead_ns;
+// The pair subtracted from the paused loop's time: reading only the clock where the check
+// timed it apart from its snapshots.
+double subtracted_pair_ns(const CorrectionCheck& check) {
+    return check.clock_pause_overhead_ns > 0 ? check.clock_pause_overhead_ns
+                                             : check.pause_overhead_ns;
 }
 
 // A failed row during which the machine ran at another speed than when the pair was
@@ -100,7 +100,7 @@ std::vector<std::string> drift_notes(const CorrectionCheck& check) {
         if (unchecked(r) || harness::correction_passes(r) ||
             std::abs(r.machine_drift) <= harness::kProbeDriftNoise)
             continue;
-        const double pair = subtracted_pair_ns(check, r);
+        const double pair = subtracted_pair_ns(check);
         notes.push_back(fmt::format(
             "k={}: the machine ran {:.0f}% {} during this row than while the pair ({:.2f} ns) "
             "was calibrated; a pair moving with it explains {:+.2f} ns of its {:+.2f} ns ERROR",
@@ -216,7 +216,7 @@ int calibrate_command(const std::vector<std::string>& args) {
         "  JSON) and does not pass. DRIFT: how much slower (+) or faster (-) perfgauge's\n"
         "  machine probe ran during the row than while the pair was calibrated (before the\n"
         "  sweep): a pair whose cost moved with the machine leaves that share of itself in\n"
-        "  ERROR, which a failed row then says.\n"
+        "  ERROR, which a failed row then says when it is beyond the probe's noise (5%).\n"
         "Exit status 0 whatever the verdicts (it is a report); the JSON carries pass flags.\n"
         "\noptions");
     options.add_options()("help,h", "show this help")(

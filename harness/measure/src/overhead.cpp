@@ -85,14 +85,20 @@ double furthest_kind_ns(std::span<const Overhead> by_kind, double middle_ns) {
 
 std::optional<std::string> pause_drift_warning(const std::string& name, double drift,
                                                double pause_share, double bound) {
-    const double off = pause_share * std::abs(drift);
+    // As a share of the corrected time: what is left once the pairs are taken off the measured
+    // time. Pairs that are all of it leave nothing to be precise about (the runner's warning
+    // that the pairs dominate says so).
+    const double left = 1 - pause_share;
+    if (!(left > 0 && pause_share > 0))
+        return std::nullopt;
+    const double off = pause_share * std::abs(drift) / left;
     if (!(std::abs(drift) > kProbeDriftNoise && off > bound))
         return std::nullopt;
     // Slower now: a pair costs more than was subtracted, so too little was taken off.
     return fmt::format(
         "{}: the machine ran {:.0f}% {} during this run than while the pause/resume cost was "
         "calibrated (perfgauge's probe); if a pair's cost moved with it, its corrected time is "
-        "{} by about {:.1f}% of its measured time (its pairs are {:.0f}% of it)",
+        "{} by about {:.1f}% (its pairs are {:.0f}% of its measured time)",
         name, 100 * std::abs(drift), drift > 0 ? "slower" : "faster",
         drift > 0 ? "too high" : "too low", 100 * off, 100 * pause_share);
 }

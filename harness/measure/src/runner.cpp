@@ -182,7 +182,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
                     std::max(probe_.slowdown(probe_before), probe_.slowdown(probe_after))};
-    batch.probe_chain_ns = std::min(probe_before.chain_ns, probe_after.chain_ns);
+    batch.probe_chains_ns = {probe_before.chain_ns, probe_after.chain_ns};
     // The counter moves in whole ticks (10 ms) at the host's scheduler ticks: that it moved
     // says the host took the CPU around this batch, not for how long within it.
     if (steal_before && steal_after && *steal_after > *steal_before)
@@ -456,7 +456,10 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             const Batch counted = timed_apart[b] ? run_batch(benchmarks[b], r.iterations) : Batch{};
             // The budget is wall time: a sample timed apart costs both of its batches.
             spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
-            sample_chains_ns.push_back(timed.probe_chain_ns);
+            for (const double chain : timed.probe_chains_ns) {
+                if (chain > 0)
+                    sample_chains_ns.push_back(chain);
+            }
             if (timed.ns > 0) {
                 const double pauses = static_cast<double>(timed.pauses);
                 pause_share[b] = std::max(pause_share[b], pauses * pair_ns(timed) / timed.ns);

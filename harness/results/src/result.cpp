@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -63,6 +65,13 @@ bool same_event_names(const RunResult& a, const RunResult& b) {
                       [](const EventColumn& x, const EventColumn& y) { return x.name == y.name; });
 }
 
+// Whether a warning is about `topic` (it starts "topic: ").
+auto about(std::string_view topic) {
+    return [prefix = std::string(topic) + ": "](const std::string& warning) {
+        return warning.rfind(prefix, 0) == 0;
+    };
+}
+
 // What a run that combines `part` keeps of its facts: an interruption, the fastest chain probe
 // (the machine at its best), the largest drift since a pair calibration, every warning once.
 void absorb_run_facts(RunResult& into, const RunResult& part) {
@@ -81,9 +90,8 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
     const bool part_lost_more = lost(part) > lost(into);
     if (part_lost_more)
         into.system.cpu_gaps = part.system.cpu_gaps;
-    const std::string gaps_topic = std::string(kCpuGapsTopic) + ": ";
-    const auto about_gaps = [&](const std::string& w) { return w.rfind(gaps_topic, 0) == 0; };
-    const std::string load_topic = std::string(kLoadTopic) + ": ";
+    const auto about_gaps = about(kCpuGapsTopic);
+    const auto about_load = about(kLoadTopic);
     for (const auto& w : part.warnings) {
         if (about_gaps(w)) {
             const auto it = std::find_if(into.warnings.begin(), into.warnings.end(), about_gaps);
@@ -94,9 +102,6 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
             continue;
         }
         // The load average, read by each process a few seconds apart, once (the first's).
-        const auto about_load = [&](const std::string& text) {
-            return text.rfind(load_topic, 0) == 0;
-        };
         if (about_load(w) && std::any_of(into.warnings.begin(), into.warnings.end(), about_load))
             continue;
         if (std::find(into.warnings.begin(), into.warnings.end(), w) == into.warnings.end())

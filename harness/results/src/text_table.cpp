@@ -58,8 +58,15 @@ std::string TextTable::render_csv() const {
 std::string TextTable::render_markdown() const {
     auto cell = [](const std::string& text) {
         std::string escaped;
-        for (char ch : text)
-            escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+        // A '|' would end the cell and a line break the row.
+        for (char ch : text) {
+            if (ch == '|')
+                escaped += "\\|";
+            else if (ch == '\n' || ch == '\r')
+                escaped += ' ';
+            else
+                escaped += ch;
+        }
         return escaped;
     };
     std::string out;

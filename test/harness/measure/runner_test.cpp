@@ -375,17 +375,20 @@ TEST(Runner, SaysWhenWhatAPairCostsDependsOnTooMuchOfTheTime) {
 }
 
 // Under a competing load every sample of a long batch may be switched out, and disturbed
-// samples are rightly left out: a reason to skip when fewer than `needed` are left and every one
-// left out was switched out (one left out without that is perfgauge's fault, not the machine's).
+// samples are rightly left out: a reason to skip when fewer than `needed` are left, some were
+// left out, and every one left out was switched out or had its CPU stolen (a shortage without
+// that plain evidence of a busy machine fails the test instead).
 std::optional<std::string> too_busy_for(const BenchmarkResult& r, std::size_t needed) {
-    const bool all_switched_out =
-        std::all_of(r.disturbed.begin(), r.disturbed.end(),
-                    [](const DisturbedSample& d) { return d.involuntary_switches > 0; });
-    if (r.ns_per_item.size() >= needed || !all_switched_out)
+    const bool all_taken_away =
+        !r.disturbed.empty() &&
+        std::all_of(r.disturbed.begin(), r.disturbed.end(), [](const DisturbedSample& d) {
+            return d.involuntary_switches > 0 || d.steal_ns > 0;
+        });
+    if (r.ns_per_item.size() >= needed || !all_taken_away)
         return std::nullopt;
     return "the machine is too busy: " + std::to_string(r.ns_per_item.size()) +
            " undisturbed samples of '" + r.name + "' (" + std::to_string(r.disturbed.size()) +
-           " switched out), " + std::to_string(needed) + " needed";
+           " switched out or stolen from), " + std::to_string(needed) + " needed";
 }
 
 TEST(Runner, ABenchmarkCanAskForLongerBatchesThanTheRun) {
@@ -401,6 +404,7 @@ TEST(Runner, ABenchmarkCanAskForLongerBatchesThanTheRun) {
     for (const auto& b : result.benchmarks) {
         if (const auto why = too_busy_for(b, 1))
             GTEST_SKIP() << *why;
+        ASSERT_FALSE(b.ns_per_item.empty()) << b.name;
     }
     const auto batch_ns = [](const BenchmarkResult& r) {
         return median(r.raw_ns_per_item) * static_cast<double>(r.iterations);
@@ -472,6 +476,7 @@ TEST(Runner, PausingBenchmarksAreTimedApartFromSnapshotsThatAreSystemCalls) {
     // Its samples span the paused page faults (~17 us each on a VM) too.
     if (const auto why = too_busy_for(pausing, 6))
         GTEST_SKIP() << *why;
+    ASSERT_GE(pausing.ns_per_item.size(), 6u);
     EXPECT_EQ(pausing.snapshot_pause_ns.size(), pausing.ns_per_item.size())
         << "every sample of a pausing benchmark says what the snapshots added";
     EXPECT_TRUE(steady.snapshot_pause_ns.empty()) << "a benchmark that never pauses is timed once";

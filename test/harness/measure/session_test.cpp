@@ -312,7 +312,7 @@ TEST(Session, ReportHasMedianSpreadAndJson) {
               region["corrected_ns_per_entry"].get<double>());
     EXPECT_GT(region["counters"]["page-faults"].get<double>(), 4);
     EXPECT_NE(session.report().find("MEDIAN"), std::string::npos);
-    EXPECT_EQ(session.report(OutputFormat::csv).rfind("REGION,COUNT,", 0), 0u)
+    EXPECT_EQ(session.report(OutputFormat::csv).rfind("REGION,DEPTH,COUNT,", 0), 0u)
         << session.report(OutputFormat::csv);
     EXPECT_NE(session.report(OutputFormat::markdown).find("| touch |"), std::string::npos)
         << session.report(OutputFormat::markdown);
@@ -357,7 +357,24 @@ TEST(Session, ACorrectedTotalBelowZeroIsShownAsZeroAndSaid) {
     for (const auto& region : j["regions"]) {
         EXPECT_GE(region["corrected_ns_per_entry"].get<double>(), 0) << region.dump();
         EXPECT_GE(region["median_corrected_ns"].get<double>(), 0) << region.dump();
+        // IQR / median means nothing around a median shown as 0.
+        EXPECT_EQ(region["relative_iqr"].is_null(),
+                  region["median_corrected_ns"].get<double>() == 0)
+            << region.dump();
     }
+}
+
+TEST(Session, CsvGivesTheNestingAsADepthColumn) {
+    Session session("", SessionOptions{20, 8});
+    {
+        auto outer = session.region("outer");
+        auto inner = session.region("inner");
+    }
+    const std::string csv = session.report(OutputFormat::csv);
+    EXPECT_NE(csv.find("\nouter,0,1,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\ninner,1,1,"), std::string::npos) << csv;
+    // The table keeps showing the nesting by indentation.
+    EXPECT_NE(session.report().find("\n  inner "), std::string::npos) << session.report();
 }
 
 TEST(Session, AReportTakenWhileRegionsAreOpenSaysWhich) {

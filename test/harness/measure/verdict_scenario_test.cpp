@@ -2,15 +2,20 @@
 // dependent multiply-adds, the same chain again (A/A), and 1.1k of them (a known +10%), all
 // interleaved in one result; compare pairs them by round. Timing-tolerant: the known difference
 // is ten times the 1% threshold, identical code may be "inconclusive" but never called, and the
-// +10% must be found only by an attempt whose interval was narrow enough to resolve it (on a
-// machine busy enough to widen every interval beyond that, "inconclusive" is the right answer).
+// +10% must be found once some attempt's interval was narrow enough to resolve it (on a machine
+// busy enough to widen every interval beyond that, "inconclusive" is the right answer; that the
+// samples themselves were that noisy is checked apart from compare's interval).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <iostream>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "perfgauge/harness/compare.hpp"
 #include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -37,12 +42,35 @@ struct Outcome {
     /// The A/B interval's half-width as a fraction of the baseline's median: the precision
     /// this attempt reached, which decides whether a +10% could have been told apart.
     double ab_half_width = 0;
+    /// The spread of the A/B pairs themselves (IQR of the per-round ratios), computed here
+    /// apart from compare: an interval for their median from 10 or more pairs cannot be many
+    /// times wider than that without a fault in compare.
+    double pair_spread = std::nan("");  ///< NaN: fewer than 10 rounds paired
 };
 
 // An attempt resolves a +10% when its interval's half-width is at most half the effect: the
 // interval then lies above +5%, well clear of the 1% threshold, unless the estimate itself is
 // off by more than the interval allows.
 constexpr double kResolvingHalfWidth = 0.05;
+// Pairs spread less than this make an interval of kResolvingHalfWidth or more a fault (a
+// sign-test interval of 10-40 pairs spans about their 20th to 80th percentiles: roughly as wide
+// as their IQR, not five times).
+constexpr double kQuietPairSpread = 0.01;
+
+// contender / baseline per round both have a clean sample in.
+std::vector<double> round_ratios(const BenchmarkResult& baseline,
+                                 const BenchmarkResult& contender) {
+    std::map<std::size_t, double> by_round;
+    for (std::size_t i = 0; i < baseline.rounds.size(); ++i)
+        by_round[baseline.rounds[i]] = baseline.ns_per_item[i];
+    std::vector<double> ratios;
+    for (std::size_t i = 0; i < contender.rounds.size(); ++i) {
+        const auto it = by_round.find(contender.rounds[i]);
+        if (it != by_round.end() && it->second > 0)
+            ratios.push_back(contender.ns_per_item[i] / it->second);
+    }
+    return ratios;
+}
 
 Outcome run_scenario() {
     RunnerOptions options;
@@ -66,21 +94,27 @@ Outcome run_scenario() {
     const MetricComparison& aa = aa_comparison.benchmarks.at(0).metrics.at(0);
     out.ab = ab.verdict;
     out.aa = aa.verdict;
-    out.ab_half_width =
-        ab.baseline_median > 0 ? (ab.ci_high - ab.ci_low) / 2 / ab.baseline_median : 1.0;
-    out.detail = "A/B change " + std::to_string(ab.change_pct) + "%, CI [" +
-                 std::to_string(ab.ci_low) + ", " + std::to_string(ab.ci_high) +
-                 "] ns, threshold " + std::to_string(ab.threshold) + "; A/A change " +
-                 std::to_string(aa.change_pct) + "%";
+    out.ab_half_width = (ab.ci_high - ab.ci_low) / 2 / ab.baseline_median;  // NaN if not > 0
+    const std::vector<double> ratios = round_ratios(result.benchmarks[0], result.benchmarks[2]);
+    if (ratios.size() >= 10) {  // fewer: compare does not pair them either
+        const Summary pairs = summarize(ratios);
+        out.pair_spread = pairs.p75 - pairs.p25;
+    }
+    out.detail = "A/B (" + std::to_string(ratios.size()) + " rounds paired here, method " +
+                 std::to_string(static_cast<int>(ab.method)) + ") change " +
+                 std::to_string(ab.change_pct) + "%, CI [" + std::to_string(ab.ci_low) + ", " +
+                 std::to_string(ab.ci_high) + "] ns, threshold " + std::to_string(ab.threshold) +
+                 "; A/A change " + std::to_string(aa.change_pct) + "%";
     return out;
 }
 
 TEST(VerdictScenario, AKnownTenPercentIsFoundAndIdenticalCodeIsNotCalled) {
     // Repeated until the +10% was found and the A/A pair was left uncalled at least once (at
     // most six attempts). On a busy shared machine an attempt may honestly end "inconclusive";
-    // the A/B pair may never get a wrong answer, an attempt whose interval resolves 10% must find
-    // it, and the A/A pair, at a nominal 5% level, may be called in one attempt at most
-    // (measured here: 1 in 200 attempts).
+    // the A/B pair may never get a wrong answer, once some attempt's interval resolved 10% the
+    // +10% must have been found (by any attempt: one resolving attempt may still miss it at the
+    // interval's 5% level), and the A/A pair, at a nominal 5% level, may be called in one
+    // attempt at most (measured here: 1 in 200 attempts).
     int measured = 0, resolving = 0, aa_called = 0, aa_clean = 0;
     bool found = false;
     std::string last, widths;
@@ -92,14 +126,21 @@ TEST(VerdictScenario, AKnownTenPercentIsFoundAndIdenticalCodeIsNotCalled) {
         EXPECT_NE(o.ab, Verdict::lower) << o.detail;
         EXPECT_NE(o.ab, Verdict::equivalent) << o.detail;
         found = found || o.ab == Verdict::higher;
-        if (o.ab_half_width <= kResolvingHalfWidth)
+        ASSERT_TRUE(std::isfinite(o.ab_half_width)) << o.detail;
+        if (o.ab_half_width <= kResolvingHalfWidth) {
             ++resolving;
+        } else if (!std::isnan(o.pair_spread)) {
+            EXPECT_GE(o.pair_spread, kQuietPairSpread)
+                << "an interval too wide to resolve 10% from pairs whose ratios spread only "
+                << 100 * o.pair_spread << "%: " << o.detail;
+        }
         widths += (widths.empty() ? "" : ", ") + std::to_string(100 * o.ab_half_width) + "%";
         (o.aa == Verdict::higher || o.aa == Verdict::lower ? aa_called : aa_clean) += 1;
         last = o.detail;
         // For the record (the rates in notes come from repeating this test): one line each.
         std::cout << "scenario: A/B " << static_cast<int>(o.ab) << " A/A " << static_cast<int>(o.aa)
-                  << " | " << o.detail << " | half-width " << 100 * o.ab_half_width << "%\n";
+                  << " | " << o.detail << " | half-width " << 100 * o.ab_half_width
+                  << "%, pairs' IQR " << 100 * o.pair_spread << "%\n";
     }
     if (measured == 0)
         GTEST_SKIP() << "the machine is too busy: too few undisturbed samples in every attempt";

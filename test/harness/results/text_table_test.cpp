@@ -39,6 +39,12 @@ TEST(TextTable, MarkdownEscapesPipesAndAlignsNumbersRight) {
               "| pipe\\|cell |  |\n");
 }
 
+TEST(TextTable, MarkdownKeepsARowWithALineBreakOnOneLine) {
+    TextTable t({"name"});
+    t.add_row({"two\nlines\r"});
+    EXPECT_EQ(t.render_markdown(), "| name |\n|---|\n| two lines  |\n");
+}
+
 TEST(TextTable, CsvColumnsSplitsAHeader) {
     EXPECT_EQ(csv_columns("a,b,,c"), (std::vector<std::string>{"a", "b", "", "c"}));
     EXPECT_TRUE(csv_columns("").empty());

@@ -52,8 +52,8 @@ double furthest_kind_ns(std::span<const Overhead> by_kind, double middle_ns);
 /// is subtracted. `drift` is how much slower perfgauge's machine probe ran over a run's samples
 /// than during the calibration (0.3: 30% slower), `pause_share` the share of a benchmark's
 /// measured time its subtracted pairs took. When the pairs moving with the probe would move its
-/// corrected time by more than `bound` (a share), a warning naming `name` and which way; none
-/// otherwise, nor for drifts within the probe's own noise (pure).
+/// corrected time by more than `bound` (a share of the corrected time), a warning naming `name`
+/// and which way; none otherwise, nor for drifts within the probe's own noise (pure).
 std::optional<std::string> pause_drift_warning(const std::string& name, double drift,
                                                double pause_share, double bound);
 /// Beyond the probe's own noise: on a quiet machine here, 36 rows of `perfgauge calibrate`

@@ -77,7 +77,9 @@ class NativeBatchState final : public BatchState {
     const std::vector<double>& paused_counts() const { return paused_counts_; }
 
   private:
-    Clock clock_;  // a copy: everything a pair reads or writes is in this object
+    // A copy: all a pair that reads only the clock touches is in this object (one with
+    // snapshots also reads the CounterSet, a system call's microseconds).
+    Clock clock_;
     pmu::CounterSet* counters_;
     std::uint64_t paused_at_ = 0;
     std::uint64_t paused_ticks_ = 0;
@@ -91,15 +93,20 @@ class Runner {
   public:
     /// Opens the counters on the calling thread and calibrates the overheads.
     explicit Runner(const RunnerOptions& options);
+    // Its pause state and probe point at its clock and counters: never copied or moved.
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
     RunResult run(const std::vector<Benchmark>& benchmarks);
 
   private:
     struct Batch {
         double ns = 0;  ///< timed, paused intervals removed
         std::size_t pauses = 0;
-        bool snapshots = true;      ///< whether its pauses snapshot the counters
-        SampleHealth health;        ///< wall (pauses included) and CPU time, involuntary switches
-        double probe_chain_ns = 0;  ///< the faster of the machine probes around it
+        bool snapshots = true;  ///< whether its pauses snapshot the counters
+        SampleHealth health;    ///< wall (pauses included) and CPU time, involuntary switches
+        /// The machine probe's chains before and after it: single readings, as the
+        /// calibration's speed is a median of single readings.
+        std::array<double, 2> probe_chains_ns{};
     };
     /// One sample: its time from `timed`; its counts from the last batch run, which is
     /// `counted` when given (a batch beside it whose pauses snapshot the counters, `timed`'s
@@ -142,9 +149,9 @@ class Runner {
     double clock_pause_ns_ = 0;  ///< a pair that reads only the clock (see pauses_timed_apart_)
     /// How far the pair subtracted from times moves with the work around it (the furthest kind).
     double pause_spread_ns_ = 0;
-    /// The machine probe's speed while the pairs were calibrated (the median of the latest
-    /// chains then): a run whose samples' probes are slower or faster ran on a machine whose
-    /// pairs may cost more or less than what is subtracted.
+    /// The machine probe's speed while the pairs were calibrated (the median of the latest 32
+    /// chains then, i.e. of the calibration's last 16 batches): a run whose samples' probes are
+    /// slower or faster ran on a machine whose pairs may cost more or less than what is subtracted.
     double calibration_chain_ns_ = 0;
     /// Whether a counter snapshot is a system call (some counter is open and read by read()).
     /// A system call can cost the work after it more than the call itself (here: every one
