@@ -105,7 +105,7 @@ std::vector<std::string> drift_notes(const CorrectionCheck& check) {
             "k={}: the machine ran {:.0f}% {} during this row than while the pair ({:.2f} ns) "
             "was calibrated; a pair moving with it explains {:+.2f} ns of its {:+.2f} ns ERROR",
             r.k, 100 * std::abs(r.machine_drift), r.machine_drift > 0 ? "slower" : "faster", pair,
-            harness::drift_explained_ns(r, pair), r.error_ns));
+            r.machine_drift * pair, r.error_ns));
     }
     return notes;
 }

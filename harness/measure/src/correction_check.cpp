@@ -26,10 +26,6 @@ bool correction_passes(const CorrectionRow& r) {
     return std::abs(r.error_ns) <= correction_tolerance_ns(r.reference_ns);
 }
 
-double drift_explained_ns(const CorrectionRow& r, double pair_ns) {
-    return r.machine_drift * pair_ns;
-}
-
 double paired_difference_ns(const std::vector<std::size_t>& reference_rounds,
                             const std::vector<double>& reference,
                             const std::vector<std::size_t>& paused_rounds,

@@ -284,32 +284,23 @@ double shown_corrected(double value, const std::string& what, std::vector<std::s
     return 0;
 }
 
-namespace {
-
-// IQR / median means nothing around a median shown as 0 (or below): said as "-".
-std::string spread_text(const Summary& s, double shown_median_ns) {
-    return shown_median_ns > 0 ? fmt::format("{:.1f}%", 100 * s.relative_spread) : "-";
-}
-
-}  // namespace
-
 std::string Session::report(OutputFormat format) const {
     std::vector<std::size_t> counted;  // event columns: refused ones are listed once below
     for (std::size_t i = 0; i < event_names_.size(); ++i) {
         if (counters_.events()[i].opened)
             counted.push_back(i);
     }
+    // CSV gives the nesting as a DEPTH column; the other tables indent the name.
+    const bool depth_column = format == OutputFormat::csv;
     std::vector<std::string> headers = {"REGION",    "COUNT",  "TIME/ENTRY",
                                         "CORRECTED", "MEDIAN", "SPREAD"};
+    if (depth_column)
+        headers.insert(headers.begin() + 1, "DEPTH");
     for (const std::size_t i : counted)
         headers.push_back(event_names_[i] + "/ENTRY");
     std::vector<TextTable::Align> align(headers.size(), TextTable::Align::right);
     align.front() = TextTable::Align::left;
     TextTable table(headers, align);
-    // CSV: the nesting as a DEPTH column, not as spaces in front of the name.
-    std::vector<std::string> csv_headers = headers;
-    csv_headers.insert(csv_headers.begin() + 1, "DEPTH");
-    TextTable csv(csv_headers);
     std::vector<std::string> notes;
     std::vector<std::string> mostly_subtracted;  // "name (80%)"
     nlohmann::json regions = nlohmann::json::array();
@@ -322,20 +313,25 @@ std::string Session::report(OutputFormat format) const {
                                                     notes, CorrectedUnit::nanoseconds);
         const double median_ns =
             shown_corrected(s.median, r.name + " median entry", notes, CorrectedUnit::nanoseconds);
-        std::vector<std::string> row = {r.name,
-                                        std::to_string(r.count),
-                                        format_duration_ns(r.time_ns / n),
-                                        format_duration_ns(corrected_ns / n),
-                                        format_duration_ns(median_ns),
-                                        spread_text(s, median_ns)};
+        // IQR / median means nothing around a median shown as 0: "-", null in the JSON.
+        const bool spread_shown = median_ns > 0;
+        std::vector<std::string> row = {
+            depth_column ? r.name : std::string(2 * r.depth, ' ') + r.name,
+            std::to_string(r.count),
+            format_duration_ns(r.time_ns / n),
+            format_duration_ns(corrected_ns / n),
+            format_duration_ns(median_ns),
+            spread_shown ? fmt::format("{:.1f}%", 100 * s.relative_spread) : "-"};
+        if (depth_column)
+            row.insert(row.begin() + 1, std::to_string(r.depth));
         nlohmann::json region = {{"name", r.name},
                                  {"depth", r.depth},
                                  {"count", r.count},
                                  {"time_ns_per_entry", r.time_ns / n},
                                  {"corrected_ns_per_entry", corrected_ns / n},
                                  {"median_corrected_ns", median_ns},
-                                 {"relative_iqr", median_ns > 0 ? nlohmann::json(s.relative_spread)
-                                                                : nlohmann::json(nullptr)},
+                                 {"relative_iqr", spread_shown ? nlohmann::json(s.relative_spread)
+                                                               : nlohmann::json(nullptr)},
                                  {"entries_in_median", r.entry_ns.size()},
                                  {"counters", nlohmann::json::object()}};
         for (const std::size_t i : counted) {
@@ -354,10 +350,6 @@ std::string Session::report(OutputFormat format) const {
             notes.push_back(fmt::format("{}: median and spread over its first {} of {} entries",
                                         r.name, r.entry_ns.size(), r.count));
         }
-        std::vector<std::string> csv_row = row;
-        csv_row.insert(csv_row.begin() + 1, std::to_string(r.depth));
-        csv.add_row(std::move(csv_row));
-        row.front().insert(0, 2 * r.depth, ' ');
         table.add_row(std::move(row));
         regions.push_back(std::move(region));
     }
@@ -414,7 +406,7 @@ std::string Session::report(OutputFormat format) const {
             return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         }
         case OutputFormat::csv:
-            return csv.render_csv();
+            return table.render_csv();
         case OutputFormat::markdown: {
             std::string out = table.render_markdown() + "\n";
             for (const auto& note : notes)

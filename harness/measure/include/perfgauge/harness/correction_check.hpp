@@ -54,9 +54,6 @@ double correction_tolerance_ns(double reference_ns);
 /// The error as a share of the reference (NaN when the reference is not positive).
 double correction_error_share(const CorrectionRow& r);
 bool correction_passes(const CorrectionRow& r);
-/// The part of a row's error a pair of `pair_ns` moving with the machine would explain:
-/// machine_drift times it (pure).
-double drift_explained_ns(const CorrectionRow& r, double pair_ns);
 
 /// The sweep with one set of counters.
 struct CorrectionCheck {
