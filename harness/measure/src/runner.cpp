@@ -295,8 +295,11 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
         // A batch that lost the CPU only looks longer than its work: one switched out looked
         // long enough at 190 ns and sized every sample of a run that way. One that still looks
         // long enough is taken again (on a machine that disturbs every batch, at most
-        // kSizingRetakes times in a row); one too short is grown from as it is.
+        // kSizingRetakes times in a row) unless its work alone was long enough (a 600 ms
+        // iteration switched out for microseconds: each retake cost 600 ms here); one too short
+        // is grown from as it is.
         if (long_enough && is_disturbed(batch.health, cpu_clock_slack_ns_) &&
+            work_ns_at_least(batch.health, ns) < target_ns &&
             ++disturbed_in_a_row <= kSizingRetakes)
             continue;
         disturbed_in_a_row = 0;

@@ -87,9 +87,22 @@ double disturbance_tolerance_ns(double wall_ns, double cpu_clock_slack_ns) {
     return kDisturbedWallShare * wall_ns + cpu_clock_slack_ns;
 }
 
+double switch_cost_bound_ns(const SampleHealth& h) {
+    const double away_ns = std::max(0.0, h.wall_ns - h.cpu_ns);
+    return static_cast<double>(h.involuntary_switches) * kSwitchCostNs +
+           kSwitchAwayFactor * away_ns;
+}
+
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns) {
-    return h.involuntary_switches > 0 || h.probe_slowdown > 1 + kProbeSlowdown || h.steal_ns > 0 ||
+    const bool switched =
+        h.involuntary_switches > 0 && switch_cost_bound_ns(h) > kNegligibleSwitchShare * h.wall_ns;
+    return switched || h.probe_slowdown > 1 + kProbeSlowdown || h.steal_ns > 0 ||
            h.wall_ns - h.cpu_ns > disturbance_tolerance_ns(h.wall_ns, cpu_clock_slack_ns);
+}
+
+double work_ns_at_least(const SampleHealth& h, double ns) {
+    const double away_ns = std::max(0.0, h.wall_ns - h.cpu_ns);
+    return std::max(0.0, ns - away_ns - h.steal_ns) / std::max(1.0, h.probe_slowdown);
 }
 
 double cpu_clock_slack_ns(std::span<const double> wall_minus_cpu_ns) {

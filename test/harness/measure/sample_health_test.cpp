@@ -22,6 +22,30 @@ TEST(SampleHealth, DisturbedWhenSwitchedOutOrWallExceedsCpu) {
     EXPECT_TRUE(is_disturbed({2e6, 2e6, 0, 1.0, 1e7}, slack)) << "the hypervisor stole a tick";
 }
 
+TEST(SampleHealth, ALongSampleSwitchedOutForMicrosecondsIsNotDisturbed) {
+    const double slack = 5000;
+    // 580 ms, switched out once for 8 us (seen here): at most 50 + 20 x 8 = 210 us, < 0.1%.
+    EXPECT_DOUBLE_EQ(switch_cost_bound_ns({580e6, 580e6 - 8000, 1}), 210e3);
+    EXPECT_FALSE(is_disturbed({580e6, 580e6 - 8000, 1}, slack));
+    EXPECT_FALSE(is_disturbed({580e6, 580e6 - 8000, 3}, slack)) << "3 x 50 + 160 = 310 us";
+    EXPECT_TRUE(is_disturbed({580e6, 580e6 - 60000, 1}, slack)) << "away 60 us: up to 1.25 ms";
+    EXPECT_TRUE(is_disturbed({580e6, 580e6, 12}, slack)) << "12 switches: 600 us";
+    EXPECT_TRUE(is_disturbed({40e6, 40e6, 1}, slack)) << "one switch is above 0.1% of 40 ms";
+    EXPECT_FALSE(is_disturbed({50e6, 50e6, 1}, slack)) << "50 ms: exactly 0.1%";
+    EXPECT_TRUE(is_disturbed({580e6, 580e6 - 8000, 1, 1.2}, slack)) << "the probe still counts";
+    EXPECT_TRUE(is_disturbed({580e6, 580e6 - 8000, 1, 1.0, 1e7}, slack)) << "and steal";
+    EXPECT_DOUBLE_EQ(switch_cost_bound_ns({2e6, 2e6 + 3000, 1}), 50e3) << "CPU above wall: 0";
+}
+
+TEST(SampleHealth, WorkAtLeastLeavesOutTheTimeAwayStolenAndSlowed) {
+    EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 2e6, 0}, 1.5e6), 1.5e6) << "undisturbed: all of it";
+    EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 1.5e6, 1}, 1.8e6), 1.3e6) << "away 0.5 ms";
+    EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 2e6, 0, 1.0, 1e6}, 1.8e6), 0.8e6) << "1 ms stolen";
+    EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 2e6, 0, 2.0}, 1.8e6), 0.9e6) << "probe ran 2x slow";
+    EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 2e6 + 1000, 0, 0.9}, 1e6), 1e6) << "none added";
+    EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 0, 1}, 1e6), 0) << "never below 0";
+}
+
 TEST(SampleHealth, StealIsTheEighthValueOfTheCpusLine) {
     const std::string stat =
         "cpu  235010 0 29395 149132 1015 0 101 205 0 0\n"

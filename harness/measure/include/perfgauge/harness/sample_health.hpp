@@ -71,9 +71,31 @@ std::optional<std::uint64_t> parse_steal_ticks(std::string_view proc_stat, int c
 inline constexpr double kDisturbedWallShare = 0.02;
 double disturbance_tolerance_ns(double wall_ns, double cpu_clock_slack_ns);
 
-/// Switched out involuntarily, wall time beyond CPU time by more than the tolerance, the
-/// bracketing probe slowed by more than kProbeSlowdown, or the hypervisor stole time (pure).
+/// What involuntary switches may have cost a sample, at most: per switch a fixed kSwitchCostNs
+/// (the switch itself, and refilling the TLB, branch predictors and the private caches that
+/// another task used meanwhile), plus kSwitchAwayFactor x the time the thread was away (wall
+/// minus CPU time): whatever ran meanwhile could evict no more than it touched in that time,
+/// and re-reading it costs about as long again, or a few times longer for scattered reads.
+inline constexpr double kSwitchCostNs = 50'000;
+inline constexpr double kSwitchAwayFactor = 20;
+double switch_cost_bound_ns(const SampleHealth& h);
+/// A sample so long that what its switches may have cost is below this share of it is not
+/// disturbed by them: one iteration of a working set beyond the last-level cache lasts up to a
+/// second, and nearly every such sample is switched out once, for microseconds, by the
+/// kernel's own threads (here 60% of 580 ms samples, 8-60 us away): none could be kept, and
+/// their retakes tripled the default suite's time. A tenth of the default precision target.
+inline constexpr double kNegligibleSwitchShare = 0.001;
+
+/// Switched out involuntarily (unless switch_cost_bound_ns() is below kNegligibleSwitchShare of
+/// the wall time: only samples of 50 ms or more, away for microseconds), wall time beyond CPU
+/// time by more than the tolerance, the bracketing probe slowed by more than kProbeSlowdown, or
+/// the hypervisor stole time (pure).
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns);
+
+/// At least how much of a batch's measured `ns` was its own work, whatever disturbed it: less
+/// the time the thread was away (wall minus CPU time) and the stolen time, over the probe's
+/// slowdown (pure; never below 0).
+double work_ns_at_least(const SampleHealth& h, double ns);
 
 /// The CPU clock's slack from undisturbed back-to-back readings: the 99th percentile of how far
 /// (wall - CPU) strays from its median, and never below 5 us (pure).
