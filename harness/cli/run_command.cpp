@@ -41,7 +41,7 @@ prints a table, and saves the complete result as JSON (Google Benchmark's format
 sample and counter; read by compare.py, perfgauge compare and perfgauge plot).
 
 With no options: the default suite - varint branchy vs bmi2 plus memcpy, log-uniform data,
-end-on-end parsing, hot and cold caches, sizes from one varint to 4x the last-level cache.
+end-on-end parsing, hot and cold caches, sizes from one varint to 2x the last-level cache.
 Sizes are working sets in bytes of encoded varints (memcpy copies the same bytes); every
 result has items/s and bytes/s, so a decoder's throughput reads as a fraction of memcpy's.
 Before anything is timed, each variant is checked against the reference decoder on the data.

@@ -1,6 +1,8 @@
 #include "perfgauge/workloads/datasets.hpp"
 
 #include <array>
+#include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace perfgauge::workloads {
@@ -84,8 +86,21 @@ VarintArena make_varint_arena(Distribution d, std::size_t min_bytes, std::uint64
 
 std::optional<std::size_t> span_of_varints(const std::uint8_t* p, const std::uint8_t* end,
                                            std::size_t n) {
+    // Eight bytes at a time while the n-th terminator is further on (placing the cold windows
+    // scans 2x the last-level cache per working set, in every measuring process), then bytewise.
+    constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
     const std::uint8_t* q = p;
-    for (std::size_t seen = 0; seen < n; ++q) {
+    std::size_t seen = 0;
+    while (end - q >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, q, sizeof word);
+        const auto terminators = static_cast<std::size_t>(std::popcount(~word & kHighBits));
+        if (seen + terminators >= n)
+            break;
+        seen += terminators;
+        q += 8;
+    }
+    for (; seen < n; ++q) {
         if (q == end)
             return std::nullopt;
         seen += *q < 0x80;

@@ -29,8 +29,9 @@ std::optional<std::uint64_t> parse_size(std::string_view text);
 /// The shortest exact label: "24K", "16M", "3B" (used in benchmark names).
 std::string size_label(std::uint64_t bytes);
 
-/// From `smallest` (one item) to 4x the last-level cache: powers of 4 from 16 bytes, plus
-/// 3/4 L1d, L2/2, L3/2 and 2 L3 (those the machine has); sorted, without duplicates.
+/// From `smallest` (one item) to 2x the last-level cache: powers of 4 from 16 bytes, plus
+/// 3/4 L1d, L2/2, L3/2 and 2 L3 (those the machine has), which replace a power of 4 within 25%
+/// of them; sorted, without duplicates.
 std::vector<std::uint64_t> sweep_sizes(const CacheSizes& caches, std::uint64_t smallest);
 
 }  // namespace perfgauge::workloads
