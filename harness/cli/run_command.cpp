@@ -49,15 +49,15 @@ Before anything is timed, each variant is checked against the reference decoder 
 Samples are taken in interleaved rounds: -r rounds, then more rounds for the benchmarks whose
 median is not yet known within --precision % (the distribution-free 95% interval of the
 median), each until its samples have taken --max-time seconds. A sample during which the thread
-lost the CPU (an involuntary switch, unless the sample lasted 50 ms or more and was away for
-microseconds; wall time beyond CPU time; or the hypervisor's steal time advancing) or the
-machine ran slow (perfgauge's probe around it) is disturbed: set aside, shown in the table and
-JSON, and re-taken. Gaps the thread cannot see (a VM's host taking the CPU,
-counted as the thread's own CPU time) are not caught that way: after the samples the run spins
-50 ms on the clock, records what it lost (context.perfgauge.system.cpu_gaps) and warns from 1%
-('interruptions', as perfgauge doctor does). An entry whose median is still not known within
---precision (+-1% with --precision 0), or that has fewer than 6 samples (which bound no
-median), is flagged imprecise: give it more --max-time. An entry whose times moved steadily
+lost the CPU (an involuntary switch, unless 50 us per switch + 20x the time away is at most
+0.1% of the sample's timed time, 50 ms or more; wall time beyond CPU time; or the hypervisor's
+steal time advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set
+aside, shown in the table and JSON, and re-taken. Gaps the thread cannot see (a VM's host
+taking the CPU, counted as the thread's own CPU time) are not caught that way: after the samples
+the run spins 50 ms on the clock, records what it lost (context.perfgauge.system.cpu_gaps) and
+warns from 1% ('interruptions', as perfgauge doctor does). An entry whose median is still not
+known within --precision (+-1% with --precision 0), or that has fewer than 6 samples (which
+bound no median), is flagged imprecise: give it more --max-time. An entry whose times moved steadily
 while they were taken (within a process, the last third's median 5% or more from the first's,
 Mann-Kendall p < 0.001) is flagged drifting: its median depends on when and how long it was
 measured (a branch predictor learning the data a hot benchmark repeats; memory settling; the

@@ -1,5 +1,5 @@
 // The model-specific PMU libpfm4 detects on this CPU (from CPUID, even where the kernel exposes
-// no PMU), if it is one these tests know: an AMD Zen 3 or an Intel Xeon of the Skylake line.
+// no PMU), if it is one these tests know: an AMD Zen 3 or an Intel of the Skylake line.
 // Both vendors encode retired instructions as event 0xc0, so the tests can check the encoding.
 #pragma once
 
@@ -25,6 +25,8 @@ inline std::optional<ModelPmu> detected_model_pmu() {
          "RETIRED_MMX_FP_INSTRUCTIONS", "SSE_INSTR"},
         {"clx", "INST_RETIRED", "INST_RETIRED:ANY_P", "MEM_LOAD_RETIRED", "L1_HIT"},
         {"skx", "INST_RETIRED", "INST_RETIRED:ANY_P", "MEM_LOAD_RETIRED", "L1_HIT"},
+        // Client Skylake to Comet Lake: the same event table as skx (libpfm4's intel_skl_pe).
+        {"skl", "INST_RETIRED", "INST_RETIRED:ANY_P", "MEM_LOAD_RETIRED", "L1_HIT"},
     };
     for (const auto& m : known) {
         if (!pmu::EventResolver::known_names(m.pmu).empty())
@@ -34,7 +36,7 @@ inline std::optional<ModelPmu> detected_model_pmu() {
 }
 
 inline constexpr const char* kNoKnownModelPmu =
-    "libpfm4 detects no CPU these tests know here (an AMD Zen 3, an Intel Cascade Lake or "
-    "Skylake Xeon)";
+    "libpfm4 detects no CPU these tests know here (an AMD Zen 3; an Intel Cascade Lake, Skylake "
+    "or Skylake Xeon)";
 
 }  // namespace perfgauge::test

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "perfgauge/workloads/cache_sweep.hpp"
 
@@ -60,9 +62,15 @@ TEST(Datasets, SpansAndBoundaries) {
     EXPECT_EQ(span_of_varints(data, data + 7, 4), 7u);
     EXPECT_EQ(span_of_varints(data, data + 7, 5), std::nullopt);
     // Longer than a word, against a bytewise count, for every n and every start.
+    // Words without a terminator, words of terminators only, and the 0x7f/0x80 boundary.
     std::vector<std::uint8_t> stream;
     for (int i = 0; i < 300; ++i)
         stream.push_back(static_cast<std::uint8_t>(i % 3 == 0 || i % 7 == 0 ? 0x81 : 0x05));
+    stream.insert(stream.end(), 20, 0x80);
+    stream.push_back(0x7f);
+    stream.insert(stream.end(), 17, 0x00);
+    stream.insert(stream.end(), 9, 0xff);
+    stream.push_back(0x01);
     for (std::size_t start = 0; start < 9; ++start) {
         std::size_t seen = 0;
         for (std::size_t i = start; i < stream.size(); ++i) {
@@ -137,6 +145,19 @@ TEST(CacheSweep, APowerOfFourNearACachePointIsLeftOut) {
 TEST(CacheSweep, WithoutAnL3TheLastLevelIsL2) {
     const auto sizes = sweep_sizes(CacheSizes{32 << 10, 1 << 20, 0}, 1);
     EXPECT_EQ(sizes.back(), 2u << 20);
+    // 2x a 576K L2 is 1152K: 1M, within 25% of it, is left out as beside the other points.
+    const auto odd = sweep_sizes(CacheSizes{32 << 10, 576 << 10, 0}, 1);
+    EXPECT_EQ(odd.back(), 1152u << 10);
+    EXPECT_EQ(std::find(odd.begin(), odd.end(), 1u << 20), odd.end());
+}
+
+TEST(CacheSweep, AHugeLastLevelCacheEndsTheSweepWithoutOverflowing) {
+    const std::uint64_t huge = std::uint64_t{1} << 63;
+    const auto sizes = sweep_sizes(CacheSizes{32 << 10, 1 << 20, huge}, 1);
+    EXPECT_EQ(sizes.back(), std::numeric_limits<std::uint64_t>::max());
+    EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
+    EXPECT_LT(sizes.size(), 40u);
+    EXPECT_EQ(std::count(sizes.begin(), sizes.end(), 0u), 0);
 }
 
 TEST(CacheSweep, CacheSizesFromSysfsLevels) {

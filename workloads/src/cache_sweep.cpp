@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "placement.hpp"
+
 namespace perfgauge::workloads {
 
 CacheSizes cache_sizes_from(const std::vector<harness::CacheLevel>& caches) {
@@ -68,10 +70,11 @@ std::vector<std::uint64_t> sweep_sizes(const CacheSizes& caches, std::uint64_t s
     // 2x the last-level cache is past it, hot or cold (the cold rotation spans that much): here
     // every workload's time at 4x agreed with 2x within 1%, and the 4x point (143M on a 36 MiB
     // L3) took the longest samples of the default suite, half of its time.
-    const std::uint64_t largest = llc ? 2 * llc : std::uint64_t{64} << 20;
-    std::vector<std::uint64_t> points;  // where the caches are
+    // Saturating: --l3 takes any size, and the memory check refuses what does not fit later.
+    const std::uint64_t largest = llc ? saturating_mul(2, llc) : std::uint64_t{64} << 20;
+    std::vector<std::uint64_t> points = {largest};  // where the caches are
     for (const std::uint64_t point :
-         {caches.l1d * 3 / 4, caches.l2 / 2, caches.l3 / 2, caches.l3 * 2}) {
+         {caches.l1d / 4 * 3, caches.l2 / 2, caches.l3 / 2, saturating_mul(2, caches.l3)}) {
         if (point > 0)
             points.push_back(point);
     }
@@ -79,15 +82,15 @@ std::vector<std::uint64_t> sweep_sizes(const CacheSizes& caches, std::uint64_t s
     // 36 MiB L3's 18304K, 64M beside its 73216K (the largest working sets cost the most time).
     const auto near_a_point = [&](std::uint64_t s) {
         return std::any_of(points.begin(), points.end(), [s](std::uint64_t point) {
-            return s != point && std::max(s, point) < std::min(s, point) + std::min(s, point) / 4;
+            const std::uint64_t low = std::min(s, point);
+            return s != point && std::max(s, point) - low < low / 4;
         });
     };
     std::vector<std::uint64_t> sizes = {std::max<std::uint64_t>(1, smallest)};
-    for (std::uint64_t s = 16; s < largest; s *= 4) {
+    for (std::uint64_t s = 16; s < largest; s = s <= largest / 4 ? s * 4 : largest) {
         if (!near_a_point(s))
             sizes.push_back(s);
     }
-    sizes.push_back(largest);
     sizes.insert(sizes.end(), points.begin(), points.end());
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());

@@ -182,6 +182,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
                     cpu_after.cpu_ns - cpu_before.cpu_ns,
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
                     std::max(probe_.slowdown(probe_before), probe_.slowdown(probe_after))};
+    batch.health.timed_ns = batch.ns;
     batch.probe_chains_ns = {probe_before.chain_ns, probe_after.chain_ns};
     // The counter moves in whole ticks (10 ms) at the host's scheduler ticks: that it moved
     // says the host took the CPU around this batch, not for how long within it.

@@ -94,8 +94,9 @@ double switch_cost_bound_ns(const SampleHealth& h) {
 }
 
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns) {
+    const double timed_ns = h.timed_ns > 0 ? std::min(h.timed_ns, h.wall_ns) : h.wall_ns;
     const bool switched =
-        h.involuntary_switches > 0 && switch_cost_bound_ns(h) > kNegligibleSwitchShare * h.wall_ns;
+        h.involuntary_switches > 0 && switch_cost_bound_ns(h) > kNegligibleSwitchShare * timed_ns;
     return switched || h.probe_slowdown > 1 + kProbeSlowdown || h.steal_ns > 0 ||
            h.wall_ns - h.cpu_ns > disturbance_tolerance_ns(h.wall_ns, cpu_clock_slack_ns);
 }

@@ -14,7 +14,7 @@ TEST(SampleHealth, DisturbedWhenSwitchedOutOrWallExceedsCpu) {
     EXPECT_FALSE(is_disturbed({2e6, 2e6, 0}, slack));
     EXPECT_FALSE(is_disturbed({2e6, 2e6 - 40000, 0}, slack)) << "2% + slack is tolerated";
     EXPECT_TRUE(is_disturbed({2e6, 2e6 - 50000, 0}, slack));
-    EXPECT_TRUE(is_disturbed({2e6, 2e6, 1}, slack)) << "any involuntary switch";
+    EXPECT_TRUE(is_disturbed({2e6, 2e6, 1}, slack)) << "an involuntary switch in 2 ms";
     EXPECT_FALSE(is_disturbed({2e6, 2e6 + 30000, 0}, slack)) << "CPU above wall: clock jitter";
     EXPECT_DOUBLE_EQ(disturbance_tolerance_ns(1e6, 5000), 25000);
     EXPECT_FALSE(is_disturbed({2e6, 2e6, 0, 1.04}, slack)) << "probe within 5% of the fastest";
@@ -31,7 +31,10 @@ TEST(SampleHealth, ALongSampleSwitchedOutForMicrosecondsIsNotDisturbed) {
     EXPECT_TRUE(is_disturbed({580e6, 580e6 - 60000, 1}, slack)) << "away 60 us: up to 1.25 ms";
     EXPECT_TRUE(is_disturbed({580e6, 580e6, 12}, slack)) << "12 switches: 600 us";
     EXPECT_TRUE(is_disturbed({40e6, 40e6, 1}, slack)) << "one switch is above 0.1% of 40 ms";
-    EXPECT_FALSE(is_disturbed({50e6, 50e6, 1}, slack)) << "50 ms: exactly 0.1%";
+    EXPECT_FALSE(is_disturbed({60e6, 60e6, 1}, slack)) << "50 us of 60 ms";
+    // A pausing batch: 580 ms of wall time, 20 ms of it timed, where the switch's cost lands.
+    EXPECT_TRUE(is_disturbed({580e6, 580e6 - 8000, 1, 1.0, 0, 20e6}, slack));
+    EXPECT_FALSE(is_disturbed({580e6, 580e6 - 8000, 1, 1.0, 0, 500e6}, slack));
     EXPECT_TRUE(is_disturbed({580e6, 580e6 - 8000, 1, 1.2}, slack)) << "the probe still counts";
     EXPECT_TRUE(is_disturbed({580e6, 580e6 - 8000, 1, 1.0, 1e7}, slack)) << "and steal";
     EXPECT_DOUBLE_EQ(switch_cost_bound_ns({2e6, 2e6 + 3000, 1}), 50e3) << "CPU above wall: 0";

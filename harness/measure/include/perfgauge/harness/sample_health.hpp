@@ -1,7 +1,7 @@
 // Was the thread on the CPU for the whole sample? A batch whose wall time exceeds the thread's
-// CPU time, or during which the thread was switched out involuntarily, measured something else
-// as well (another task, the hypervisor): it is "disturbed", kept for the record and left out of
-// the statistics.
+// CPU time, or during which the thread was switched out involuntarily (unless the switches'
+// bounded cost is negligible beside a long batch), measured something else as well (another
+// task, the hypervisor): it is "disturbed", kept for the record and left out of the statistics.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +35,9 @@ struct SampleHealth {
     /// How far the CPU's steal time advanced around the batch (StealClock; whole ticks, capped
     /// at wall_ns; 0 where /proc/stat does not say): the hypervisor ran something else.
     double steal_ns = 0;
+    /// The timed part of the batch (its pauses left out), where what a switch costs lands; 0:
+    /// all of wall_ns. A pausing batch may be timed for a small share of its wall time.
+    double timed_ns = 0;
 };
 
 inline constexpr double kProbeSlowdown = 0.05;
@@ -79,17 +82,18 @@ double disturbance_tolerance_ns(double wall_ns, double cpu_clock_slack_ns);
 inline constexpr double kSwitchCostNs = 50'000;
 inline constexpr double kSwitchAwayFactor = 20;
 double switch_cost_bound_ns(const SampleHealth& h);
-/// A sample so long that what its switches may have cost is below this share of it is not
-/// disturbed by them: one iteration of a working set beyond the last-level cache lasts up to a
-/// second, and nearly every such sample is switched out once, for microseconds, by the
-/// kernel's own threads (here 60% of 580 ms samples, 8-60 us away): none could be kept, and
-/// their retakes tripled the default suite's time. A tenth of the default precision target.
+/// A sample so long that what its switches may have cost is at most this share of its timed
+/// part is not disturbed by them: one iteration of a working set beyond the last-level cache
+/// lasts up to a second, and most such samples are switched out once, for microseconds, by the
+/// kernel's own threads (on an Intel VM, 60% of 580 ms samples, 8-60 us away; those up to
+/// 26.5 us away now stay): none could be kept, and retaking them and their sizing batches took
+/// a quarter of the default suite's 154.6 s there. A tenth of the default precision target.
 inline constexpr double kNegligibleSwitchShare = 0.001;
 
-/// Switched out involuntarily (unless switch_cost_bound_ns() is below kNegligibleSwitchShare of
-/// the wall time: only samples of 50 ms or more, away for microseconds), wall time beyond CPU
-/// time by more than the tolerance, the bracketing probe slowed by more than kProbeSlowdown, or
-/// the hypervisor stole time (pure).
+/// Switched out involuntarily (unless switch_cost_bound_ns() is at most kNegligibleSwitchShare
+/// of the timed part: only samples timed for 50 ms or more), wall time beyond CPU time by more
+/// than the tolerance, the bracketing probe slowed by more than kProbeSlowdown, or the
+/// hypervisor stole time (pure).
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns);
 
 /// At least how much of a batch's measured `ns` was its own work, whatever disturbed it: less

@@ -17,8 +17,9 @@
 namespace perfgauge::harness {
 
 /// A sample left out of the statistics because the thread did not have the CPU for the whole
-/// batch: it was switched out involuntarily, or its wall time exceeded its CPU time beyond the
-/// tolerance. Kept so that a reader can see what was excluded.
+/// batch: it was switched out involuntarily (beyond what a long batch shrugs off), its wall time
+/// exceeded its CPU time beyond the tolerance, the machine ran slow or the hypervisor stole
+/// time (sample_health.hpp). Kept so that a reader can see what was excluded.
 struct DisturbedSample {
     std::size_t round = 0;
     double ns_per_item = 0;          ///< corrected, as it would have counted
