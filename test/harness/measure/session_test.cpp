@@ -259,18 +259,26 @@ TEST(Session, ARegionThatIsMostlyMeasurementIsSaid) {
 TEST(Session, AParentsCountsLeaveOutTheBookkeepingAsItsTimeDoes) {
     // 2000 new names inside one parent, task-clock: the counter reads around each name's
     // bookkeeping once stayed in the parent's count but not in its time (11.2 ms of task-clock
-    // in 7.5 ms of wall time, seen in review). CPU time cannot exceed wall time.
-    Session session("task-clock", SessionOptions{100, 8});
-    ASSERT_TRUE(session.unsupported_events().empty()) << session.unsupported_events()[0];
-    {
-        auto parent = session.region("parent");
-        for (int i = 0; i < 2000; ++i)
-            auto named = session.region("name " + std::to_string(i));
+    // in 7.5 ms of wall time, seen in review). CPU time cannot exceed wall time - unless the
+    // thread lost the CPU during the bookkeeping, whose wall time then leaves the parent's time
+    // but not its task-clock (5.8 ms in 5.2 ms once in CI, two tests at once on 2 CPUs): one
+    // session of five must hold it, which the bug (every session 1.5x) could not.
+    double task_clock = 0, time = 0;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        Session session("task-clock", SessionOptions{100, 8});
+        ASSERT_TRUE(session.unsupported_events().empty()) << session.unsupported_events()[0];
+        {
+            auto parent = session.region("parent");
+            for (int i = 0; i < 2000; ++i)
+                auto named = session.region("name " + std::to_string(i));
+        }
+        const auto& parent = find(session.results(), "parent");
+        task_clock = parent.counters[index_of(session, "task-clock")];
+        time = parent.time_ns;
+        if (task_clock <= 1.1 * time)
+            break;
     }
-    const auto& parent = find(session.results(), "parent");
-    EXPECT_LE(parent.counters[index_of(session, "task-clock")], 1.1 * parent.time_ns)
-        << "task-clock " << parent.counters[index_of(session, "task-clock")] << " ns in "
-        << parent.time_ns << " ns";
+    EXPECT_LE(task_clock, 1.1 * time) << "task-clock " << task_clock << " ns in " << time << " ns";
 }
 
 TEST(Session, UnopenableEventsAreReportedNotFatal) {
