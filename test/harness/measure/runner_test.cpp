@@ -512,7 +512,7 @@ TEST(Runner, PausingBenchmarksAreTimedApartFromSnapshotsThatAreSystemCalls) {
     EXPECT_THROW(parse_run_json(json.dump(), "test"), ResultFileError);
 
     // With counters and without, the corrected time is the same: the pair is subtracted as a
-    // clock-only pair from a batch whose pairs read only the clock. Three runs of each in turn
+    // clock-only pair from a batch whose pairs read only the clock. Five runs of each in turn
     // (the machine's speed drifts), the median of their ratios.
     RunnerOptions bare = quick(11);
     bare.events = "";
@@ -520,7 +520,7 @@ TEST(Runner, PausingBenchmarksAreTimedApartFromSnapshotsThatAreSystemCalls) {
     counted.events = "task-clock";
     Runner with_counters(counted), without(bare);
     std::vector<double> ratios;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 5; ++i) {  // 3 gave 14% once under CI load
         const double a = median(with_counters.run({benchmarks[0]}).benchmarks[0].ns_per_item);
         const double b = median(without.run({benchmarks[0]}).benchmarks[0].ns_per_item);
         ratios.push_back(a / b);
