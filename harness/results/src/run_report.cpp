@@ -145,6 +145,10 @@ nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std
     e["threads"] = 1;
     e["iterations"] = b.iterations;
     e["time_unit"] = "ns";
+    // On the aggregate too: a benchmark whose every sample was disturbed has no other entry,
+    // and a reader (merging measuring processes) must still know what its item is.
+    e["perfgauge_items_per_iteration"] = b.items_per_iteration;
+    e["perfgauge_bytes_per_iteration"] = b.bytes_per_iteration;
     if (!b.params.empty()) {
         e["perfgauge_params"] = nlohmann::json::object();
         for (const auto& [key, value] : b.params)
@@ -191,8 +195,6 @@ std::string render_json(const RunResult& r) {
             }
             e["perfgauge_ns_per_item"] = bench.ns_per_item[s];
             e["perfgauge_raw_ns_per_item"] = bench.raw_ns_per_item[s];
-            e["perfgauge_items_per_iteration"] = bench.items_per_iteration;
-            e["perfgauge_bytes_per_iteration"] = bench.bytes_per_iteration;
             for (std::size_t i = 0; i < r.events.size(); ++i) {
                 if (r.events[i].counted)
                     e["perfgauge_raw_" + r.events[i].name] = bench.raw_counters_per_item[i][s];

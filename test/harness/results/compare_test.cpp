@@ -527,10 +527,17 @@ TEST(MergeProcesses, ABenchmarkWithEverySampleDisturbedKeepsItsPlace) {
     EXPECT_EQ(back.benchmarks[0].name, "a");
     EXPECT_EQ(back.benchmarks[0].disturbed.size(), 3u);
     EXPECT_EQ(back.benchmarks[1].name, "b");
-    const auto merged =
-        merge_processes({parse_run_json(render_run(first, OutputFormat::json), "first"), back});
-    EXPECT_EQ(merged.benchmarks[0].ns_per_item.size(), 3u);
-    EXPECT_EQ(merged.benchmarks[1].ns_per_item.size(), 6u);
+    // What a benchmark's item is survives without a sample: the merged result takes it from
+    // the first process, and a per-iteration time built on 1 item would be off by the items.
+    EXPECT_EQ(back.benchmarks[0].items_per_iteration, 100);
+    EXPECT_EQ(back.benchmarks[0].bytes_per_iteration, 300);
+    const auto front = parse_run_json(render_run(first, OutputFormat::json), "first");
+    for (const auto& merged : {merge_processes({front, back}), merge_processes({back, front})}) {
+        EXPECT_EQ(merged.benchmarks[0].ns_per_item.size(), 3u);
+        EXPECT_EQ(merged.benchmarks[1].ns_per_item.size(), 6u);
+        EXPECT_EQ(merged.benchmarks[0].items_per_iteration, 100);
+        EXPECT_EQ(merged.benchmarks[0].bytes_per_iteration, 300);
+    }
 }
 
 // A result of two measuring processes of five samples each whose medians disagree by 12% (one
