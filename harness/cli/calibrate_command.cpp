@@ -1,9 +1,10 @@
-// perfgauge calibrate [--format table|json] [--samples N] [--events LIST] [--quick]
+// perfgauge calibrate [--format table|json] [-o FILE] [--samples N] [--events LIST] [--quick]
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
@@ -60,7 +61,8 @@ nlohmann::json check_json(const CorrectionCheck& check) {
                         {"pass", harness::correction_passes(r)},
                         {"pairs", r.pairs},
                         {"snapshot_pause_ns", number_or_null(r.snapshot_pause_ns)},
-                        {"machine_drift", r.machine_drift}});
+                        {"machine_drift", r.machine_drift ? nlohmann::json(*r.machine_drift)
+                                                          : nlohmann::json(nullptr)}});
     }
     return {{"events", check.events},
             {"counted", check.counted},
@@ -97,39 +99,42 @@ double subtracted_pair_ns(const CorrectionCheck& check) {
 std::vector<std::string> drift_notes(const CorrectionCheck& check) {
     std::vector<std::string> notes;
     for (const CorrectionRow& r : check.rows) {
-        if (unchecked(r) || harness::correction_passes(r) ||
-            std::abs(r.machine_drift) <= harness::kProbeDriftNoise)
+        if (unchecked(r) || harness::correction_passes(r) || !r.machine_drift ||
+            std::abs(*r.machine_drift) <= harness::kProbeDriftNoise)
             continue;
+        const double drift = *r.machine_drift;
         const double pair = subtracted_pair_ns(check);
         notes.push_back(fmt::format(
             "k={}: the machine ran {:.0f}% {} during this row than while the pair ({:.2f} ns) "
             "was calibrated; a pair moving with it explains {:+.2f} ns of its {:+.2f} ns ERROR",
-            r.k, 100 * std::abs(r.machine_drift), r.machine_drift > 0 ? "slower" : "faster", pair,
-            r.machine_drift * pair, r.error_ns));
+            r.k, 100 * std::abs(drift), drift > 0 ? "slower" : "faster", pair, drift * pair,
+            r.error_ns));
     }
     return notes;
 }
 
-void print_check(const CorrectionCheck& check) {
-    fmt::print(
+void render_check(std::string& out, const CorrectionCheck& check) {
+    fmt::format_to(
+        std::back_inserter(out),
         "\nwith {}: subtracted per sample {:.2f} ns, per pause()/resume() pair {:.2f} ns{}\n",
         counters_label(check), check.batch_overhead_ns, check.pause_overhead_ns,
         check.clock_pause_overhead_ns > 0
             ? fmt::format(" with snapshots, {:.2f} ns reading only the clock (timed apart)",
                           check.clock_pause_overhead_ns)
             : "");
-    fmt::print(
-        "the subtracted pair's cost moves by ±{:.2f} ns with the work around it "
-        "(calibrated between six kinds of work, their median subtracted): at small K, "
-        "ERROR is as much about which work this is as about the correction\n",
-        check.pause_overhead_spread_ns);
+    fmt::format_to(std::back_inserter(out),
+                   "the subtracted pair's cost moves by ±{:.2f} ns with the work around it "
+                   "(calibrated between six kinds of work, their median subtracted): at small K, "
+                   "ERROR is as much about which work this is as about the correction\n",
+                   check.pause_overhead_spread_ns);
     for (const auto& line : check.not_counted)
-        fmt::print("not counted: {}\n", line);
+        fmt::format_to(std::back_inserter(out), "not counted: {}\n", line);
     const bool apart = std::any_of(check.rows.begin(), check.rows.end(), [](const auto& r) {
         return std::isfinite(r.snapshot_pause_ns);
     });
     if (apart) {
-        fmt::print(
+        fmt::format_to(
+            std::back_inserter(out),
             "a counter snapshot is a system call here: the paused loop is timed in batches whose "
             "pauses read only the clock, counted in batches beside them; SNAPSHOTS: what the "
             "snapshots added to its time, per pair (- where no sample was clean)\n");
@@ -154,15 +159,15 @@ void print_check(const CorrectionCheck& check) {
                 : "-",
             fmt::format("±{:.2f} ns", harness::correction_tolerance_ns(r.reference_ns)),
             std::to_string(r.pairs),
-            fmt::format("{:+.1f}%", 100 * r.machine_drift)};
+            r.machine_drift ? fmt::format("{:+.1f}%", 100 * *r.machine_drift) : "-"};
         if (apart)
             cells.push_back(signed_ns_text(r.snapshot_pause_ns));
         cells.push_back(row_verdict(r));
         table.add_row(cells);
     }
-    fmt::print("{}", table.render());
+    fmt::format_to(std::back_inserter(out), "{}", table.render());
     for (const auto& note : drift_notes(check))
-        fmt::print("{}\n", note);
+        fmt::format_to(std::back_inserter(out), "{}\n", note);
 }
 
 struct RowCounts {
@@ -185,8 +190,8 @@ RowCounts count_rows(const std::vector<CorrectionCheck>& checks) {
 
 int calibrate_command(const std::vector<std::string>& args) {
     po::options_description options(
-        "usage: perfgauge calibrate [--format table|json] [--samples N] [--events LIST] "
-        "[--quick]\n\n"
+        "usage: perfgauge calibrate [--format table|json] [-o FILE] [--samples N] "
+        "[--events LIST] [--quick]\n\n"
         "Measures what measuring costs here, then checks that perfgauge's correction of it "
         "holds.\n"
         "- Each clock: its granularity, measured (the smallest non-zero difference between\n"
@@ -216,11 +221,14 @@ int calibrate_command(const std::vector<std::string>& args) {
         "  JSON) and does not pass. DRIFT: how much slower (+) or faster (-) perfgauge's\n"
         "  machine probe ran during the row than while the pair was calibrated (before the\n"
         "  sweep): a pair whose cost moved with the machine leaves that share of itself in\n"
-        "  ERROR, which a failed row then says when it is beyond the probe's noise (5%).\n"
+        "  ERROR, which a failed row then says when it is beyond the probe's noise (5%);\n"
+        "  - (null in the JSON) where no sample was clean to measure it.\n"
         "Exit status 0 whatever the verdicts (it is a report); the JSON carries pass flags.\n"
         "\noptions");
     options.add_options()("help,h", "show this help")(
         "format", po::value<std::string>()->default_value("table"), "table or json")(
+        "output,o", po::value<std::string>(),
+        "write here instead of stdout (atomically, when done; - is stdout)")(
         "samples", po::value<std::size_t>()->default_value(20000),
         "clock and snapshot samples (>= 100)")(
         "events,e", po::value<std::string>()->default_value(kDefaultEvents),
@@ -236,6 +244,7 @@ int calibrate_command(const std::vector<std::string>& args) {
     const std::string format = vm["format"].as<std::string>();
     if (format != "table" && format != "json")
         throw UsageError("--format must be table or json, not '" + format + "'");
+    const std::string output = output_option(vm);  // checked before the seconds of measuring
     const std::size_t samples = vm["samples"].as<std::size_t>();
     if (samples < 100 || samples > 100'000'000)
         throw UsageError("--samples must be between 100 and 100000000");
@@ -288,9 +297,10 @@ int calibrate_command(const std::vector<std::string>& args) {
                            {"checks", nlohmann::json::array()}};
         for (const auto& check : checks)
             j["correction"]["checks"].push_back(check_json(check));
-        fmt::print("{}\n", j.dump(2));
+        write_output(j.dump(2) + "\n", output);
         return kExitOk;
     }
+    std::string out;
     harness::TextTable table({"CLOCK", "OVERHEAD", "GRANULARITY", "NOMINAL", "STEPS SEEN"},
                              {harness::TextTable::Align::left, harness::TextTable::Align::right,
                               harness::TextTable::Align::right, harness::TextTable::Align::right,
@@ -302,34 +312,38 @@ int calibrate_command(const std::vector<std::string>& args) {
              clock.nominal_ghz > 0 ? fmt::format("{:.4f} GHz", clock.nominal_ghz) : "-",
              steps_text(clock.steps)});
     }
-    fmt::print("{}", table.render());
-    fmt::print(
+    fmt::format_to(std::back_inserter(out), "{}", table.render());
+    fmt::format_to(
+        std::back_inserter(out),
         "GRANULARITY: the smallest common non-zero difference between consecutive reads (<=: the "
         "differences are not whole multiples of it, so reads cost more than a step and the clock "
         "may step finer); NOMINAL: the TSC's frequency, whose tick is not its step\n");
-    fmt::print("counter snapshot, read() of a 3-event group: {}\n",
-               std::isfinite(c.snapshot_read_ns) ? fmt::format("{:.0f} ns", c.snapshot_read_ns)
-                                                 : "unavailable");
-    fmt::print("counter snapshot, rdpmc of 3 hardware counters: {}\n",
-               c.snapshot_rdpmc_ns ? fmt::format("{:.0f} ns", *c.snapshot_rdpmc_ns)
-                                   : "unavailable (no hardware PMU, or rdpmc disabled)");
-    fmt::print(
+    fmt::format_to(std::back_inserter(out), "counter snapshot, read() of a 3-event group: {}\n",
+                   std::isfinite(c.snapshot_read_ns) ? fmt::format("{:.0f} ns", c.snapshot_read_ns)
+                                                     : "unavailable");
+    fmt::format_to(std::back_inserter(out), "counter snapshot, rdpmc of 3 hardware counters: {}\n",
+                   c.snapshot_rdpmc_ns ? fmt::format("{:.0f} ns", *c.snapshot_rdpmc_ns)
+                                       : "unavailable (no hardware PMU, or rdpmc disabled)");
+    fmt::format_to(
+        std::back_inserter(out),
         "\nSeed experiment (Ou 2020): K dependent atomic adds per iteration, ns per iteration; "
         "REFERENCE never pauses, RAW and CORRECTED pause and resume once per iteration\n");
     for (const auto& check : checks)
-        print_check(check);
+        render_check(out, check);
     // Rows without a pair were not checked: that is a busy machine, not a correction off target.
     const char* verdict = counts.passed == counts.rows ? "correction holds"
                           : counts.passed + counts.unchecked == counts.rows
                               ? "correction not fully checked"
                               : "CORRECTION OFF TARGET";
-    fmt::print("\n{}: {} of {} rows within |ERROR| <= max(1 ns, 2% of REFERENCE){}\n", verdict,
-               counts.passed, counts.rows,
-               counts.unchecked == 0
-                   ? ""
-                   : fmt::format("; {} not checked (no round without a disturbed batch: the "
-                                 "machine was busy, run it again)",
-                                 counts.unchecked));
+    fmt::format_to(std::back_inserter(out),
+                   "\n{}: {} of {} rows within |ERROR| <= max(1 ns, 2% of REFERENCE){}\n", verdict,
+                   counts.passed, counts.rows,
+                   counts.unchecked == 0
+                       ? ""
+                       : fmt::format("; {} not checked (no round without a disturbed batch: the "
+                                     "machine was busy, run it again)",
+                                     counts.unchecked));
+    write_output(out, output);
     return kExitOk;
 }
 

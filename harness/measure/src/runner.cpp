@@ -504,8 +504,11 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                 "(more work between pauses makes this smaller)",
                 benchmarks[b].name, 100 * spread_bound, spread));
         }
-        if (const auto drift = pause_drift_warning(
-                benchmarks[b].name, result.pause_calibration_drift, pause_share[b], spread_bound)) {
+        if (!result.pause_calibration_drift)
+            continue;
+        if (const auto drift =
+                pause_drift_warning(benchmarks[b].name, *result.pause_calibration_drift,
+                                    pause_share[b], spread_bound)) {
             result.warnings.push_back(*drift);
         }
     }

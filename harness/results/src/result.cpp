@@ -80,7 +80,9 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
     if (part.machine_probe_ns > 0 &&
         (into.machine_probe_ns <= 0 || part.machine_probe_ns < into.machine_probe_ns))
         into.machine_probe_ns = part.machine_probe_ns;
-    if (std::abs(part.pause_calibration_drift) > std::abs(into.pause_calibration_drift))
+    if (part.pause_calibration_drift &&
+        (!into.pause_calibration_drift ||
+         std::abs(*part.pause_calibration_drift) > std::abs(*into.pause_calibration_drift)))
         into.pause_calibration_drift = part.pause_calibration_drift;
     // Each process spun for its own gaps: the run keeps the part that lost most, and its one
     // warning about them, not one per process.

@@ -167,7 +167,8 @@ void read_context(const json& context, RunResult& r) {
     r.pause_overhead_spread_ns = get_or<double>(p, "pause_overhead_spread_ns", 0);
     r.machine_probe_ns = get_or<double>(p, "machine_probe_ns", 0);
     r.machine_copy_probe_ns = get_or<double>(p, "machine_copy_probe_ns", 0);
-    r.pause_calibration_drift = get_or<double>(p, "pause_calibration_drift", 0);
+    if (const auto it = p.find("pause_calibration_drift"); it != p.end() && !it->is_null())
+        r.pause_calibration_drift = checked<double>(*it, "pause_calibration_drift");
     r.seed = get_or<std::uint64_t>(p, "seed", 0);
     r.repetitions = get_or<std::size_t>(p, "repetitions", 0);
     r.processes = get_or<std::size_t>(p, "processes", 1);

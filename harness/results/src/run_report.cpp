@@ -72,7 +72,9 @@ nlohmann::json context_json(const RunResult& r) {
     p["pause_overhead_spread_ns"] = r.pause_overhead_spread_ns;
     p["machine_probe_ns"] = r.machine_probe_ns;
     p["machine_copy_probe_ns"] = r.machine_copy_probe_ns;
-    p["pause_calibration_drift"] = r.pause_calibration_drift;
+    p["pause_calibration_drift"] = r.pause_calibration_drift
+                                       ? nlohmann::json(*r.pause_calibration_drift)
+                                       : nlohmann::json(nullptr);
     p["seed"] = r.seed;
     p["repetitions"] = r.repetitions;
     p["processes"] = r.processes;

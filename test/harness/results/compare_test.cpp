@@ -399,6 +399,15 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     EXPECT_EQ(
         parse_run_json(render_run(merged, OutputFormat::json), "merged").pause_calibration_drift,
         -0.12);
+    // A part that could not measure its drift leaves the other's; none measured stays unknown
+    // (null in the JSON), not a drift of 0.
+    first.pause_calibration_drift.reset();
+    EXPECT_EQ(merge_processes({first, second}).pause_calibration_drift, -0.12);
+    second.pause_calibration_drift.reset();
+    const auto unknown = merge_processes({first, second});
+    EXPECT_FALSE(unknown.pause_calibration_drift.has_value());
+    EXPECT_FALSE(parse_run_json(render_run(unknown, OutputFormat::json), "merged")
+                     .pause_calibration_drift.has_value());
     EXPECT_EQ(merged.warnings, (std::vector<std::string>{"only in the second"}));
     const auto& a = merged.benchmarks[0];
     ASSERT_EQ(a.ns_per_item.size(), 9u);

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,8 @@ struct CorrectionRow {
     /// How much slower perfgauge's machine probe ran during this row than while the pair's
     /// cost was calibrated (RunResult::pause_calibration_drift): a pair moving with it leaves
     /// about this share of the subtracted pair in ERROR, the machine's doing, not the method's.
-    double machine_drift = 0;
+    /// Nullopt: not measured (no clean sample).
+    std::optional<double> machine_drift{};
 };
 
 /// The median over the rounds both sides have a clean sample in of `paused - reference`

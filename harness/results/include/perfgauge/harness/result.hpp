@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -104,8 +105,9 @@ struct RunResult {
     double machine_copy_probe_ns = 0;
     /// How much slower the machine probe ran over the samples than while the pause/resume
     /// pairs were calibrated (0.3: 30% slower, -0.1: 10% faster): the pairs subtracted were
-    /// priced on the machine as it was then. 0: not measured. Of several processes, the largest.
-    double pause_calibration_drift = 0;
+    /// priced on the machine as it was then. Of several processes, the largest. Nullopt: not
+    /// measured (no clean sample, or no probe), which is not "no drift".
+    std::optional<double> pause_calibration_drift;
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
     std::size_t processes = 1;  ///< measuring processes the samples came from
