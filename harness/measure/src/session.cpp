@@ -38,8 +38,14 @@ Session::Region::Region(Session& session, std::string_view name) : session_(&ses
 }
 
 Session::Region::~Region() {
-    if (session_ != nullptr)
-        session_->leave(serial_);
+    if (session_ == nullptr)
+        return;
+    if (std::this_thread::get_id() != session_->owner_) {
+        // A destructor cannot throw, and this thread must not touch the owner's state.
+        session_->ended_elsewhere_.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    session_->leave(serial_);
 }
 
 Session::Session(const std::string& events, SessionOptions options)
@@ -386,6 +392,13 @@ std::string Session::report(OutputFormat format) const {
                         "are not included): {}",
                         fmt::join(open_names, ", ")));
     }
+    if (const std::size_t elsewhere = regions_ended_elsewhere(); elsewhere > 0) {
+        notes.push_back(fmt::format(
+            "{} region{} ended on another thread than the session's: not counted (a Region "
+            "must end on the thread that opened it; each thread that measures makes its own "
+            "Session)",
+            elsewhere, elsewhere == 1 ? "" : "s"));
+    }
     if (bookkeeping_count_ > 0) {
         notes.push_back(fmt::format(
             "perfgauge's own bookkeeping inside regions (new names, entry buffers growing): {} "
@@ -402,6 +415,7 @@ std::string Session::report(OutputFormat format) const {
                                       {"nested_overhead_ns", nested_overhead_.ns},
                                       {"bookkeeping_count", bookkeeping_count_},
                                       {"bookkeeping_ns", bookkeeping_ns_},
+                                      {"regions_ended_elsewhere", regions_ended_elsewhere()},
                                       {"regions", regions},
                                       {"not_counted", unsupported_},
                                       {"notes", notes}};

@@ -195,6 +195,36 @@ TEST(Session, RegionsOnAnotherThreadAreRejected) {
     EXPECT_EQ(session.bookkeeping_count(), 0u);
 }
 
+// A Region moved to another thread and ending there: the owner's entry stays open (that thread
+// must not touch the session), is not counted, and the report says so; an enclosing region
+// that ends on the owner's thread closes it as any region closed out of order.
+TEST(Session, ARegionEndedOnAnotherThreadIsNotCountedAndIsReported) {
+    Session session("task-clock", SessionOptions{10, 8});
+    {
+        auto moved = session.region("moved away");
+        std::thread other([r = std::move(moved)] {});
+        other.join();
+    }
+    EXPECT_EQ(session.regions_ended_elsewhere(), 1u);
+    EXPECT_EQ(find(session.results(), "moved away").count, 0u);
+    EXPECT_NE(session.report().find("1 region ended on another thread than the session's"),
+              std::string::npos)
+        << session.report();
+    EXPECT_NE(session.report().find("still open when this report was made"), std::string::npos);
+    const auto json = nlohmann::json::parse(session.report(OutputFormat::json));
+    EXPECT_EQ(json["regions_ended_elsewhere"], 1);
+    {
+        auto outer = session.region("outer");
+        auto inner = session.region("inner");
+        std::thread other([r = std::move(inner)] {});
+        other.join();
+    }  // outer ends on the owner's thread, closing inner with it
+    EXPECT_EQ(session.regions_ended_elsewhere(), 2u);
+    EXPECT_EQ(find(session.results(), "outer").count, 1u);
+    EXPECT_EQ(find(session.results(), "inner").count, 1u);
+    auto after = session.region("after");  // the session still works
+}
+
 TEST(Session, TooDeepNestingIsAnError) {
     Session session("task-clock", SessionOptions{10, 2});
     auto a = session.region("a");

@@ -19,6 +19,7 @@
 // per boundary.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -98,7 +99,10 @@ class Session {
     /// Starts a region that ends when the returned object is destroyed, or when a region
     /// around it ends first (Regions are movable, so they may close out of order: the report
     /// says so). A Region must end on the thread that opened it and before its Session is
-    /// destroyed.
+    /// destroyed: one ending on another thread changes nothing of the session (that thread
+    /// would race with the owner's regions, and its counters count the owner's thread): the
+    /// entry stays open, ends with a region around it if one ends, and the report says how many
+    /// did (regions_ended_elsewhere()).
     [[nodiscard]] Region region(std::string_view name) { return Region(*this, name); }
 
     /// Runs `fn` inside a region named `name` and returns what it returns.
@@ -121,6 +125,10 @@ class Session {
     /// perfgauge's own bookkeeping done while regions were open (a new name's slot, an entry
     /// buffer growing): how often, and its time, taken out of every region open around it.
     std::size_t bookkeeping_count() const { return bookkeeping_count_; }
+    /// Regions whose Region object ended on another thread than the session's (not counted).
+    std::size_t regions_ended_elsewhere() const {
+        return ended_elsewhere_.load(std::memory_order_relaxed);
+    }
     double bookkeeping_ns() const { return bookkeeping_ns_; }
 
     /// Every region name seen, in order of first entry.
@@ -165,6 +173,8 @@ class Session {
     void simulated_boundary(const char* what, std::size_t slot) const;
 
     std::thread::id owner_;
+    // The one member another thread may touch: a Region ending there only counts itself here.
+    std::atomic<std::size_t> ended_elsewhere_{0};
     Clock clock_;
     pmu::CounterSet counters_;
     std::vector<std::string> event_names_;
