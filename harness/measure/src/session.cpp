@@ -33,7 +33,8 @@ bool simulating_regions() {
 }  // namespace
 
 Session::Region::Region(Session& session, std::string_view name) : session_(&session) {
-    session.check_thread();  // before the name's slot: another thread must change nothing
+    session.check_thread();    // before the name's slot: another thread must change nothing
+    session.drop_abandoned();  // before the name's slot too: its depth must not count them
     serial_ = session.enter(session.slot_for(name));
 }
 
@@ -42,10 +43,47 @@ Session::Region::~Region() {
         return;
     if (std::this_thread::get_id() != session_->owner_) {
         // A destructor cannot throw, and this thread must not touch the owner's state.
-        session_->ended_elsewhere_.fetch_add(1, std::memory_order_relaxed);
+        session_->abandon(serial_);
         return;
     }
     session_->leave(serial_);
+}
+
+void Session::abandon(std::uint64_t serial) noexcept {
+    ended_elsewhere_.fetch_add(1, std::memory_order_relaxed);
+    const std::lock_guard lock(abandoned_mutex_);
+    try {
+        abandoned_by_others_.push_back(serial);
+        abandoned_pending_.store(true, std::memory_order_release);
+    } catch (const std::bad_alloc&) {  // the entry stays open, and the report says so
+    }
+}
+
+bool Session::abandoned(std::uint64_t serial) const {
+    return std::find(to_drop_.begin(), to_drop_.end(), serial) != to_drop_.end();
+}
+
+void Session::drop_abandoned() {
+    if (abandoned_pending_.load(std::memory_order_acquire)) {
+        const std::lock_guard lock(abandoned_mutex_);
+        to_drop_.insert(to_drop_.end(), abandoned_by_others_.begin(), abandoned_by_others_.end());
+        abandoned_by_others_.clear();
+        abandoned_pending_.store(false, std::memory_order_relaxed);
+    }
+    while (!stack_.empty() && abandoned(stack_.back().serial))
+        discard_top();
+    // Entries a region around them closed already, before their Region ended elsewhere.
+    std::erase_if(to_drop_, [this](std::uint64_t serial) {
+        return std::none_of(stack_.begin(), stack_.end(),
+                            [serial](const Open& open) { return open.serial == serial; });
+    });
+}
+
+void Session::discard_top() {
+    const Open open = stack_.back();
+    stack_.pop_back();
+    if (!stack_.empty())
+        stack_.back().nested_regions += 1 + open.nested_regions;
 }
 
 Session::Session(const std::string& events, SessionOptions options)
@@ -189,6 +227,10 @@ void Session::leave_out_of_order(std::uint64_t serial) {
         return;  // closed already, with a region around it
     const std::size_t outer = it->slot;
     while (stack_.back().serial != serial) {
+        if (abandoned(stack_.back().serial)) {
+            discard_top();
+            continue;
+        }
         // Slots only, inside the regions still open around: the report words them.
         const std::pair<std::size_t, std::size_t> pair{stack_.back().slot, outer};
         if (std::find(closed_with_parent_.begin(), closed_with_parent_.end(), pair) ==
@@ -204,6 +246,7 @@ void Session::leave_out_of_order(std::uint64_t serial) {
 }
 
 void Session::leave(std::uint64_t serial) {
+    drop_abandoned();
     if (stack_.empty() || stack_.back().serial != serial) {
         leave_out_of_order(serial);
         return;
@@ -382,11 +425,19 @@ std::string Session::report(OutputFormat format) const {
             "ending there (regions closed out of order)",
             results_[inner].name, results_[outer].name));
     }
-    if (!stack_.empty()) {
-        // Their finished entries are in the table; the open ones have no end yet.
-        std::vector<std::string> open_names;
-        for (const auto& open : stack_)
+    // Their finished entries are in the table; the open ones have no end yet. Entries whose
+    // Region ended on another thread are not open: they are dropped (said below).
+    std::vector<std::uint64_t> dropped = to_drop_;
+    {
+        const std::lock_guard lock(abandoned_mutex_);
+        dropped.insert(dropped.end(), abandoned_by_others_.begin(), abandoned_by_others_.end());
+    }
+    std::vector<std::string> open_names;
+    for (const auto& open : stack_) {
+        if (std::find(dropped.begin(), dropped.end(), open.serial) == dropped.end())
             open_names.push_back("'" + results_[open.slot].name + "'");
+    }
+    if (!open_names.empty()) {
         notes.push_back(
             fmt::format("still open when this report was made (their open entries "
                         "are not included): {}",
@@ -394,9 +445,9 @@ std::string Session::report(OutputFormat format) const {
     }
     if (const std::size_t elsewhere = regions_ended_elsewhere(); elsewhere > 0) {
         notes.push_back(fmt::format(
-            "{} region{} ended on another thread than the session's: not counted (a Region "
-            "must end on the thread that opened it; each thread that measures makes its own "
-            "Session)",
+            "{} region{} ended on another thread than the session's, each dropped uncounted if "
+            "still open then (a Region must end on the thread that opened it; each thread that "
+            "measures makes its own Session)",
             elsewhere, elsewhere == 1 ? "" : "s"));
     }
     if (bookkeeping_count_ > 0) {

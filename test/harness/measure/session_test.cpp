@@ -195,34 +195,57 @@ TEST(Session, RegionsOnAnotherThreadAreRejected) {
     EXPECT_EQ(session.bookkeeping_count(), 0u);
 }
 
-// A Region moved to another thread and ending there: the owner's entry stays open (that thread
-// must not touch the session), is not counted, and the report says so; an enclosing region
-// that ends on the owner's thread closes it as any region closed out of order.
-TEST(Session, ARegionEndedOnAnotherThreadIsNotCountedAndIsReported) {
+// A Region moved to another thread and ending there: that thread changes nothing but leaves
+// word of it; the owner drops the entry uncounted at its next region boundary (so it neither
+// nests later regions nor uses up depth), and the report says how many ended elsewhere.
+TEST(Session, ARegionEndedOnAnotherThreadIsDroppedUncountedAndReported) {
     Session session("task-clock", SessionOptions{10, 8});
-    {
-        auto moved = session.region("moved away");
-        std::thread other([r = std::move(moved)] {});
-        other.join();
-    }
+    const auto end_elsewhere = [](Session::Region region) {
+        std::thread([r = std::move(region)] {}).join();
+    };
+    end_elsewhere(session.region("moved away"));
     EXPECT_EQ(session.regions_ended_elsewhere(), 1u);
-    EXPECT_EQ(find(session.results(), "moved away").count, 0u);
-    EXPECT_NE(session.report().find("1 region ended on another thread than the session's"),
+    const std::string report = session.report();
+    EXPECT_NE(report.find("1 region ended on another thread than the session's, each dropped "
+                          "uncounted if still open then"),
               std::string::npos)
-        << session.report();
-    EXPECT_NE(session.report().find("still open when this report was made"), std::string::npos);
-    const auto json = nlohmann::json::parse(session.report(OutputFormat::json));
-    EXPECT_EQ(json["regions_ended_elsewhere"], 1);
+        << report;
+    EXPECT_EQ(report.find("still open when this report was made"), std::string::npos) << report;
+    EXPECT_EQ(nlohmann::json::parse(session.report(OutputFormat::json))["regions_ended_elsewhere"],
+              1);
+    {
+        auto next = session.region("next");  // not nested in the abandoned entry
+    }
+    EXPECT_EQ(find(session.results(), "moved away").count, 0u);
+    EXPECT_EQ(find(session.results(), "next").depth, 0u);
+    EXPECT_EQ(find(session.results(), "next").count, 1u);
+
+    // Abandoned inside a region that ends on the owner's thread: dropped, the parent counted.
     {
         auto outer = session.region("outer");
-        auto inner = session.region("inner");
-        std::thread other([r = std::move(inner)] {});
-        other.join();
-    }  // outer ends on the owner's thread, closing inner with it
-    EXPECT_EQ(session.regions_ended_elsewhere(), 2u);
+        end_elsewhere(session.region("inner"));
+    }
     EXPECT_EQ(find(session.results(), "outer").count, 1u);
-    EXPECT_EQ(find(session.results(), "inner").count, 1u);
-    auto after = session.region("after");  // the session still works
+    EXPECT_EQ(find(session.results(), "inner").count, 0u);
+    EXPECT_EQ(session.report().find("closed with it"), std::string::npos) << session.report();
+
+    // Closed with its parent first (counted, as any region closed out of order), its Region
+    // ending elsewhere afterwards changes nothing.
+    std::optional<Session::Region> kept;
+    {
+        auto parent = session.region("parent");
+        kept.emplace(session.region("closed first"));
+    }
+    end_elsewhere(std::move(*kept));
+    EXPECT_EQ(find(session.results(), "closed first").count, 1u);
+
+    // Many of them never use up the depth (8 here).
+    for (int i = 0; i < 20; ++i)
+        end_elsewhere(session.region("again"));
+    EXPECT_EQ(session.regions_ended_elsewhere(), 23u);
+    { auto last = session.region("last"); }
+    EXPECT_EQ(find(session.results(), "last").depth, 0u);
+    EXPECT_EQ(find(session.results(), "again").count, 0u);
 }
 
 TEST(Session, TooDeepNestingIsAnError) {

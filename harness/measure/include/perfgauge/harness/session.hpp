@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -99,10 +100,10 @@ class Session {
     /// Starts a region that ends when the returned object is destroyed, or when a region
     /// around it ends first (Regions are movable, so they may close out of order: the report
     /// says so). A Region must end on the thread that opened it and before its Session is
-    /// destroyed: one ending on another thread changes nothing of the session (that thread
-    /// would race with the owner's regions, and its counters count the owner's thread): the
-    /// entry stays open, ends with a region around it if one ends, and the report says how many
-    /// did (regions_ended_elsewhere()).
+    /// destroyed. One ending on another thread only leaves word of it (that thread would race
+    /// with the owner's regions, and its counters count the owner's thread): its entry, if
+    /// still open, is dropped uncounted by the owner's next region boundary or report, and the
+    /// report says how many ended elsewhere (regions_ended_elsewhere()).
     [[nodiscard]] Region region(std::string_view name) { return Region(*this, name); }
 
     /// Runs `fn` inside a region named `name` and returns what it returns.
@@ -125,7 +126,7 @@ class Session {
     /// perfgauge's own bookkeeping done while regions were open (a new name's slot, an entry
     /// buffer growing): how often, and its time, taken out of every region open around it.
     std::size_t bookkeeping_count() const { return bookkeeping_count_; }
-    /// Regions whose Region object ended on another thread than the session's (not counted).
+    /// Regions whose Region object ended on another thread than the session's.
     std::size_t regions_ended_elsewhere() const {
         return ended_elsewhere_.load(std::memory_order_relaxed);
     }
@@ -153,6 +154,16 @@ class Session {
     void check_thread() const;
     /// Returns the entry's serial, which leave() takes.
     std::uint64_t enter(std::size_t slot);
+    /// Called by a Region ending on another thread: records its serial for the owner.
+    void abandon(std::uint64_t serial) noexcept;
+    /// On the owner's thread: takes the serials other threads abandoned and drops those entries
+    /// on top of the stack, uncounted (one below a region still open is dropped when that one
+    /// has closed, or with a region around both).
+    void drop_abandoned();
+    bool abandoned(std::uint64_t serial) const;
+    /// Pops the top entry without recording it: its parent still holds its time, and pays for
+    /// its enter and everything nested in it.
+    void discard_top();
     void leave(std::uint64_t serial);
     /// A region closed while regions opened inside it are still open (movable Regions allow
     /// it): those close with it, their time ending there, and the report says so; a region
@@ -172,9 +183,13 @@ class Session {
     /// Under perfgauge's simulation: a callgrind dump named for the boundary.
     void simulated_boundary(const char* what, std::size_t slot) const;
 
-    std::thread::id owner_;
-    // The one member another thread may touch: a Region ending there only counts itself here.
+    const std::thread::id owner_;
+    // What another thread may touch (a Region ending there): these three, under the mutex.
+    mutable std::mutex abandoned_mutex_;
+    std::vector<std::uint64_t> abandoned_by_others_;
     std::atomic<std::size_t> ended_elsewhere_{0};
+    std::atomic<bool> abandoned_pending_{false};
+    std::vector<std::uint64_t> to_drop_;  // the owner's copy, until each entry is gone
     Clock clock_;
     pmu::CounterSet counters_;
     std::vector<std::string> event_names_;
