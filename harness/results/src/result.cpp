@@ -29,6 +29,12 @@ std::size_t rounds_used(const RunResult& r) {
 
 void append_samples(BenchmarkResult& into, const BenchmarkResult& from, std::size_t process,
                     std::size_t round_offset) {
+    // What an item is, from the first part with samples: a part without any (every sample
+    // disturbed) may come from a file that did not say (its aggregate carried it only later).
+    if (into.ns_per_item.empty() && !from.ns_per_item.empty()) {
+        into.items_per_iteration = from.items_per_iteration;
+        into.bytes_per_iteration = from.bytes_per_iteration;
+    }
     // One value per sample once any part has them: a part timed with its snapshots (an older
     // file, or a machine where they are no system call) has none to give.
     if (!from.snapshot_pause_ns.empty() || !into.snapshot_pause_ns.empty()) {

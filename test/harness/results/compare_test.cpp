@@ -547,6 +547,19 @@ TEST(MergeProcesses, ABenchmarkWithEverySampleDisturbedKeepsItsPlace) {
         EXPECT_EQ(merged.benchmarks[0].items_per_iteration, 100);
         EXPECT_EQ(merged.benchmarks[0].bytes_per_iteration, 300);
     }
+    // A file from before aggregates said it: the facts come from the process with samples.
+    auto older = nlohmann::json::parse(render_run(second, OutputFormat::json));
+    for (auto& entry : older["benchmarks"]) {
+        if (entry["run_type"] == "aggregate") {
+            entry.erase("perfgauge_items_per_iteration");
+            entry.erase("perfgauge_bytes_per_iteration");
+        }
+    }
+    const auto old_back = parse_run_json(older.dump(), "older");
+    ASSERT_EQ(old_back.benchmarks[0].items_per_iteration, 1);  // what such a file says alone
+    const auto merged = merge_processes({old_back, front});
+    EXPECT_EQ(merged.benchmarks[0].items_per_iteration, 100);
+    EXPECT_EQ(merged.benchmarks[0].bytes_per_iteration, 300);
 }
 
 // A result of two measuring processes of five samples each whose medians disagree by 12% (one
