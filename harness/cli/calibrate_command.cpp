@@ -222,7 +222,7 @@ int calibrate_command(const std::vector<std::string>& args) {
         "  machine probe ran during the row than while the pair was calibrated (before the\n"
         "  sweep): a pair whose cost moved with the machine leaves that share of itself in\n"
         "  ERROR, which a failed row then says when it is beyond the probe's noise (5%);\n"
-        "  - (null in the JSON) where no sample was clean to measure it.\n"
+        "  - (null in the JSON) where no sample was timed to measure it.\n"
         "Exit status 0 whatever the verdicts (it is a report); the JSON carries pass flags.\n"
         "\noptions");
     options.add_options()("help,h", "show this help")(

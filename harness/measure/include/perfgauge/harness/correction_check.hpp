@@ -35,7 +35,7 @@ struct CorrectionRow {
     /// How much slower perfgauge's machine probe ran during this row than while the pair's
     /// cost was calibrated (RunResult::pause_calibration_drift): a pair moving with it leaves
     /// about this share of the subtracted pair in ERROR, the machine's doing, not the method's.
-    /// Nullopt: not measured (no clean sample).
+    /// Nullopt: not measured (no sample was timed).
     std::optional<double> machine_drift{};
 };
 
