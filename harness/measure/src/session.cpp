@@ -64,7 +64,12 @@ bool Session::abandoned(std::uint64_t serial) const {
 }
 
 void Session::drop_abandoned() {
-    if (abandoned_pending_.load(std::memory_order_acquire)) {
+    // Every region boundary comes here: nothing but a flag and an empty list when no Region
+    // ever ended elsewhere.
+    const bool pending = abandoned_pending_.load(std::memory_order_acquire);
+    if (!pending && to_drop_.empty())
+        return;
+    if (pending) {
         const std::lock_guard lock(abandoned_mutex_);
         to_drop_.insert(to_drop_.end(), abandoned_by_others_.begin(), abandoned_by_others_.end());
         abandoned_by_others_.clear();
@@ -73,10 +78,13 @@ void Session::drop_abandoned() {
     while (!stack_.empty() && abandoned(stack_.back().serial))
         discard_top();
     // Entries a region around them closed already, before their Region ended elsewhere.
-    std::erase_if(to_drop_, [this](std::uint64_t serial) {
-        return std::none_of(stack_.begin(), stack_.end(),
-                            [serial](const Open& open) { return open.serial == serial; });
-    });
+    std::erase_if(to_drop_, [this](std::uint64_t serial) { return open_entry(serial) == nullptr; });
+}
+
+const Session::Open* Session::open_entry(std::uint64_t serial) const {
+    const auto it = std::find_if(stack_.begin(), stack_.end(),
+                                 [serial](const Open& open) { return open.serial == serial; });
+    return it == stack_.end() ? nullptr : &*it;
 }
 
 void Session::discard_top() {
@@ -221,11 +229,10 @@ std::uint64_t Session::enter(std::size_t slot) {
 }
 
 void Session::leave_out_of_order(std::uint64_t serial) {
-    const auto it = std::find_if(stack_.begin(), stack_.end(),
-                                 [serial](const Open& open) { return open.serial == serial; });
-    if (it == stack_.end())
+    const Open* open = open_entry(serial);
+    if (open == nullptr)
         return;  // closed already, with a region around it
-    const std::size_t outer = it->slot;
+    const std::size_t outer = open->slot;
     while (stack_.back().serial != serial) {
         if (abandoned(stack_.back().serial)) {
             discard_top();

@@ -161,6 +161,8 @@ class Session {
     /// has closed, or with a region around both).
     void drop_abandoned();
     bool abandoned(std::uint64_t serial) const;
+    /// The entry of `serial` while it is open, else nullptr.
+    const Open* open_entry(std::uint64_t serial) const;
     /// Pops the top entry without recording it: its parent still holds its time, and pays for
     /// its enter and everything nested in it.
     void discard_top();
