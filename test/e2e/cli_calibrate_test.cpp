@@ -137,6 +137,15 @@ TEST(CliCalibrate, WritesItsReportToAFileGivenAsOutput) {
     rendered << std::ifstream(table).rdbuf();
     EXPECT_NE(rendered.str().find("Seed experiment"), std::string::npos) << rendered.str();
 
+    // "-" is standard output, as for every other -o: nothing named "-" appears where it ran.
+    const auto to_stdout = run_process(
+        {"/usr/bin/env", "-C", dir.path().string(), PERFGAUGE_CLI_PATH, "calibrate", "--format",
+         "json", "--samples", "1000", "--quick", "-e", "task-clock", "-o", "-"});
+    ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+    EXPECT_EQ(nlohmann::json::parse(to_stdout.out)["correction"]["checks"].size(), 2u)
+        << to_stdout.out;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "-"));
+
     const auto refused = perfgauge({"calibrate", "--quick", "-o", dir.path().string()});
     EXPECT_EQ(refused.exit_code, 2) << refused.err;
     EXPECT_TRUE(std::filesystem::is_directory(dir.path()));
