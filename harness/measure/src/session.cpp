@@ -70,9 +70,21 @@ void Session::drop_abandoned() {
     if (!pending && to_drop_.empty())
         return;
     if (pending) {
+        // This runs inside ~Region, which must not throw: the common case moves the list
+        // without allocating; when memory runs out the flag stays set and the next boundary
+        // tries again.
         const std::lock_guard lock(abandoned_mutex_);
-        to_drop_.insert(to_drop_.end(), abandoned_by_others_.begin(), abandoned_by_others_.end());
-        abandoned_by_others_.clear();
+        if (to_drop_.empty()) {
+            to_drop_.swap(abandoned_by_others_);
+        } else {
+            try {
+                to_drop_.insert(to_drop_.end(), abandoned_by_others_.begin(),
+                                abandoned_by_others_.end());
+            } catch (const std::bad_alloc&) {
+                return;
+            }
+            abandoned_by_others_.clear();
+        }
         abandoned_pending_.store(false, std::memory_order_relaxed);
     }
     while (!stack_.empty() && abandoned(stack_.back().serial))

@@ -102,8 +102,11 @@ class Session {
     /// says so). A Region must end on the thread that opened it and before its Session is
     /// destroyed. One ending on another thread only leaves word of it (that thread would race
     /// with the owner's regions, and its counters count the owner's thread): its entry, if
-    /// still open, is dropped uncounted by the owner's next region boundary or report, and the
-    /// report says how many ended elsewhere (regions_ended_elsewhere()).
+    /// still open, is dropped uncounted at the owner's next region boundary (one nested in it
+    /// and still open: once that closes), and the report says how many ended elsewhere
+    /// (regions_ended_elsewhere()) and lists none of them as still open. The region around a
+    /// dropped one still subtracts a whole nested region's cost for it, though only the
+    /// opening half was paid inside it.
     [[nodiscard]] Region region(std::string_view name) { return Region(*this, name); }
 
     /// Runs `fn` inside a region named `name` and returns what it returns.
@@ -186,7 +189,8 @@ class Session {
     void simulated_boundary(const char* what, std::size_t slot) const;
 
     const std::thread::id owner_;
-    // What another thread may touch (a Region ending there): these three, under the mutex.
+    // What another thread may touch (a Region ending there): the list and its flag under the
+    // mutex, the count atomically.
     mutable std::mutex abandoned_mutex_;
     std::vector<std::uint64_t> abandoned_by_others_;
     std::atomic<std::size_t> ended_elsewhere_{0};

@@ -106,7 +106,8 @@ struct RunResult {
     /// How much slower the machine probe ran over the samples than while the pause/resume
     /// pairs were calibrated (0.3: 30% slower, -0.1: 10% faster): the pairs subtracted were
     /// priced on the machine as it was then. Of several processes, the largest. Nullopt: not
-    /// measured (no sample was timed, e.g. interrupted first), which is not "no drift".
+    /// measured (no sample was timed, e.g. interrupted first, or no probe reading), which is not
+    /// "no drift".
     std::optional<double> pause_calibration_drift;
     std::uint64_t seed = 0;
     std::size_t repetitions = 0;
