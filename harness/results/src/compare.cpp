@@ -449,12 +449,17 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
     }
     c.machine_drift = drift;
     if (std::fabs(drift) > c.options.min_change) {
+        // Where nothing was paired, say how to see a smaller change: runs taken in turn pair
+        // processes whose machine was the same, which cancels the drift.
         notes.push_back(fmt::format(
             "the machine itself was {:+.1f}% in the contender's run (perfgauge's {} probe, "
-            "the same work in both): {} widened by ±{:.1f}%",
+            "the same work in both): {} widened by ±{:.1f}%{}",
             100 * drift, which,
             paired_runs ? "the intervals of the times not paired are" : "every time's interval is",
-            100 * std::fabs(drift)));
+            100 * std::fabs(drift),
+            paired_runs ? ""
+                        : "; to see a smaller change, measure the two builds in turn "
+                          "(perfgauge run --against OTHER), whose pairs cancel it"));
         return std::fabs(drift);
     }
     return 0;  // within what the probes themselves wander

@@ -233,7 +233,11 @@ TEST(Compare, MachineDriftBetweenRunsWidensTheTimeInterval) {
     const auto note = std::find_if(c.notes.begin(), c.notes.end(), [](const auto& n) {
         return n.find("the machine itself was -10.0%") != std::string::npos;
     });
-    EXPECT_NE(note, c.notes.end());
+    ASSERT_NE(note, c.notes.end());
+    EXPECT_NE(note->find("; to see a smaller change, measure the two builds in turn (perfgauge "
+                         "run --against OTHER)"),
+              std::string::npos)
+        << *note;
     // The chains agree but the copies' medians moved by 10% (a busy sibling thread on the
     // host, which the chain does not feel): the same caution, naming that probe.
     contender.machine_probe_ns = 4400;
@@ -809,6 +813,7 @@ TEST(Compare, PairedRunsNeedThreePairsWithSamplesOnBothSides) {
         said("1 metric was not paired (fewer than 3 runs with clean samples on both "
              "sides), compared as blocks of samples instead: a time"));
     EXPECT_TRUE(said("the machine itself was +10.0% in the contender's run"));
+    EXPECT_FALSE(said("to see a smaller change")) << "runs in turn were taken already";
     // The same runs whole, the probes 10% apart as before: paired, the drift is recorded but
     // widens nothing and is not said.
     auto whole_contender = joined_runs(8 * 1.04, {1, 1, 1});
