@@ -308,21 +308,28 @@ std::map<std::string, std::map<int, double>> process_medians(const nlohmann::jso
     return out;
 }
 
+// The first `taken` pairs of processes that kept clean samples on both sides, as run --against
+// and compare pair them: process i of the other build (a) with process i of this one (b).
+harness::PairedValues clean_pairs(const std::map<int, double>& own,
+                                  const std::map<int, double>& other, int taken) {
+    harness::PairedValues pairs;
+    for (int i = 0; i < taken; ++i) {
+        if (own.count(i) && other.count(i)) {
+            pairs.a.push_back(other.at(i));
+            pairs.b.push_back(own.at(i));
+        }
+    }
+    return pairs;
+}
+
 // How many pairs run --against takes by its stopping rule, recomputed from the two saved
-// results: after `first` pairs, two more at a time while the sign-test interval of the pairs'
-// log ratios (pairs of processes with clean samples on both sides) is wider than
-// +-`precision`, up to `most`. What the machine's noise decided is read back, not assumed.
+// results: after `first` pairs, two more at a time while the sign-test interval of the clean
+// pairs' log ratios is wider than +-`precision`, up to `most`. What the machine's noise decided
+// is read back, not assumed.
 int pairs_the_rule_takes(const std::map<int, double>& own, const std::map<int, double>& other,
                          int first, int most, double precision) {
     for (int taken = first; taken < most; taken += 2) {
-        harness::PairedValues pairs;
-        for (int i = 0; i < taken; ++i) {
-            if (own.count(i) && other.count(i)) {
-                pairs.a.push_back(other.at(i));
-                pairs.b.push_back(own.at(i));
-            }
-        }
-        const auto changes = harness::pair_changes(pairs, true);
+        const auto changes = harness::pair_changes(clean_pairs(own, other, taken), true);
         EXPECT_TRUE(changes.logarithmic);  // every time above 0: the rule compares log ratios
         const auto half_width = harness::median_pair_half_width(changes.values);
         if (half_width && *half_width <= std::log1p(precision))
@@ -346,20 +353,28 @@ TEST(CliAgainst, PairsAreAddedUntilTheIntervalIsNarrowEnough) {
                                 "--against-json", other.string(), "--format", "json"},
                                "3", "perf", "7"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const auto& path : {own, other}) {
-        if (const auto busy = too_busy_to_pair(nlohmann::json::parse(read_file(path)), 7);
-            !busy.empty())
-            GTEST_SKIP() << "every sample of a process disturbed: " << busy;
-    }
     EXPECT_EQ(children_per_benchmark(log),
               (std::map<std::string, int>{{"memcpy", 7}, {"varint", 7}}));
     auto comparison = nlohmann::json::parse(r.out);
     EXPECT_EQ(comparison["paired_runs"], 7);
-    EXPECT_EQ(comparison["benchmarks"][0]["metrics"][0]["run_pairs"], 7);
-    EXPECT_EQ(comparison["benchmarks"][0]["metrics"][0]["pair_center"], "median");
     EXPECT_NE(comparison["notes"].dump().find("measured in 7 pairs of processes"),
               std::string::npos)
         << comparison["notes"].dump();
+    // A process that kept no clean sample of a benchmark (every one disturbed: CI runs two tests
+    // at once on 2 CPUs, one under ASan) makes no pair: the row pairs what is left.
+    const std::string first = comparison["benchmarks"][0]["name"];
+    const std::string first_workload = first.substr(0, first.find('/'));
+    const auto paired =
+        clean_pairs(process_medians(nlohmann::json::parse(read_file(own)))[first_workload],
+                    process_medians(nlohmann::json::parse(read_file(other)))[first_workload], 7)
+            .a.size();
+    const auto& time = comparison["benchmarks"][0]["metrics"][0];
+    if (paired >= harness::kMinPairedRuns) {
+        EXPECT_EQ(time["run_pairs"], paired) << time.dump();
+        EXPECT_EQ(time["pair_center"], paired >= 6 ? "median" : "mean") << time.dump();
+    } else {
+        EXPECT_NE(time["method"], "paired-runs") << time.dump();
+    }
     EXPECT_EQ(nlohmann::json::parse(read_file(own))["context"]["perfgauge"]["processes"], 7);
     // Within +-99%, pairs of the same build mostly agree (the 7 pairs' log ratios would have to
     // span a factor of 4): pairs come two at a time after the first three, and 5 have no
