@@ -289,46 +289,52 @@ std::map<std::string, int> children_per_benchmark(const std::filesystem::path& l
     return out;
 }
 
-// Per workload (memcpy, varint) of a saved result: the median of each process's clean samples,
-// in ns per item, by process index (which is the pair's).
-std::map<std::string, std::map<int, double>> process_medians(const nlohmann::json& result) {
-    std::map<std::string, std::map<int, std::vector<double>>> times;
+// Per workload (memcpy, varint) of a saved result: its clean samples in ns per item, each with
+// the measuring process that took it (process i of one build is paired with process i of the
+// other).
+struct ProcessSamples {
+    std::vector<double> ns_per_item;
+    std::vector<std::size_t> process;
+};
+std::map<std::string, ProcessSamples> samples_by_workload(const nlohmann::json& result) {
+    std::map<std::string, ProcessSamples> out;
     for (const auto& b : result["benchmarks"]) {
         if (b["run_type"] != "iteration")
             continue;
         const std::string name = b["run_name"];
-        times[name.substr(0, name.find('/'))][b["perfgauge_process"].get<int>()].push_back(
-            b["perfgauge_ns_per_item"]);
-    }
-    std::map<std::string, std::map<int, double>> out;
-    for (auto& [workload, processes] : times) {
-        for (auto& [process, values] : processes)
-            out[workload][process] = harness::median(values);
+        auto& samples = out[name.substr(0, name.find('/'))];
+        samples.ns_per_item.push_back(b["perfgauge_ns_per_item"]);
+        samples.process.push_back(b["perfgauge_process"]);
     }
     return out;
 }
 
-// The first `taken` pairs of processes that kept clean samples on both sides, as run --against
-// and compare pair them: process i of the other build (a) with process i of this one (b).
-harness::PairedValues clean_pairs(const std::map<int, double>& own,
-                                  const std::map<int, double>& other, int taken) {
-    harness::PairedValues pairs;
-    for (int i = 0; i < taken; ++i) {
-        if (own.count(i) && other.count(i)) {
-            pairs.a.push_back(other.at(i));
-            pairs.b.push_back(own.at(i));
+// The pairs of the first `taken` processes, as run --against and compare pair them: the medians
+// of the other build's (a) and this one's (b) samples of every process with clean samples on
+// both sides.
+harness::PairedValues clean_pairs(const ProcessSamples& own, const ProcessSamples& other,
+                                  std::size_t taken) {
+    const auto first = [taken](const ProcessSamples& s) {
+        ProcessSamples kept;
+        for (std::size_t i = 0; i < s.process.size(); ++i) {
+            if (s.process[i] < taken) {
+                kept.ns_per_item.push_back(s.ns_per_item[i]);
+                kept.process.push_back(s.process[i]);
+            }
         }
-    }
-    return pairs;
+        return kept;
+    };
+    const ProcessSamples a = first(other), b = first(own);
+    return harness::run_median_pairs(a.ns_per_item, a.process, b.ns_per_item, b.process);
 }
 
 // How many pairs run --against takes by its stopping rule, recomputed from the two saved
 // results: after `first` pairs, two more at a time while the sign-test interval of the clean
 // pairs' log ratios is wider than +-`precision`, up to `most`. What the machine's noise decided
 // is read back, not assumed.
-int pairs_the_rule_takes(const std::map<int, double>& own, const std::map<int, double>& other,
-                         int first, int most, double precision) {
-    for (int taken = first; taken < most; taken += 2) {
+std::size_t pairs_the_rule_takes(const ProcessSamples& own, const ProcessSamples& other,
+                                 std::size_t first, std::size_t most, double precision) {
+    for (std::size_t taken = first; taken < most; taken += 2) {
         const auto changes = harness::pair_changes(clean_pairs(own, other, taken), true);
         EXPECT_TRUE(changes.logarithmic);  // every time above 0: the rule compares log ratios
         const auto half_width = harness::median_pair_half_width(changes.values);
@@ -364,9 +370,10 @@ TEST(CliAgainst, PairsAreAddedUntilTheIntervalIsNarrowEnough) {
     // at once on 2 CPUs, one under ASan) makes no pair: the row pairs what is left.
     const std::string first = comparison["benchmarks"][0]["name"];
     const std::string first_workload = first.substr(0, first.find('/'));
+    const auto own_json = nlohmann::json::parse(read_file(own));
     const auto paired =
-        clean_pairs(process_medians(nlohmann::json::parse(read_file(own)))[first_workload],
-                    process_medians(nlohmann::json::parse(read_file(other)))[first_workload], 7)
+        clean_pairs(samples_by_workload(own_json)[first_workload],
+                    samples_by_workload(nlohmann::json::parse(read_file(other)))[first_workload], 7)
             .a.size();
     const auto& time = comparison["benchmarks"][0]["metrics"][0];
     if (paired >= harness::kMinPairedRuns) {
@@ -375,7 +382,7 @@ TEST(CliAgainst, PairsAreAddedUntilTheIntervalIsNarrowEnough) {
     } else {
         EXPECT_NE(time["method"], "paired-runs") << time.dump();
     }
-    EXPECT_EQ(nlohmann::json::parse(read_file(own))["context"]["perfgauge"]["processes"], 7);
+    EXPECT_EQ(own_json["context"]["perfgauge"]["processes"], 7);
     // Within +-99%, pairs of the same build mostly agree (the 7 pairs' log ratios would have to
     // span a factor of 4): pairs come two at a time after the first three, and 5 have no
     // interval, so mostly seven each, of up to eleven. Under ASan on a loaded CI machine a
@@ -389,13 +396,13 @@ TEST(CliAgainst, PairsAreAddedUntilTheIntervalIsNarrowEnough) {
         "perf", "11"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto wide = children_per_benchmark(log);
-    auto own_medians = process_medians(nlohmann::json::parse(read_file(own)));
-    auto other_medians = process_medians(nlohmann::json::parse(read_file(other)));
+    auto own_samples = samples_by_workload(nlohmann::json::parse(read_file(own)));
+    auto other_samples = samples_by_workload(nlohmann::json::parse(read_file(other)));
     ASSERT_EQ(wide.size(), 2u);
     // A workload with no clean sample on a side has no pair: the rule then takes all eleven.
     for (const auto& [workload, children] : wide) {
-        EXPECT_EQ(children,
-                  pairs_the_rule_takes(own_medians[workload], other_medians[workload], 7, 11, 0.99))
+        EXPECT_EQ(static_cast<std::size_t>(children),
+                  pairs_the_rule_takes(own_samples[workload], other_samples[workload], 7, 11, 0.99))
             << workload;
     }
     // --pairs alone is a fixed number, as before --max-pairs existed.

@@ -377,14 +377,13 @@ TEST(Runner, SaysWhenWhatAPairCostsDependsOnTooMuchOfTheTime) {
     EXPECT_EQ(warning_for("never-pauses"), "");
 }
 
-// Under a competing load every sample of a long batch may be switched out, and disturbed
-// samples are rightly left out: a reason to skip when fewer than `needed` are left, some were
-// left out, and every one left out was switched out or had its CPU stolen (a shortage without
-// that plain evidence of a busy machine fails the test instead).
+// Under a competing load every sample of a long batch may be disturbed, and disturbed samples
+// are rightly left out: a reason to skip when fewer than `needed` are left, some were left out,
+// and every one left out shows what the machine did - switched out, stolen from, a bracketing
+// probe that ran slow (CI: two tests at once on 2 CPUs, one under ASan, left 1 of 6 clean), or
+// wall time beyond CPU time. A shortage without that plain evidence of a busy machine would be
+// the runner's fault, and fails the test instead.
 std::optional<std::string> too_busy_for(const BenchmarkResult& r, std::size_t needed) {
-    // Each set aside for what the machine did: switched out, stolen from, a bracketing probe
-    // that ran slow (CI: two tests at once on 2 CPUs, one under ASan, left 1 of 6 clean), or
-    // wall time beyond CPU time. Any other reason would be the runner's fault: no skip then.
     const bool all_taken_away =
         !r.disturbed.empty() &&
         std::all_of(r.disturbed.begin(), r.disturbed.end(), [](const DisturbedSample& d) {
