@@ -13,5 +13,8 @@ case "$kind" in
                                        -DCMAKE_CXX_COMPILER=clang++) ;;
   *) echo "usage: scripts/build.sh [release|sanitize|fuzz]" >&2; exit 2 ;;
 esac
+# A compiler cache, when one is installed, makes rebuilds across checkouts cheap (it is not
+# installed by install-deps: a fresh CI machine would only fill it).
+if command -v ccache >/dev/null; then flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$dir" -G Ninja -DPERFGAUGE_WERROR=ON "${flags[@]}" >/dev/null
 cmake --build "$dir" --parallel "$(nproc)"
