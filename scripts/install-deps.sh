@@ -9,7 +9,7 @@ packages=(
   libboost-dev
   libgtest-dev libgmock-dev libfmt-dev nlohmann-json3-dev
   valgrind linux-perf clang libclang-rt-14-dev
-  python3 python3-matplotlib python3-scipy
+  python3 python3-matplotlib python3-scipy python3-jsonschema
 )
 
 missing=()

@@ -26,8 +26,8 @@ commands:
                      states; with no options the default suite, saved as JSON
   list               workloads, variants (and whether they run here), the default sweep
   compare A.json B.json | R.json --baseline V --contender W
-                     medians, ratios, p-values and verdicts for time and every counter
-  export R.json --format csv|md|json|table [--filter REGEX]
+                     medians, ratios, confidence intervals and verdicts, time and counters
+  export R.json --format csv|md|json|table|bmf [--filter REGEX]
                      re-render a stored result
   plot R.json -o sweep.png|sweep.svg
                      draw a run result's sweep (needs python3-matplotlib)

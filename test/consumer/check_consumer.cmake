@@ -44,3 +44,31 @@ foreach(internal event_plan.hpp simulation.hpp simulation_valgrind.hpp native_co
     message(FATAL_ERROR "internal header installed: perfgauge/harness/${internal}")
   endif()
 endforeach()
+
+# The README's own example, built as the README says: its CMake snippet (which must be
+# readme/CMakeLists.txt, word for word) and its region example, with no C++ standard set by
+# the consumer, so the installed targets must ask for C++20 themselves.
+file(READ ${README} readme)
+string(REGEX MATCH "<!-- cmake-example -->\n```cmake\n([^`]*)```\n<!-- /cmake-example -->" _ "${readme}")
+set(readme_cmake "${CMAKE_MATCH_1}")
+file(READ ${CONSUMER_DIR}/readme/CMakeLists.txt consumer_cmake)
+if(NOT readme_cmake STREQUAL consumer_cmake)
+  message(FATAL_ERROR "README.md's CMake snippet (between the cmake-example markers) is not "
+                      "test/consumer/readme/CMakeLists.txt:\n${readme_cmake}")
+endif()
+if(consumer_cmake MATCHES "CMAKE_CXX_STANDARD|cxx_std_")
+  message(FATAL_ERROR "the README consumer must not choose the C++ standard itself")
+endif()
+string(REGEX MATCH "<!-- region-example -->\n```cpp\n(.*)```\n<!-- /region-example -->" _ "${readme}")
+if(NOT CMAKE_MATCH_1)
+  message(FATAL_ERROR "README.md lost its region example (between the region-example markers)")
+endif()
+file(WRITE ${WORK_DIR}/readme-src/main.cpp "${CMAKE_MATCH_1}")
+file(COPY ${CONSUMER_DIR}/readme/CMakeLists.txt DESTINATION ${WORK_DIR}/readme-src)
+set(CONSUMER_DIR ${WORK_DIR}/readme-src)
+consume(build-readme)
+run(${WORK_DIR}/build-readme/app)
+if(NOT last_output MATCHES "marked +3 ")
+  message(FATAL_ERROR "unexpected output of the README example: ${last_output}")
+endif()
+message(STATUS "README example ran:\n${last_output}")

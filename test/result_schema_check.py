@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""Validates the JSON files tiny perfgauge runs write against docs/schema/*.schema.json with a
+real validator (Debian's python3-jsonschema), and checks that the validator rejects a file with
+a required field taken out (so a schema that accepts anything cannot pass).
+
+usage: result_schema_check.py PERFGAUGE SCHEMA_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:
+    sys.exit("python3-jsonschema is missing: apt-get install python3-jsonschema "
+             "(scripts/install-deps.sh installs it)")
+
+
+def load_schemas(schema_dir):
+    schemas = {}
+    for name in sorted(os.listdir(schema_dir)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(schema_dir, name), encoding="utf-8") as f:
+                schemas[name[: -len(".schema.json")]] = json.load(f)
+    return schemas
+
+
+def validator_for(kind, schemas):
+    store = {schema["$id"]: schema for schema in schemas.values()}
+    schema = schemas[kind]
+    jsonschema.Draft202012Validator.check_schema(schema)
+    resolver = jsonschema.RefResolver(schema["$id"], schema, store=store)
+    return jsonschema.Draft202012Validator(schema, resolver=resolver)
+
+
+def main():
+    perfgauge, schema_dir = os.path.abspath(sys.argv[1]), sys.argv[2]
+    schemas = load_schemas(schema_dir)
+    work = tempfile.mkdtemp(prefix="perfgauge-schema-")
+    tiny_run = ["--workload", "varint,memcpy", "--variant", "branchy,bmi2", "--cache", "hot",
+                "--sizes", "64", "--max-time", "0.2", "-q"]
+    # (kind, file, command): each command writes the file; all are tiny.
+    jobs = [
+        ("run", "run.json", ["run", *tiny_run, "-e", "task-clock", "--backend", "perf",
+                             "--json", "run.json"]),
+        ("run", "run-counters.json", ["run", *tiny_run, "-e", "task-clock,instructions",
+                                      "--processes", "1", "--json", "run-counters.json"]),
+        ("run", "export.json", ["export", "run.json", "--format", "json", "-o", "export.json"]),
+        ("compare", "compare-files.json", ["compare", "run.json", "run-counters.json",
+                                           "--format", "json", "-o", "compare-files.json"]),
+        ("compare", "compare-variants.json", ["compare", "run-counters.json", "--baseline",
+                                              "branchy", "--contender", "bmi2", "--format",
+                                              "json", "-o", "compare-variants.json"]),
+        ("stat", "stat.json", ["stat", "-r", "3", "-e", "task-clock,page-faults", "--format",
+                               "json", "-o", "stat.json", "--", "true"]),
+        ("stat-side-by-side", "side.json", ["stat", "-r", "3", "-e", "task-clock", "--format",
+                                            "json", "-o", "side.json", "--", "true", ":::",
+                                            "sh", "-c", "exit 0"]),
+        ("compare", "compare-stat.json", ["compare", "stat.json", "stat.json", "--format",
+                                          "json", "-o", "compare-stat.json"]),
+        ("calibrate", "calibrate.json", ["calibrate", "--quick", "--format", "json", "-o",
+                                         "calibrate.json"]),
+    ]
+    failures = []
+    validated = {}
+    for kind, name, args in jobs:
+        done = subprocess.run([perfgauge, *args], cwd=work, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            failures.append(f"perfgauge {' '.join(args)} exited {done.returncode}: {done.stderr}")
+            continue
+        with open(os.path.join(work, name), encoding="utf-8") as f:
+            document = json.load(f)
+        errors = sorted(validator_for(kind, schemas).iter_errors(document), key=str)
+        for error in errors[:5]:
+            path = "/".join(str(p) for p in error.absolute_path)
+            failures.append(f"{name} ({kind}): at /{path}: {error.message}")
+        if not errors:
+            validated.setdefault(kind, []).append(name)
+        # The same document without a field the schema requires must be rejected.
+        required = schemas[kind].get("required", [])
+        if required:
+            broken = {k: v for k, v in document.items() if k != required[0]}
+            if validator_for(kind, schemas).is_valid(broken):
+                failures.append(f"{kind} schema accepted {name} without '{required[0]}'")
+    for kind in sorted(schemas):
+        if kind not in validated:
+            failures.append(f"no file of kind {kind} was validated")
+    total = sum(len(files) for files in validated.values())
+    print(f"validated {total} JSON files: " +
+          ", ".join(f"{kind} {len(files)} ({' '.join(files)})"
+                    for kind, files in sorted(validated.items())))
+    if failures:
+        print("\n".join(failures))
+        return 1
+    subprocess.run(["rm", "-rf", work], check=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
