@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The README's second command: install dependencies, build, and run the whole test suite
-# with ctest, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then a short
-# libFuzzer run of the varint decoders (clang, ASan + UBSan).
-#   scripts/test.sh            all three
+# with ctest, then the unit and end-to-end suites again under AddressSanitizer +
+# UndefinedBehaviorSanitizer (tests labelled `long` run in the release stage only), then a
+# short libFuzzer run of the varint decoders (clang, ASan + UBSan).
+#   scripts/test.sh            all stages
 #   scripts/test.sh --fast     the release configuration only
+# Each stage prints its wall time, and each suite its slowest tests, so a slow one shows up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -14,11 +16,32 @@ if [ "$(id -u)" -eq 0 ] && ! grep -qs ' tracefs ' /proc/mounts && [ -d /sys/kern
   mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || echo "test.sh: could not mount tracefs; tracepoint tests will skip"
 fi
 
-scripts/build.sh release
-(cd build && ctest --output-on-failure --parallel 2)
+stage() {  # stage NAME COMMAND...: run a stage and say how long it took
+  local name=$1 start=$SECONDS
+  shift
+  echo "test.sh: == $name"
+  "$@"
+  echo "test.sh: == $name took $((SECONDS - start)) s"
+}
+
+suite() {  # suite BUILD_DIR [CTEST ARGS...]: run ctest there, then list its 15 slowest tests
+  local dir=$1 log
+  shift
+  log=$(mktemp)
+  local rc=0
+  (cd "$dir" && ctest --output-on-failure --parallel 2 "$@") | tee "$log" || rc=$?
+  echo "test.sh: slowest tests in $dir:"
+  grep -E '^ *[0-9]+/[0-9]+ Test +#' "$log" | sed -E 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/' |
+    sort -rn | head -15 | sed 's/^/  /'
+  rm -f "$log"
+  return "$rc"
+}
+
+stage "release build" scripts/build.sh release
+stage "release tests" suite build
 if [ "${1:-}" != "--fast" ]; then
-  scripts/build.sh sanitize
-  (cd build-sanitize && ctest --output-on-failure --parallel 2)
-  scripts/build.sh fuzz
-  (cd build-fuzz && ctest --output-on-failure)
+  stage "sanitizer build" scripts/build.sh sanitize
+  stage "sanitizer tests" suite build-sanitize --label-exclude long
+  stage "fuzz build" scripts/build.sh fuzz
+  stage "fuzz run" bash -c 'cd build-fuzz && ctest --output-on-failure'
 fi
