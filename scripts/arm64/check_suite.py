@@ -204,10 +204,12 @@ for ua in ["1", "0"]:
     for region in s["regions"]:
         per_entry = region["corrected"] / region["count"]
         off = per_entry - region["work_per_entry"]
-        # The calibration's noise: the loads of the loop counts and what one nested region
-        # costs its parent, measured apart, a few tens of instructions at most.
+        # What the calibration cannot see: the moves that load the loop counts, and the part of
+        # a nested region's entry and exit its parent keeps (icount makes it the same every
+        # time: +17.5 per inner entry, +64 per outer one on the first runs); a lost or
+        # double-counted snapshot would be thousands off.
         check(f"perf_user_access {ua}: region {region['name']} (depth {region['depth']}) "
-              f"corrected = its work", abs(off) <= 64,
+              f"corrected = its work", abs(off) <= 128,
               f"{per_entry:.1f} per entry vs work {region['work_per_entry']:.0f}")
         figures.append(f"perf_user_access {ua}: region {region['name']} depth "
                        f"{region['depth']}: raw {region['raw'] / region['count']:.1f}, "
