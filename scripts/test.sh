@@ -45,3 +45,10 @@ if [ "${1:-}" != "--fast" ]; then
   stage "fuzz build" scripts/build.sh fuzz
   stage "fuzz run" bash -c 'cd build-fuzz && ctest --output-on-failure'
 fi
+
+# arm64 on a real kernel PMU: cross build, Debian's arm64 kernel under QEMU with an emulated
+# PMU, the hardware-path tests and exact-count checks (scripts/arm64-guest.sh, docs/arm64.md).
+# PERFGAUGE_SKIP_ARM64_GUEST=1 leaves it out.
+if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
+  bash scripts/arm64-guest.sh
+fi

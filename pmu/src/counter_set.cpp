@@ -3,7 +3,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <x86intrin.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -15,6 +14,7 @@
 
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/open_error.hpp"
+#include "user_counters.hpp"
 
 namespace perfgauge::pmu {
 
@@ -55,11 +55,6 @@ class PageMapping {
         page_ = nullptr;
     }
     perf_event_mmap_page* page_ = nullptr;
-};
-
-struct X86Counters {
-    std::uint64_t rdpmc(unsigned counter) { return __rdpmc(static_cast<int>(counter)); }
-    std::uint64_t rdtsc() { return __rdtsc(); }
 };
 
 // Errors that mean "not together with the others", as opposed to "not at all".
@@ -130,6 +125,8 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
         attr.enable_on_exec = leader && options.enable_on_exec ? 1 : 0;
         attr.inherit = options.inherit ? 1 : 0;
         attr.pinned = 0;
+        if (options.map_pages && needs_hardware_pmu(spec.kind))
+            request_user_read(attr);
         return attr;
     };
     auto try_add = [&](Group& group, std::size_t slot) {
@@ -254,12 +251,14 @@ void CounterSet::read(Snapshot& out) const {
         GroupReading& reading = out.groups[g];
         bool done = false;
         if (group.rdpmc_capable()) {
-            X86Counters hw;
+            UserCounters hw;
             done = true;
             for (std::size_t i = 0; i < group.pages.size() && done; ++i) {
                 const auto m = read_mmap_page(group.pages[i].get(), hw);
-                if (!m.rdpmc_used) {
-                    done = false;  // not on a PMU counter right now: the kernel knows better
+                if (!m.rdpmc_used || !m.times_current) {
+                    // Not on a PMU counter right now, or no current times to scale with: the
+                    // kernel knows better.
+                    done = false;
                     break;
                 }
                 reading.values[i] = m.count;

@@ -1,12 +1,16 @@
 #include "perfgauge/pmu/pmu_environment.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#endif
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -27,6 +31,7 @@ std::optional<int> read_int(const fs::path& path) {
     return value;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 std::optional<std::string> hypervisor_vendor() {
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     __cpuid(1, eax, ebx, ecx, edx);
@@ -50,6 +55,34 @@ std::optional<std::string> hypervisor_vendor() {
     text.erase(text.find_last_not_of(' ') + 1);
     return text.empty() ? std::string("unknown hypervisor") : text;
 }
+#else
+std::optional<std::string> read_line(const fs::path& path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line))
+        return std::nullopt;
+    return line;
+}
+
+// No CPUID elsewhere: the firmware tables say it. QEMU's "virt" board names itself in the
+// device tree; ACPI guests (EC2, QEMU with UEFI) in DMI.
+std::optional<std::string> hypervisor_vendor() {
+    std::ifstream compatible("/proc/device-tree/compatible");
+    std::string text((std::istreambuf_iterator<char>(compatible)),
+                     std::istreambuf_iterator<char>());
+    if (text.find("linux,dummy-virt") != std::string::npos)
+        return std::string("QEMU (virt board)");
+    if (const auto vendor = read_line("/sys/class/dmi/id/sys_vendor")) {
+        for (const char* known : {"QEMU", "Amazon EC2", "Microsoft Corporation", "VMware"}) {
+            if (vendor->find(known) != std::string::npos)
+                return *vendor;
+        }
+    }
+    if (const auto xen = read_line("/sys/hypervisor/type"))
+        return *xen;
+    return std::nullopt;
+}
+#endif
 
 bool privileged_process() {
     if (::geteuid() == 0)
@@ -101,6 +134,28 @@ std::string read_kernel_log() {
     return log;
 }
 
+std::vector<std::string> core_pmus_in(const fs::path& devices) {
+    std::vector<std::string> pmus;
+#if defined(__aarch64__)
+    // arm64 core PMUs are named after the CPU (armv8_pmuv3_0, armv8_cortex_a72, one per core
+    // type on big.LITTLE); they list their CPUs in "cpus", where uncore PMUs have "cpumask".
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(devices, ec)) {
+        std::error_code exists_ec;
+        if (fs::exists(entry.path() / "cpus", exists_ec))
+            pmus.push_back(entry.path().filename().string());
+    }
+    std::sort(pmus.begin(), pmus.end());
+#else
+    for (const char* name : {"cpu", "cpu_core", "cpu_atom"}) {
+        std::error_code ec;
+        if (fs::exists(devices / name, ec))
+            pmus.emplace_back(name);
+    }
+#endif
+    return pmus;
+}
+
 }  // namespace
 
 std::optional<std::string> find_pmu_message(const std::string& kernel_log) {
@@ -131,16 +186,23 @@ bool kernel_counting_allowed() {
            read_int("/proc/sys/kernel/perf_event_paranoid").value_or(2) <= 1;
 }
 
+std::string user_read_control_path(const std::vector<std::string>& core_pmus) {
+#if defined(__aarch64__)
+    (void)core_pmus;
+    return "/proc/sys/kernel/perf_user_access";
+#else
+    return core_pmus.empty() ? std::string()
+                             : "/sys/bus/event_source/devices/" + core_pmus.front() + "/rdpmc";
+#endif
+}
+
 PmuEnvironment detect_pmu_environment() {
     PmuEnvironment env;
-    const fs::path devices = "/sys/bus/event_source/devices";
-    for (const char* name : {"cpu", "cpu_core", "cpu_atom"}) {
-        std::error_code ec;
-        if (fs::exists(devices / name, ec))
-            env.core_pmus.emplace_back(name);
+    env.core_pmus = core_pmus_in("/sys/bus/event_source/devices");
+    if (!env.core_pmus.empty()) {
+        env.rdpmc_control = user_read_control_path(env.core_pmus);
+        env.rdpmc = read_int(env.rdpmc_control);
     }
-    if (!env.core_pmus.empty())
-        env.rdpmc = read_int(devices / env.core_pmus.front() / "rdpmc");
     env.paranoid = read_int("/proc/sys/kernel/perf_event_paranoid");
     env.nmi_watchdog = read_int("/proc/sys/kernel/nmi_watchdog");
     env.privileged = privileged_process();

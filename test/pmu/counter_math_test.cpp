@@ -193,5 +193,44 @@ TEST_F(MmapPage, ExtendsTimesFromTheTsc) {
     EXPECT_EQ(r.time_running, 4000u + 150u);
 }
 
+// A counter that stays scheduled is not updated by the kernel, so its page's times are those
+// of when it was scheduled in: two readings would show no time passing (running delta 0 reads
+// as "not counted"). They are extended to now whether or not the event is multiplexed (found
+// on the arm64 guest's real PMU: regions read this way lost the entries whose times had not
+// moved).
+TEST_F(MmapPage, ExtendsTimesWhenNotMultiplexedToo) {
+    page_.cap_user_time = 1;
+    page_.time_mult = 1u << 10;
+    page_.time_shift = 10;
+    page_.time_offset = 0;
+    hw_.tsc = 70;
+    const auto first = read_mmap_page(&page_, hw_);
+    hw_.tsc = 95;
+    const auto second = read_mmap_page(&page_, hw_);
+    EXPECT_TRUE(first.times_current);
+    EXPECT_EQ(second.time_enabled - first.time_enabled, 25u);
+    EXPECT_EQ(second.time_running - first.time_running, 25u);
+    page_.cap_user_time = 0;
+    EXPECT_FALSE(read_mmap_page(&page_, hw_).times_current);
+}
+
+// arm64's generic timer is 56 bits wide (cap_user_time_short): the reading is taken relative to
+// the kernel's last time_cycles within time_mask, so a clock that wrapped since still extends
+// the times by the ticks that passed, not by a wrapped-around difference.
+TEST_F(MmapPage, ShortClockWrapsWithinTheMask) {
+    page_.cap_user_time = 1;
+    page_.cap_user_time_short = 1;
+    page_.time_running = 4000;
+    page_.time_mult = 1u << 10;
+    page_.time_shift = 10;  // 1 ns per tick
+    page_.time_offset = 0;
+    page_.time_mask = (std::uint64_t{1} << 56) - 1;
+    page_.time_cycles = page_.time_mask - 9;  // 10 ticks before the wrap
+    hw_.tsc = 20;                             // the timer wrapped and went on 20 ticks: 30 ticks
+    const auto r = read_mmap_page(&page_, hw_);
+    EXPECT_EQ(r.time_enabled, 5000u + page_.time_mask - 9 + 30);
+    EXPECT_EQ(r.time_running, 4000u + page_.time_mask - 9 + 30);
+}
+
 }  // namespace
 }  // namespace perfgauge::pmu

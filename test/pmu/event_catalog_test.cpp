@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sysfs_pmu.hpp"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -19,8 +21,7 @@ const CatalogEntry* find(const std::vector<CatalogEntry>& entries, const std::st
 }
 
 bool hardware_pmu_present() {
-    return std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
-           std::filesystem::exists("/sys/bus/event_source/devices/cpu_core");
+    return test::sysfs_lists_core_pmu();
 }
 
 TEST(EventCatalog, ListsGenericEventsWithTheirOpenability) {

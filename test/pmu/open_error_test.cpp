@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sysfs_pmu.hpp"
+
 #include <cerrno>
 #include <filesystem>
 
@@ -168,9 +170,7 @@ TEST(PmuEnvironment, DescribesEveryParanoidLevel) {
 
 TEST(PmuEnvironment, DetectionMatchesSysfs) {
     const auto env = detect_pmu_environment();
-    EXPECT_EQ(env.has_hardware_pmu(),
-              std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
-                  std::filesystem::exists("/sys/bus/event_source/devices/cpu_core"));
+    EXPECT_EQ(env.has_hardware_pmu(), test::sysfs_lists_core_pmu());
     ASSERT_TRUE(env.paranoid.has_value()) << "kernel without perf events";
 }
 

@@ -1,6 +1,8 @@
 #include "placement.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -51,9 +53,16 @@ double Placement::mean_span() const {
 
 void flush_lines(const std::uint8_t* p, std::size_t bytes) {
     const auto first = reinterpret_cast<std::uintptr_t>(p) & ~(kCacheLine - 1);
+#if defined(__aarch64__)
+    // dc civac: clean and invalidate to the point of coherency (Linux lets user space run it).
+    for (auto line = first; line < reinterpret_cast<std::uintptr_t>(p) + bytes; line += kCacheLine)
+        asm volatile("dc civac, %0" : : "r"(line) : "memory");
+    asm volatile("dsb ish" : : : "memory");  // the flushes are complete before the timer restarts
+#else
     for (auto line = first; line < reinterpret_cast<std::uintptr_t>(p) + bytes; line += kCacheLine)
         _mm_clflush(reinterpret_cast<const void*>(line));
     _mm_mfence();  // the flushes are complete before the timer restarts
+#endif
 }
 
 Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,

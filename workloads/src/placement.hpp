@@ -13,7 +13,9 @@
 
 namespace perfgauge::workloads {
 
-inline constexpr std::size_t kCacheLine = 64;  // every x86-64 CPU; clflush works on this granule
+// Every x86-64 CPU and most arm64 ones (a 128-byte line is flushed twice); clflush and dc civac
+// work on this granule.
+inline constexpr std::size_t kCacheLine = 64;
 
 struct Window {
     std::size_t offset = 0;

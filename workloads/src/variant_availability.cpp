@@ -8,6 +8,22 @@ namespace perfgauge::workloads {
 
 namespace {
 
+#if defined(__aarch64__)
+constexpr const char* kThisArchitecture = "aarch64";
+#else
+constexpr const char* kThisArchitecture = "non-x86-64";
+#endif
+
+std::string isa_words(std::string_view isa) {
+    if (isa == "bmi2")
+        return "BMI2 pext and bzhi";
+    if (isa == "avx2")
+        return "AVX2";
+    if (isa == "avx512")
+        return "AVX-512 VBMI2";
+    return std::string(isa);
+}
+
 std::string cpu_name(const harness::CpuInfo& cpu) {
     return cpu.model_name.empty() ? cpu.vendor : cpu.model_name;
 }
@@ -15,6 +31,11 @@ std::string cpu_name(const harness::CpuInfo& cpu) {
 }  // namespace
 
 std::string unavailable_reason(const VarintVariant& v, const harness::CpuInfo& cpu) {
+    if (v.decode == nullptr) {
+        // Not compiled here: the variant's instructions exist only on x86-64.
+        return fmt::format("'{}' is x86-64 code ({}), which this {} build cannot run", v.name,
+                           isa_words(v.required_isa), kThisArchitecture);
+    }
     if (v.required_isa == "bmi2" && !cpu.bmi2) {
         return fmt::format("'{}' needs BMI2 (pext, bzhi), which this CPU ({}) does not have",
                            v.name, cpu_name(cpu));
@@ -65,6 +86,14 @@ bool pext_is_microcoded(const harness::CpuInfo& cpu) {
 
 std::vector<harness::DoctorCheck> isa_checks(const harness::CpuInfo& cpu) {
     using harness::CheckLevel;
+#if !defined(__x86_64__)
+    (void)cpu;
+    return {{CheckLevel::info, "BMI2",
+             fmt::format("x86-64 only: the bmi2, avx2 and avx512 varint decoders are not part of "
+                         "this {} build; branchy and unrolled run here",
+                         kThisArchitecture),
+             ""}};
+#endif
     if (!cpu.bmi2)
         return {{CheckLevel::warn, "BMI2",
                  "not available: the branchless (pext) varint decoder cannot run here", ""}};

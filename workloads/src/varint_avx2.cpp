@@ -13,7 +13,9 @@
 // What the steps cannot take goes to the unrolled scalar decoder: data within 64 bytes of the
 // end, the last 3 varints asked for, varints longer than 5 bytes, malformed input. One-shot
 // `decode` and `repeat` are that scalar decoder too: a single varint has no block to work on.
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <array>
 
@@ -24,6 +26,7 @@
 
 namespace perfgauge::workloads::detail {
 
+#if defined(__x86_64__)
 namespace {
 
 constexpr std::size_t kChunkBytes = 64;
@@ -152,14 +155,12 @@ std::uint64_t repeat(const std::uint8_t* p, const std::uint8_t* end, std::uint64
 }
 
 }  // namespace
+#endif
 
 const VarintVariant kAvx2Variant = {
     "avx2",
     "AVX2 blocks: 64-byte continuation mask, a 4096-entry table per 12 bytes, vpshufb into "
     "64-bit lanes, multiply-add merge (scalar one-shot)",
-    "avx2",
-    decode,
-    parse,
-    repeat};
+    "avx2", PERFGAUGE_X86_ONLY(decode, parse, repeat)};
 
 }  // namespace perfgauge::workloads::detail

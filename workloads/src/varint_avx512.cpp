@@ -20,7 +20,9 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <bit>
 
@@ -31,6 +33,7 @@
 
 namespace perfgauge::workloads::detail {
 
+#if defined(__x86_64__)
 namespace {
 
 constexpr std::size_t kBlockBytes = 64;
@@ -138,14 +141,12 @@ std::uint64_t repeat(const std::uint8_t* p, const std::uint8_t* end, std::uint64
 }
 
 }  // namespace
+#endif
 
 const VarintVariant kAvx512Variant = {
     "avx512",
     "AVX-512 VBMI2 blocks: 64-byte continuation mask, vpcompressb of the starts, vpermb into "
     "64-bit lanes, multiply-add merge (scalar one-shot)",
-    "avx512",
-    decode,
-    parse,
-    repeat};
+    "avx512", PERFGAUGE_X86_ONLY(decode, parse, repeat)};
 
 }  // namespace perfgauge::workloads::detail

@@ -2,7 +2,9 @@
 // is clear (tzcnt of the inverted continuation bits), the payload gathered with pext and cut to
 // length with bzhi. Compiled with function target attributes, not -mbmi2 for the whole file, so
 // that no BMI2 instruction can leak into code that runs before the CPU check.
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <cstring>
 
@@ -13,6 +15,7 @@
 
 namespace perfgauge::workloads::detail {
 
+#if defined(__x86_64__)
 namespace {
 
 struct Bmi2 {
@@ -46,10 +49,10 @@ struct Bmi2 {
 }
 
 }  // namespace
+#endif
 
 const VarintVariant kBmi2Variant = {
-    "bmi2", "branchless: one 8-byte load, tzcnt for the length, pext + bzhi for the value",
-    "bmi2", decode,
-    parse,  repeat};
+    "bmi2", "branchless: one 8-byte load, tzcnt for the length, pext + bzhi for the value", "bmi2",
+    PERFGAUGE_X86_ONLY(decode, parse, repeat)};
 
 }  // namespace perfgauge::workloads::detail

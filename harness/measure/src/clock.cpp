@@ -25,7 +25,7 @@ std::uint64_t monotonic_raw_ns() {
 double ns_per_tick_over(int ms) {
     auto pair = [] {
         const std::uint64_t a = monotonic_raw_ns();
-        const std::uint64_t t = __rdtsc();
+        const std::uint64_t t = ticks::now();
         const std::uint64_t b = monotonic_raw_ns();
         return std::pair<double, double>((static_cast<double>(a) + static_cast<double>(b)) / 2,
                                          static_cast<double>(t));
@@ -45,6 +45,18 @@ Clock Clock::steady() {
 }
 
 std::optional<Clock> Clock::tsc(int calibration_ms) {
+#if defined(__aarch64__)
+    // The generic timer states its own frequency, and runs at it whatever the core's clock does.
+    (void)calibration_ms;
+    std::uint64_t hz = 0;
+    asm volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+    if (hz == 0)
+        return std::nullopt;
+    return Clock(Kind::tsc, 1e9 / static_cast<double>(hz));
+#elif !defined(__x86_64__) && !defined(__i386__)
+    (void)calibration_ms;
+    return std::nullopt;
+#endif
     if (!detect_cpu().invariant_tsc)
         return std::nullopt;
     // Median of five estimates: one preempted interval cannot skew it.

@@ -84,8 +84,7 @@ DoctorCheck rdpmc_check(const pmu::PmuEnvironment& env) {
     if (*env.rdpmc == 0) {
         return {CheckLevel::warn, "rdpmc",
                 "disabled: every counter snapshot costs a read() syscall instead of ~200 cycles",
-                fmt::format("echo 1 | sudo tee /sys/bus/event_source/devices/{}/rdpmc",
-                            env.core_pmus.front())};
+                fmt::format("echo 1 | sudo tee {}", env.rdpmc_control)};
     }
     return {CheckLevel::ok, "rdpmc",
             *env.rdpmc == 1 ? "enabled for tasks that have a counter mapped (1)"
@@ -139,9 +138,11 @@ DoctorCheck cpu_gaps_check(const CpuGaps& gaps) {
 namespace {
 
 void add_noise_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
-    if (system.clocksource == "tsc") {
-        out.push_back(
-            {CheckLevel::ok, "clocksource", "tsc: clock_gettime stays in user space", ""});
+    // arch_sys_counter: arm64's generic timer, read from user space like the TSC.
+    if (system.clocksource == "tsc" || system.clocksource == "arch_sys_counter") {
+        out.push_back({CheckLevel::ok, "clocksource",
+                       fmt::format("{}: clock_gettime stays in user space", system.clocksource),
+                       ""});
     } else {
         out.push_back(
             {CheckLevel::warn, "clocksource",

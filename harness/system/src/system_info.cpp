@@ -1,8 +1,11 @@
 #include "perfgauge/harness/system_info.hpp"
 
+#include "perfgauge/pmu/arm_cpu.hpp"
 #include "perfgauge/pmu/pmu_environment.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#endif
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -84,6 +87,18 @@ unsigned count_cpus_in_list(const std::string& list) {
 
 CpuInfo detect_cpu() {
     CpuInfo cpu;
+#if defined(__aarch64__)
+    // No CPUID: the Main ID Register names the core (its fields are "family" and "model"
+    // here: implementer and part). The generic timer runs at a constant rate by definition.
+    if (const auto midr = pmu::read_midr()) {
+        const auto f = pmu::decode_midr(*midr);
+        cpu.vendor = pmu::arm_implementer_name(f.implementer);
+        cpu.model_name = pmu::describe_midr(*midr);
+        cpu.family = f.implementer;
+        cpu.model = f.part;
+    }
+    cpu.invariant_tsc = true;
+#else
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     __cpuid(0, eax, ebx, ecx, edx);
     const unsigned max_leaf = eax;
@@ -118,10 +133,11 @@ CpuInfo detect_cpu() {
         __cpuid(0x80000007, eax, ebx, ecx, edx);
         cpu.invariant_tsc = (edx >> 8) & 1;
     }
+#endif
     std::ifstream cpuinfo("/proc/cpuinfo");
     std::string line;
     while (std::getline(cpuinfo, line)) {
-        if (line.rfind("model name", 0) == 0) {
+        if (cpu.model_name.empty() && line.rfind("model name", 0) == 0) {
             const auto colon = line.find(':');
             if (colon != std::string::npos)
                 cpu.model_name = line.substr(colon + 2);

@@ -58,11 +58,18 @@ struct MmapReading {
     std::uint64_t time_enabled = 0;
     std::uint64_t time_running = 0;
     unsigned retries = 0;  ///< seqlock retries it took
+    /// The times were extended to now (cap_user_time); false: they are the kernel's last
+    /// update's, stale while the event stays scheduled, so two readings' times cannot be
+    /// differenced.
+    bool times_current = false;
 };
 
 /// Reads a perf_event_mmap_page with the seqlock protocol of perf_event_open(2): re-read while
-/// `lock` changes. `Hw` supplies `std::uint64_t rdpmc(unsigned counter)` and
-/// `std::uint64_t rdtsc()`, so tests can drive it with a fake page and fake instructions.
+/// `lock` changes. `Hw` supplies `std::uint64_t rdpmc(unsigned counter)` (the counter the page's
+/// `index - 1` names: rdpmc on x86, PMEVCNTR<n>_EL0 or PMCCNTR_EL0 on arm64) and
+/// `std::uint64_t rdtsc()` (the clock the page's time_* fields convert: the TSC on x86, the
+/// generic timer CNTVCT_EL0 on arm64), so tests can drive it with a fake page and fake
+/// instructions.
 template <class Hw>
 MmapReading read_mmap_page(const volatile perf_event_mmap_page* page, Hw& hw) {
     MmapReading r;
@@ -71,6 +78,9 @@ MmapReading read_mmap_page(const volatile perf_event_mmap_page* page, Hw& hw) {
     std::uint16_t time_shift = 0;
     std::uint32_t time_mult = 0;
     std::uint64_t time_offset = 0;
+    std::uint64_t time_cycles = 0;
+    std::uint64_t time_mask = 0;
+    bool time_short = false;
     std::uint32_t index = 0;
     for (;; ++r.retries) {
         seq = page->lock;
@@ -78,11 +88,20 @@ MmapReading read_mmap_page(const volatile perf_event_mmap_page* page, Hw& hw) {
         r.time_enabled = page->time_enabled;
         r.time_running = page->time_running;
         cycles = 0;
-        if (page->cap_user_time && r.time_enabled != r.time_running) {
+        // The page's times are those of the kernel's last update (when the event was last
+        // scheduled in): always brought up to now, not only when multiplexed as in
+        // perf_event_open(2)'s example, since callers difference the times of two readings.
+        r.times_current = page->cap_user_time;
+        if (page->cap_user_time) {
             cycles = hw.rdtsc();
             time_offset = page->time_offset;
             time_mult = page->time_mult;
             time_shift = page->time_shift;
+            // A clock narrower than 64 bits (arm64's generic timer): the kernel gives the
+            // value it last saw and the mask of the bits that wrap.
+            time_short = page->cap_user_time_short;
+            time_cycles = page->time_cycles;
+            time_mask = page->time_mask;
         }
         index = page->index;
         r.count = static_cast<std::uint64_t>(page->offset);
@@ -96,6 +115,8 @@ MmapReading read_mmap_page(const volatile perf_event_mmap_page* page, Hw& hw) {
             break;
     }
     if (cycles != 0) {
+        if (time_short)
+            cycles = time_cycles + ((cycles - time_cycles) & time_mask);
         // Extend the times from the last kernel update to now (perf_event_open(2)).
         const std::uint64_t quot = cycles >> time_shift;
         const std::uint64_t rem = cycles & ((std::uint64_t{1} << time_shift) - 1);

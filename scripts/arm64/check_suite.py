@@ -1,0 +1,229 @@
+"""Checks what the guest's suite steps (scripts/arm64/suite-plan.sh) wrote, prints one line per
+check and ends with 'N passed, N failed'. Exit status 1 on any failure.
+
+    check_suite.py OUT_DIR      (OUT_DIR holds NAME.out, NAME.err and NAME.rc of every step)"""
+import json
+import os
+import re
+import sys
+
+out_dir = sys.argv[1]
+passed = 0
+failed = 0
+figures = []
+
+
+def read(name, ext):
+    try:
+        return open(os.path.join(out_dir, f"{name}.{ext}"), encoding="utf-8", errors="replace").read()
+    except FileNotFoundError:
+        return None
+
+
+def status(name):
+    rc = read(name, "rc")
+    return rc.split("\n")[0] if rc else "missing (the step never finished)"
+
+
+def check(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"PASS {what}")
+    else:
+        failed += 1
+        print(f"FAIL {what}" + (f": {detail}" if detail else ""))
+
+
+def step_json(name, stream="out"):
+    """The JSON document a step wrote (stat writes its report on stderr, as perf stat does)."""
+    text = read(name, stream) or ""
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        return json.JSONDecoder().raw_decode(text[start:])[0]
+    except json.JSONDecodeError:
+        return None
+
+
+def event(result, name):
+    for e in result.get("events", []):
+        if e["event"] == name:
+            return e
+    return None
+
+
+def tail(name):
+    err = read(name, "err") or ""
+    return " | ".join(err.strip().split("\n")[-3:])
+
+
+# 1. The hardware-path tests.
+rc = status("pmu_tests")
+out = read("pmu_tests", "out") or ""
+m = re.search(r"\[  PASSED  \] (\d+) test", out)
+skipped = re.search(r"\[  SKIPPED \] (\d+) test", out)
+check("perfgauge_pmu_tests pass in the guest", rc == "exit 0",
+      f"{rc}; " + " | ".join(l for l in out.split("\n") if "FAILED" in l)[:800])
+if m:
+    figures.append(f"perfgauge_pmu_tests: {m.group(1)} passed, "
+                   f"{skipped.group(1) if skipped else 0} skipped in the guest")
+
+# 2. instructions = a N + b exactly, b the same for every N: user space alone (":u"), and as
+# written (user and kernel: the kernel's share is what exec and exit cost, plus the timer
+# interrupts of a run, which icount makes the same from run to run).
+def exact_counts(prefix, ins_name, cyc_name):
+    fits = {}
+    for n_text in ["0000100000", "0001000000", "0010000000", "0100000000"]:
+        name = f"{prefix}_{n_text}"
+        n = int(n_text)
+        r = step_json(name, "err")
+        if r is None:
+            check(f"stat -e {ins_name},{cyc_name} -r 5 of loop {n}", False,
+                  f"{status(name)}; {tail(name)}")
+            continue
+        ins = event(r, ins_name)
+        cyc = event(r, cyc_name)
+        ok = ins is not None and ins["status"] == "counted" and len(ins["samples"]) == 5
+        check(f"stat -e {ins_name},{cyc_name} -r 5 of loop {n}: counted in every run", ok,
+              json.dumps(ins)[:300])
+        if not ok:
+            continue
+        samples = [int(round(s)) for s in ins["samples"]]
+        check(f"loop {n}: the 5 runs count the same {ins_name}", len(set(samples)) == 1,
+              str(samples))
+        fits[n] = samples
+        cycles = [int(round(s)) for s in cyc["samples"]] if cyc and cyc.get("samples") else None
+        figures.append(f"loop {n}: {ins_name} {samples}, {cyc_name} {cycles}, "
+                       f"read path {r.get('read_path')}")
+    if len(fits) >= 2:
+        bs = {n: sorted(fits[n])[2] - 3 * n for n in sorted(fits)}
+        check(f"{ins_name} = 3 N + b with one b for N = 1e5..1e8", len(set(bs.values())) == 1,
+              str(bs))
+        figures.append(f"{ins_name}: b for each N: {bs}")
+    return fits
+
+
+fits = exact_counts("statu", "instructions:u", "cycles:u")
+exact_counts("stat", "instructions", "cycles")
+
+# 3. Multiplexing: more events than counters, every one scaled, within 1% of exact.
+r = step_json("multiplex", "err")
+b = None
+if fits:
+    n0 = min(fits)
+    b = fits[n0][0] - 3 * n0
+if r is None:
+    check("multiplexed stat ran", False, f"{status('multiplex')}; {tail('multiplex')}")
+else:
+    exact = 3 * 100_000_000 + (b or 0)
+    fractions = {e["event"]: e.get("running_fraction") for e in r["events"]}
+    check("multiplexed: every event counted",
+          all(e["status"] == "counted" for e in r["events"]),
+          "; ".join(f"{e['event']}: {e['status']} {e.get('reason', '')}" for e in r["events"]))
+    check("multiplexed: some events ran part of the time (running fraction < 1 shown)",
+          any(f is not None and f < 1 for f in fractions.values()), str(fractions))
+    for name in ["instructions", "instructions:u", "r08", "r08:u"]:
+        e = event(r, name)
+        if e is None or e.get("value") is None:
+            check(f"multiplexed {name} scaled within 1% of {exact}", False, "not counted")
+            continue
+        error = abs(e["value"] - exact) / exact
+        check(f"multiplexed {name} scaled within 1% of {exact}", error < 0.01,
+              f"{e['value']:.0f} ({100 * error:.2f}% off)")
+        figures.append(f"multiplex {name}: {e['value']:.0f} vs exact {exact} "
+                       f"({100 * (e['value'] - exact) / exact:+.3f}%), running fraction "
+                       f"{e.get('running_fraction')}")
+    figures.append("multiplex notes: " + " / ".join(r.get("notes", [])))
+
+# 4. branch-misses refused with the kernel's reason, the rest counted.
+r = step_json("unsupported", "err")
+if r is None:
+    check("stat with branch-misses ran", False, f"{status('unsupported')}; {tail('unsupported')}")
+else:
+    bm = event(r, "branch-misses")
+    ins = event(r, "instructions")
+    check("branch-misses refused with a reason", bm is not None and bm["status"] != "counted"
+          and bool(bm.get("reason")), json.dumps(bm)[:300])
+    check("instructions counted beside the refused event",
+          ins is not None and ins["status"] == "counted", json.dumps(ins)[:300])
+    if bm:
+        figures.append(f"branch-misses: {bm['status']}: {bm.get('reason')}")
+
+# 5. events --resolve with hardware events.
+out = read("events", "out") or ""
+check("events --resolve exits 0 and shows the raw event",
+      status("events") == "exit 0" and "r08" in out, f"{status('events')}; {tail('events')}")
+
+# 5b. perfgauge run: the branchy decoder's per-item instructions are the same in two runs.
+def per_item_instructions(name):
+    r = step_json(name)
+    if r is None:
+        return None
+    found = {}
+    for b in r.get("benchmarks", []):
+        for key, value in b.items():
+            if "instructions" in key and isinstance(value, (int, float)):
+                found[f"{b.get('name')} {key}"] = value
+    return found
+
+
+a = per_item_instructions("run_a")
+b2 = per_item_instructions("run_b")
+check("run: the branchy decoder's instructions are counted",
+      bool(a) and bool(b2), f"{status('run_a')}; {tail('run_a')}")
+if a and b2:
+    check("run: per-item instructions identical across runs", a == b2,
+          f"{sorted(a.items())[:4]} vs {sorted(b2.items())[:4]}")
+    figures.append("run branchy: " + "; ".join(f"{k} = {v}" for k, v in sorted(a.items())[:6]))
+
+# 6. User-space reads on and off: doctor and calibrate say which path, sessions exact.
+for ua in ["1", "0"]:
+    doctor = read(f"doctor_ua{ua}", "out") or ""
+    line = next((l for l in doctor.split("\n") if "rdpmc" in l), "")
+    want = "enabled" if ua == "1" else "disabled"
+    check(f"perf_user_access {ua}: doctor says user-space reads are {want}", want in line,
+          line or tail(f"doctor_ua{ua}"))
+    figures.append(f"perf_user_access {ua}: doctor: {line.strip()}")
+    c = step_json(f"calibrate_ua{ua}")
+    if c is None:
+        check(f"perf_user_access {ua}: calibrate ran", False,
+              f"{status(f'calibrate_ua{ua}')}; {tail(f'calibrate_ua{ua}')}")
+    else:
+        user = c.get("snapshot_rdpmc_ns")
+        check(f"perf_user_access {ua}: calibrate {'times' if ua == '1' else 'has no'} a "
+              f"user-space snapshot", (user is not None) == (ua == "1"), f"snapshot_rdpmc_ns={user}")
+        figures.append(f"perf_user_access {ua}: calibrate snapshot_rdpmc_ns={user}, "
+                       f"snapshot_ns={c.get('snapshot_ns')}")
+    s = step_json(f"session_ua{ua}")
+    if s is None:
+        check(f"perf_user_access {ua}: session regions ran", False,
+              f"{status(f'session_ua{ua}')}; {tail(f'session_ua{ua}')}")
+        continue
+    for region in s["regions"]:
+        per_entry = region["corrected"] / region["count"]
+        off = per_entry - region["work_per_entry"]
+        # What the calibration cannot see: the moves that load the loop counts, and the part of
+        # a nested region's entry and exit its parent keeps (icount makes it the same every
+        # time: +17.5 per inner entry, +64 per outer one on the first runs); a lost or
+        # double-counted snapshot would be thousands off.
+        check(f"perf_user_access {ua}: region {region['name']} (depth {region['depth']}) "
+              f"corrected = its work", abs(off) <= 128,
+              f"{per_entry:.1f} per entry vs work {region['work_per_entry']:.0f}")
+        figures.append(f"perf_user_access {ua}: region {region['name']} depth "
+                       f"{region['depth']}: raw {region['raw'] / region['count']:.1f}, "
+                       f"corrected {per_entry:.1f} per entry, work {region['work_per_entry']:.0f}"
+                       f" ({off:+.1f})")
+
+# 7. paranoid 3, unprivileged: doctor and stat say counting is disabled and what fixes it.
+doctor = (read("doctor_user", "out") or "") + (read("doctor_user", "err") or "")
+check("paranoid 3 as a user: doctor says counting is refused to unprivileged users",
+      "unprivileged" in doctor and "perf_event_paranoid" in doctor, doctor[-400:])
+stat = (read("stat_user", "out") or "") + (read("stat_user", "err") or "")
+check("paranoid 3 as a user: stat says why and what fixes it",
+      "paranoid" in stat and ("sysctl" in stat or "tee" in stat), stat[-400:])
+
+print("\n".join("figure: " + f for f in figures))
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,44 @@
+# The guest's steps with no arguments: sourced by scripts/arm64-guest.sh, which defines
+# step NAME [--user] ARGV... and sysctl NAME VALUE. scripts/arm64/check_suite.py checks what
+# each step wrote. Loop counts are 10 digits (see scripts/arm64/loop.c).
+
+# The hardware-path tests: every one skips on a machine without a PMU; here they must run
+# (user-space reads on, so that the user-read test runs too).
+sysctl perf_user_access 1
+step pmu_tests perfgauge_pmu_tests --gtest_brief=1
+
+# Exact counts: instructions = 3 N + b for N = 1e5 .. 1e8, b the same for every N.
+for n in 0000100000 0001000000 0010000000 0100000000; do
+  step "stat_$n" perfgauge stat -e instructions,cycles -r 5 --format json -- loop "$n"
+  step "statu_$n" perfgauge stat -e instructions:u,cycles:u -r 5 --format json -- loop "$n"
+done
+
+# More events than the emulated PMU has counters: raw encodings (0x08 instructions retired,
+# 0x11 cycles) and modifiers make up the list; the kernel multiplexes them.
+step multiplex perfgauge stat -e instructions,cycles,r08,r11,instructions:u,cycles:u,r08:u,r11:u,instructions:k,r08:k,r11:k,cycles:k \
+  -r 3 --format json -- loop 0100000000
+# QEMU does not implement branch-misses: refused with the kernel's reason, the rest counted.
+step unsupported perfgauge stat -e instructions,branch-misses --format json -- loop 0000100000
+
+step events perfgauge events --resolve instructions,cycles,r08,instructions:u
+# The branchy decoder's per-item instructions, twice: identical across runs.
+for r in run_a run_b; do
+  step "$r" perfgauge run --workload varint --variant branchy --cache hot --sizes 4K \
+    -e instructions:u -r 6 --precision 0 --max-time 0.05 --processes 1 --warmup 0.005 \
+    --seed 1 --format json -q
+done
+
+# User-space counter reads: with perf_user_access 1 snapshots read the counters directly.
+sysctl perf_user_access 1
+step doctor_ua1 perfgauge doctor
+step calibrate_ua1 perfgauge calibrate --quick --samples 200 -e instructions,cycles --format json
+step session_ua1 perfgauge_session_exact
+sysctl perf_user_access 0
+step doctor_ua0 perfgauge doctor
+step calibrate_ua0 perfgauge calibrate --quick --samples 200 -e instructions,cycles --format json
+step session_ua0 perfgauge_session_exact
+
+# Debian's paranoid 3: an unprivileged user may not count at all.
+sysctl perf_event_paranoid 3
+step doctor_user --user perfgauge doctor
+step stat_user --user perfgauge stat -e instructions,cycles -- loop 0000100000
