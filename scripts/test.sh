@@ -4,7 +4,7 @@
 # UndefinedBehaviorSanitizer (tests labelled `long` run in the release stage only), then a
 # short libFuzzer run of the varint decoders (clang, ASan + UBSan).
 #   scripts/test.sh            all stages
-#   scripts/test.sh --fast     the release configuration only
+#   scripts/test.sh --fast     the release configuration only (no sanitizers, fuzz, arm64)
 # Each stage prints its wall time, and each suite its slowest tests, so a slow one shows up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,11 +44,10 @@ if [ "${1:-}" != "--fast" ]; then
   stage "sanitizer tests" suite build-sanitize --label-exclude long
   stage "fuzz build" scripts/build.sh fuzz
   stage "fuzz run" bash -c 'cd build-fuzz && ctest --output-on-failure'
-fi
-
-# arm64 on a real kernel PMU: cross build, Debian's arm64 kernel under QEMU with an emulated
-# PMU, the hardware-path tests and exact-count checks (scripts/arm64-guest.sh, docs/arm64.md).
-# PERFGAUGE_SKIP_ARM64_GUEST=1 leaves it out.
-if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
-  bash scripts/arm64-guest.sh
+  # arm64 on a real kernel PMU: cross build, Debian's arm64 kernel under QEMU with an emulated
+  # PMU, the hardware-path tests and exact-count checks (scripts/arm64-guest.sh,
+  # docs/arm64.md). PERFGAUGE_SKIP_ARM64_GUEST=1 leaves it out.
+  if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
+    stage "arm64 guest" bash scripts/arm64-guest.sh
+  fi
 fi
