@@ -86,6 +86,7 @@ nlohmann::json resolution_json(const harness::ResolutionFigures& f,
         power.push_back({{"change_pct", p.change_pct}, {"detected", rate_json(p.detected)}});
     return {{"methods", methods},
             {"aa_false_positives", rate_json(f.false_positives)},
+            {"too_few_samples", rate_json(f.too_few_samples)},
             {"power", power},
             {"smallest_change_pct", f.smallest_change_pct ? nlohmann::json(*f.smallest_change_pct)
                                                           : nlohmann::json(nullptr)}};
@@ -179,6 +180,8 @@ std::string render(const SelftestReport& r) {
     table.add_row({fmt::format("smallest found in {:.0f}%", 100 * r.plan.power),
                    smallest_text(r.in_turn.smallest_change_pct),
                    smallest_text(r.across.smallest_change_pct)});
+    table.add_row({"trials with too few clean samples", rate_text(r.in_turn.too_few_samples),
+                   rate_text(r.across.too_few_samples)});
     add(out, "{}", table.render());
     add(out, "(compare's threshold: {:g}%; methods: in turn {}, across runs {})\n\n",
         100 * r.plan.compare.min_change, fmt::join(r.evidence.in_turn.methods, ", "),

@@ -18,11 +18,11 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     const auto json_path = dir.path() / "selftest.json";
     const auto r = perfgauge({"selftest", "--tiny", "--json", json_path.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* text :
-         {"perfgauge selftest (tiny: 2 runs", "noise floor:", "disturbed samples:", "IN TURN",
-          "ACROSS RUNS", "A/A called different", "+5% found (slower)", "+50% found (slower)",
-          "smallest found in 95%", "correction check (seed 000", "not covered: stat side by side",
-          "this machine resolves "}) {
+    for (const char* text : {"perfgauge selftest (tiny: 2 runs", "noise floor:",
+                             "disturbed samples:", "IN TURN", "ACROSS RUNS", "A/A called different",
+                             "+5% found (slower)", "+50% found (slower)", "smallest found in 95%",
+                             "trials with too few clean samples", "correction check (seed 000",
+                             "not covered: stat side by side", "this machine resolves "}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
     }
     const auto j = nlohmann::json::parse(read_file(json_path));
@@ -32,8 +32,10 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     for (const char* side : {"in_turn", "across_runs"}) {
         const auto& s = j[side];
         ASSERT_TRUE(s.is_object()) << side;
-        for (const char* key : {"hits", "trials", "share", "low95", "high95"})
+        for (const char* key : {"hits", "trials", "share", "low95", "high95"}) {
             EXPECT_TRUE(s["aa_false_positives"].contains(key)) << side << " " << key;
+            EXPECT_TRUE(s["too_few_samples"].contains(key)) << side << " " << key;
+        }
         ASSERT_EQ(s["power"].size(), 2u) << side;
         EXPECT_EQ(s["power"][0]["change_pct"], 5);
         EXPECT_TRUE(s["power"][1]["detected"].contains("trials"));

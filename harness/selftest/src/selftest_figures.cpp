@@ -231,6 +231,14 @@ ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const dou
         f.power.push_back(p);
     }
     f.smallest_change_pct = smallest_resolved_change(f.power, power);
+    const auto count_unanswered = [&f](std::span<const Verdict> verdicts) {
+        f.too_few_samples.trials += verdicts.size();
+        f.too_few_samples.hits += static_cast<std::size_t>(
+            std::count(verdicts.begin(), verdicts.end(), Verdict::too_few_samples));
+    };
+    count_unanswered(trials.aa);
+    for (const auto& level : trials.changes)
+        count_unanswered(level);
     return f;
 }
 

@@ -213,6 +213,10 @@ TEST(SelftestTrials, BenchmarkWithoutCleanSampleFindsNothingAndDisturbedAreCount
     EXPECT_EQ(e.across.changes[2][0], Verdict::too_few_samples);
     EXPECT_EQ(detection_rate(e.across.changes[2]).hits, 1u);
     EXPECT_EQ(detection_rate(e.in_turn.changes[3]).hits, 4u);
+    const auto in_turn = resolution(e.in_turn, kChanges);
+    EXPECT_EQ(in_turn.too_few_samples.hits, 1u);
+    EXPECT_EQ(in_turn.too_few_samples.trials, 4u * 7u);  // A/A and six changes, four runs
+    EXPECT_EQ(resolution(e.across, kChanges).too_few_samples.hits, 1u);
     EXPECT_EQ(e.disturbed, 15u);
     EXPECT_EQ(e.samples, 4u * 8u * 15u);
 }

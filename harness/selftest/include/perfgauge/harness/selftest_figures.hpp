@@ -95,6 +95,10 @@ struct ResolutionFigures {
     Rate false_positives;
     std::vector<PowerPoint> power;
     std::optional<double> smallest_change_pct;  ///< smallest_resolved_change at `power`
+    /// Trials (A/A and every change) that ended "too few samples": a side kept fewer clean
+    /// samples than compare needs, so the trial could neither find nor call anything. Where
+    /// this is high, the machine is too busy for the rates above to be about precision.
+    Rate too_few_samples;
 };
 ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const double> changes,
                              double power = 0.95);
