@@ -1,6 +1,7 @@
 // perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE]
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <iterator>
@@ -79,12 +80,33 @@ nlohmann::json rate_json(const Rate& r) {
             {"high95", number_or_null(r.high())}};
 }
 
+// How many trials ended with each verdict: what a miss was (inconclusive, too few samples, or
+// a wrong answer).
+nlohmann::json verdicts_json(const std::vector<harness::Verdict>& verdicts) {
+    using harness::Verdict;
+    const auto count = [&verdicts](Verdict v) {
+        return std::count(verdicts.begin(), verdicts.end(), v);
+    };
+    return {{"faster", count(Verdict::lower)},
+            {"slower", count(Verdict::higher)},
+            {"equivalent", count(Verdict::equivalent)},
+            {"inconclusive", count(Verdict::inconclusive)},
+            {"too_few_samples", count(Verdict::too_few_samples)}};
+}
+
 nlohmann::json resolution_json(const harness::ResolutionFigures& f,
-                               const std::vector<std::string>& methods) {
+                               const harness::ComparisonTrials& trials) {
     nlohmann::json power = nlohmann::json::array();
-    for (const auto& p : f.power)
-        power.push_back({{"change_pct", p.change_pct}, {"detected", rate_json(p.detected)}});
+    for (std::size_t i = 0; i < f.power.size(); ++i) {
+        const auto& p = f.power[i];
+        power.push_back({{"change_pct", p.change_pct},
+                         {"detected", rate_json(p.detected)},
+                         {"verdicts", i < trials.changes.size() ? verdicts_json(trials.changes[i])
+                                                                : nlohmann::json::object()}});
+    }
+    const auto& methods = trials.methods;
     return {{"methods", methods},
+            {"aa_verdicts", verdicts_json(trials.aa)},
             {"aa_false_positives", rate_json(f.false_positives)},
             {"too_few_samples", rate_json(f.too_few_samples)},
             {"power", power},
@@ -122,8 +144,8 @@ nlohmann::json report_json(const SelftestReport& r) {
         {"seconds", r.seconds},
         {"noise_floor",
          {{"within_run", spread_json(r.within_run)}, {"between_runs", spread_json(r.between_run)}}},
-        {"in_turn", resolution_json(r.in_turn, r.evidence.in_turn.methods)},
-        {"across_runs", resolution_json(r.across, r.evidence.across.methods)},
+        {"in_turn", resolution_json(r.in_turn, r.evidence.in_turn)},
+        {"across_runs", resolution_json(r.across, r.evidence.across)},
         {"disturbed_samples", rate_json(r.disturbed)},
         {"correction_check",
          {{"events", c.events},

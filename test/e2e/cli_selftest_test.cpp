@@ -39,6 +39,11 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
         ASSERT_EQ(s["power"].size(), 2u) << side;
         EXPECT_EQ(s["power"][0]["change_pct"], 5);
         EXPECT_TRUE(s["power"][1]["detected"].contains("trials"));
+        for (const char* verdict :
+             {"faster", "slower", "equivalent", "inconclusive", "too_few_samples"}) {
+            EXPECT_TRUE(s["aa_verdicts"].contains(verdict)) << side << " " << verdict;
+            EXPECT_TRUE(s["power"][0]["verdicts"].contains(verdict)) << side << " " << verdict;
+        }
         EXPECT_TRUE(s.contains("smallest_change_pct"));
         EXPECT_TRUE(s["methods"].is_array());
     }
