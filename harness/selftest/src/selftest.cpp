@@ -101,8 +101,12 @@ void summarize_evidence(SelftestReport& report) {
     double largest = 0;
     for (const double c : plan.changes_pct)
         largest = std::max(largest, c);
-    report.verdict = verdict_line(report.in_turn.smallest_change_pct,
-                                  report.across.smallest_change_pct, largest);
+    const Rate too_few{
+        report.in_turn.too_few_samples.hits + report.across.too_few_samples.hits,
+        report.in_turn.too_few_samples.trials + report.across.too_few_samples.trials};
+    report.verdict =
+        verdict_line(report.in_turn.smallest_change_pct, report.across.smallest_change_pct, largest,
+                     too_few.trials > 0 ? too_few.share() : 0);
     report.not_covered = {
         "stat side by side (separate processes counted like perf stat)",
         "run --against and --processes across processes: the runs here are separate Runners in "

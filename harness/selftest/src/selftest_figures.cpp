@@ -243,13 +243,19 @@ ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const dou
 }
 
 std::string verdict_line(std::optional<double> in_turn_pct, std::optional<double> across_pct,
-                         double largest_pct) {
+                         double largest_pct, double too_few_share) {
     const auto part = [&](std::optional<double> pct, const char* how) {
         return pct ? fmt::format("{:g}% changes {}", *pct, how)
                    : fmt::format("no change up to {:g}% {}", largest_pct, how);
     };
-    return fmt::format("this machine resolves {}, {}", part(in_turn_pct, "measured in turn"),
-                       part(across_pct, "across separate runs"));
+    std::string line =
+        fmt::format("this machine resolves {}, {}", part(in_turn_pct, "measured in turn"),
+                    part(across_pct, "across separate runs"));
+    if (too_few_share > kBusyShare) {
+        line += fmt::format(" (busy: {:.0f}% of the trials kept too few clean samples)",
+                            100 * too_few_share);
+    }
+    return line;
 }
 
 }  // namespace perfgauge::harness

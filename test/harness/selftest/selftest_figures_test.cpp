@@ -78,6 +78,10 @@ TEST(SelftestVerdict, Wording) {
     EXPECT_EQ(verdict_line(2.0, std::nullopt, 50),
               "this machine resolves 2% changes measured in turn, no change up to 50% across "
               "separate runs");
+    EXPECT_EQ(verdict_line(3.0, 15.0, 50, 0.1), verdict_line(3.0, 15.0, 50));  // at the limit
+    EXPECT_EQ(verdict_line(std::nullopt, std::nullopt, 50, 0.23),
+              "this machine resolves no change up to 50% measured in turn, no change up to 50% "
+              "across separate runs (busy: 23% of the trials kept too few clean samples)");
     EXPECT_EQ(change_label(5), "+5%");
     EXPECT_EQ(change_label(2.5), "+2.5%");
 }

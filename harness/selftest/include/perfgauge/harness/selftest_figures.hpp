@@ -104,8 +104,11 @@ ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const dou
                              double power = 0.95);
 
 /// "this machine resolves 3% changes measured in turn, 15% across separate runs"; a way that
-/// resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`).
+/// resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`). When more
+/// than kBusyShare of the trials kept too few clean samples (`too_few_share`), it says so: the
+/// machine was too busy for the figures to be about precision.
+inline constexpr double kBusyShare = 0.1;
 std::string verdict_line(std::optional<double> in_turn_pct, std::optional<double> across_pct,
-                         double largest_pct);
+                         double largest_pct, double too_few_share = 0);
 
 }  // namespace perfgauge::harness
