@@ -176,7 +176,9 @@ TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const do
         };
         if (const auto aa = in_turn(kSameWork)) {
             e.in_turn.aa.push_back(aa->verdict);
-            if (aa->baseline_median > 0)
+            // Only where both sides kept clean samples: an empty side's median is 0, not a
+            // measurement.
+            if (aa->baseline_median > 0 && aa->contender_median > 0)
                 e.within_run_ratios.push_back(aa->contender_median / aa->baseline_median);
         }
         for (std::size_t level = 0; level < changes.size(); ++level) {
