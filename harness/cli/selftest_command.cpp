@@ -34,7 +34,8 @@ constexpr const char* kHelp =
     "95% of them, the share of disturbed samples, and seed 000's overhead-correction check in\n"
     "short form; then one line: the changes this machine resolves.\n"
     "About a minute by default, --quick ~15 s, --thorough several minutes (more runs and\n"
-    "samples: narrower rates). Exit status 0 whatever it finds; 2 for bad options.\n\noptions";
+    "samples: narrower rates); longer on a busy machine, whose disturbed samples are re-taken.\n"
+    "Exit status 0 whatever it finds; 2 for bad options.\n\noptions";
 
 struct SelftestRequest {
     harness::SelftestDepth depth = harness::SelftestDepth::standard;
@@ -217,9 +218,8 @@ std::string render(const SelftestReport& r) {
                            : fmt::format("k={}: {:+.2f} ns ({})", row.k, row.error_ns,
                                          harness::correction_passes(row) ? "ok" : "FAIL"));
     }
-    add(out,
-        "correction check (seed 000, short, no counters; perfgauge calibrate for the whole "
-        "sweep): {}; {}\n",
+    add(out, "correction check (seed 000, {}, no counters; perfgauge calibrate for more): {}; {}\n",
+        r.plan.depth == harness::SelftestDepth::thorough ? "whole sweep" : "short",
         c.passes() ? "pass" : "FAIL", fmt::join(rows, ", "));
     for (const auto& what : r.not_covered)
         add(out, "not covered: {}\n", what);
