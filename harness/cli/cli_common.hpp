@@ -90,5 +90,6 @@ int list_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 int export_command(const std::vector<std::string>& args);
 int plot_command(const std::vector<std::string>& args);
+int selftest_command(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

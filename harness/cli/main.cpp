@@ -36,6 +36,9 @@ commands:
   events --resolve LIST
                      parse and resolve an event list, show each event's encoding
   calibrate          clock granularity and overhead, snapshot cost, overhead correction check
+  selftest [--quick | --thorough]
+                     how far measurements here can be trusted, now: noise floor, A/A
+                     false positives, the smallest change found in turn and across runs
   stat [-e LIST] [-r N] -- CMD [ARGS...] [::: CMD_B [ARGS...] ...]
                      count a command like perf stat (the exit status is the command's), or
                      commands side by side, interleaved, each against the first
@@ -57,6 +60,7 @@ const std::map<std::string, Handler>& commands() {
                                                        {"list", cli::list_command},
                                                        {"plot", cli::plot_command},
                                                        {"run", cli::run_command},
+                                                       {"selftest", cli::selftest_command},
                                                        {"stat", cli::stat_command}};
     return all;
 }

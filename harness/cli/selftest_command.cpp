@@ -1,0 +1,264 @@
+// perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "cli_common.hpp"
+#include "console.hpp"
+#include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/selftest.hpp"
+#include "perfgauge/harness/text_table.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+using harness::Rate;
+using harness::SelftestReport;
+
+constexpr const char* kHelp =
+    "usage: perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE]\n\n"
+    "How far can measurements on this machine be trusted, now? Measures real work with known\n"
+    "differences (a chain of k dependent multiply-adds against the same chain again, and\n"
+    "against 1.02k, 1.03k, 1.05k, 1.1k, 1.2k and 1.5k of them), all interleaved in each of\n"
+    "several separate runs, and compares them with perfgauge's own comparisons: in turn\n"
+    "(samples paired by round, as run --against and side-by-side comparisons pair them) and\n"
+    "across separate runs (as compare A.json B.json does). Reports the noise floor (how far\n"
+    "medians of identical work move within a run and between runs), the A/A false-positive\n"
+    "rate, the share of trials that found each injected change and the smallest one found in\n"
+    "95% of them, the share of disturbed samples, and seed 000's overhead-correction check in\n"
+    "short form; then one line: the changes this machine resolves.\n"
+    "About a minute by default, --quick ~15 s, --thorough several minutes (more runs and\n"
+    "samples: narrower rates); longer on a busy machine, whose disturbed samples are re-taken.\n"
+    "Exit status 0 whatever it finds; 2 for bad options.\n\noptions";
+
+struct SelftestRequest {
+    harness::SelftestDepth depth = harness::SelftestDepth::standard;
+    std::optional<std::size_t> runs;
+    std::string json_path;  ///< "": no JSON
+};
+
+SelftestRequest parse_request(const po::variables_map& vm) {
+    SelftestRequest request;
+    const int depths =
+        static_cast<int>(vm.count("quick") + vm.count("thorough") + vm.count("tiny"));
+    if (depths > 1)
+        throw UsageError("--quick and --thorough exclude each other: give one at most");
+    if (vm.count("quick"))
+        request.depth = harness::SelftestDepth::quick;
+    if (vm.count("thorough"))
+        request.depth = harness::SelftestDepth::thorough;
+    if (vm.count("tiny"))
+        request.depth = harness::SelftestDepth::tiny;
+    if (vm.count("runs")) {
+        const int runs = vm["runs"].as<int>();
+        if (runs < 2 || runs > 10000)
+            throw UsageError(fmt::format(
+                "--runs must be 2 to 10000 (two runs make one trial across runs), not {}", runs));
+        request.runs = static_cast<std::size_t>(runs);
+    }
+    if (vm.count("json")) {
+        request.json_path = vm["json"].as<std::string>();
+        check_output_path(request.json_path);  // before the minute of work, not after
+    }
+    return request;
+}
+
+nlohmann::json number_or_null(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json rate_json(const Rate& r) {
+    return {{"hits", r.hits},
+            {"trials", r.trials},
+            {"share", number_or_null(r.share())},
+            {"low95", number_or_null(r.low())},
+            {"high95", number_or_null(r.high())}};
+}
+
+// How many trials ended with each verdict: what a miss was (inconclusive, too few samples, or
+// a wrong answer).
+nlohmann::json verdicts_json(const std::vector<harness::Verdict>& verdicts) {
+    using harness::Verdict;
+    const auto count = [&verdicts](Verdict v) {
+        return std::count(verdicts.begin(), verdicts.end(), v);
+    };
+    return {{"faster", count(Verdict::lower)},
+            {"slower", count(Verdict::higher)},
+            {"equivalent", count(Verdict::equivalent)},
+            {"inconclusive", count(Verdict::inconclusive)},
+            {"too_few_samples", count(Verdict::too_few_samples)}};
+}
+
+nlohmann::json resolution_json(const harness::ResolutionFigures& f,
+                               const harness::ComparisonTrials& trials) {
+    nlohmann::json power = nlohmann::json::array();
+    for (std::size_t i = 0; i < f.power.size(); ++i) {
+        const auto& p = f.power[i];
+        power.push_back({{"change_pct", p.change_pct},
+                         {"detected", rate_json(p.detected)},
+                         {"verdicts", i < trials.changes.size() ? verdicts_json(trials.changes[i])
+                                                                : nlohmann::json::object()}});
+    }
+    const auto& methods = trials.methods;
+    return {{"methods", methods},
+            {"aa_verdicts", verdicts_json(trials.aa)},
+            {"aa_false_positives", rate_json(f.false_positives)},
+            {"too_few_samples", rate_json(f.too_few_samples)},
+            {"power", power},
+            {"smallest_change_pct", f.smallest_change_pct ? nlohmann::json(*f.smallest_change_pct)
+                                                          : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json spread_json(const harness::Spread& s) {
+    return {
+        {"count", s.count}, {"median", number_or_null(s.median)}, {"p90", number_or_null(s.p90)}};
+}
+
+nlohmann::json report_json(const SelftestReport& r) {
+    const auto& c = r.correction;
+    double worst_share = 0;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : c.rows) {
+        rows.push_back({{"k", row.k},
+                        {"reference_ns", number_or_null(row.reference_ns)},
+                        {"error_ns", number_or_null(row.error_ns)},
+                        {"tolerance_ns", harness::correction_tolerance_ns(row.reference_ns)},
+                        {"pairs", row.pairs},
+                        {"pass", harness::correction_passes(row)}});
+        const double share = std::fabs(harness::correction_error_share(row));
+        if (std::isfinite(share))
+            worst_share = std::max(worst_share, share);
+    }
+    return {
+        {"depth", harness::depth_name(r.plan.depth)},
+        {"runs", r.plan.runs},
+        {"base_operations", r.plan.base_operations},
+        {"changes_pct", r.plan.changes_pct},
+        {"power_target", r.plan.power},
+        {"min_change", r.plan.compare.min_change},
+        {"seconds", r.seconds},
+        {"noise_floor",
+         {{"within_run", spread_json(r.within_run)}, {"between_runs", spread_json(r.between_run)}}},
+        {"in_turn", resolution_json(r.in_turn, r.evidence.in_turn)},
+        {"across_runs", resolution_json(r.across, r.evidence.across)},
+        {"disturbed_samples", rate_json(r.disturbed)},
+        {"correction_check",
+         {{"events", c.events},
+          {"rows", rows},
+          {"pass", c.passes()},
+          {"worst_error_share", worst_share}}},
+        {"not_covered", r.not_covered},
+        {"verdict", r.verdict}};
+}
+
+std::string pct(double share, int digits = 1) {
+    return std::isfinite(share) ? fmt::format("{:.{}f}%", 100 * share, digits) : "-";
+}
+
+std::string rate_text(const Rate& r) {
+    if (r.trials == 0)
+        return "- (no trial)";
+    return fmt::format("{}/{} = {} (95%: {}-{})", r.hits, r.trials, pct(r.share(), 0),
+                       pct(r.low(), 0), pct(r.high(), 0));
+}
+
+std::string smallest_text(const std::optional<double>& pct_change) {
+    return pct_change ? fmt::format("{:g}%", *pct_change) : "none of these";
+}
+
+// Appends to `out`, formatted.
+template <class... Args>
+void add(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+std::string render(const SelftestReport& r) {
+    std::string out;
+    add(out,
+        "perfgauge selftest ({}: {} runs of a chain of {} dependent multiply-adds, {:.0f} s)\n\n",
+        harness::depth_name(r.plan.depth), r.plan.runs, r.plan.base_operations, r.seconds);
+    add(out,
+        "noise floor: identical work's medians moved {} within a run (90%: {}), {} between "
+        "runs (90%: {})\n",
+        pct(r.within_run.median, 2), pct(r.within_run.p90, 2), pct(r.between_run.median, 2),
+        pct(r.between_run.p90, 2));
+    add(out, "disturbed samples: {}\n\n", rate_text(r.disturbed));
+
+    harness::TextTable table({"", "IN TURN", "ACROSS RUNS"},
+                             {harness::TextTable::Align::left, harness::TextTable::Align::right,
+                              harness::TextTable::Align::right});
+    table.add_row({"A/A called different", rate_text(r.in_turn.false_positives),
+                   rate_text(r.across.false_positives)});
+    for (std::size_t i = 0; i < r.in_turn.power.size(); ++i) {
+        table.add_row(
+            {fmt::format("{} found (slower)", harness::change_label(r.in_turn.power[i].change_pct)),
+             rate_text(r.in_turn.power[i].detected), rate_text(r.across.power.at(i).detected)});
+    }
+    table.add_row({fmt::format("smallest found in {:.0f}%", 100 * r.plan.power),
+                   smallest_text(r.in_turn.smallest_change_pct),
+                   smallest_text(r.across.smallest_change_pct)});
+    table.add_row({"trials with too few clean samples", rate_text(r.in_turn.too_few_samples),
+                   rate_text(r.across.too_few_samples)});
+    add(out, "{}", table.render());
+    add(out, "(compare's threshold: {:g}%; methods: in turn {}, across runs {})\n\n",
+        100 * r.plan.compare.min_change, fmt::join(r.evidence.in_turn.methods, ", "),
+        fmt::join(r.evidence.across.methods, ", "));
+
+    const auto& c = r.correction;
+    std::vector<std::string> rows;
+    for (const auto& row : c.rows) {
+        rows.push_back(row.pairs == 0
+                           ? fmt::format("k={}: no pair", row.k)
+                           : fmt::format("k={}: {:+.2f} ns ({})", row.k, row.error_ns,
+                                         harness::correction_passes(row) ? "ok" : "FAIL"));
+    }
+    add(out, "correction check (seed 000, {}, no counters; perfgauge calibrate for more): {}; {}\n",
+        r.plan.depth == harness::SelftestDepth::thorough ? "whole sweep" : "short",
+        c.passes() ? "pass" : "FAIL", fmt::join(rows, ", "));
+    for (const auto& what : r.not_covered)
+        add(out, "not covered: {}\n", what);
+    add(out, "\n{}\n", r.verdict);
+    return out;
+}
+
+}  // namespace
+
+int selftest_command(const std::vector<std::string>& args) {
+    po::options_description visible(kHelp);
+    visible.add_options()("help,h", "show this help")("quick", "about 15 s: fewer runs")(
+        "thorough", "several minutes: more runs, more samples, the whole correction sweep")(
+        "runs", po::value<int>(), "separate runs (2 to 10000), instead of the depth's")(
+        "json", po::value<std::string>(), "also write the figures as JSON to FILE");
+    // For the tests: seconds of work whose figures mean nothing.
+    po::options_description hidden;
+    hidden.add_options()("tiny", "");
+    po::options_description all;
+    all.add(visible).add(hidden);
+    const auto vm = parse_options(args, all, {});
+    if (vm.count("help")) {
+        std::cout << visible << '\n';
+        return kExitOk;
+    }
+    const SelftestRequest request = parse_request(vm);
+
+    harness::SelftestPlan plan = harness::plan_for(request.depth);
+    if (request.runs)
+        plan.runs = *request.runs;
+    const SelftestReport report = harness::run_selftest(
+        plan, [](std::string_view phase, std::size_t done, std::size_t total) {
+            if (done % 10 == 0)  // a line now and then, not one per run
+                say("selftest: {} {}/{}\n", phase, done, total);
+        });
+    std::fputs(render(report).c_str(), stdout);
+    if (!request.json_path.empty())
+        harness::write_output_file(request.json_path, report_json(report).dump(2) + "\n");
+    return kExitOk;
+}
+
+}  // namespace perfgauge::cli

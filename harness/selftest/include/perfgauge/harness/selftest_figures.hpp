@@ -1,0 +1,114 @@
+// The arithmetic of perfgauge selftest, over results already measured: which comparisons called
+// a difference, how often, the smallest injected change found with the power asked for, the
+// spread of medians of identical work, and the one-line verdict. Pure: the trials are
+// RunResults, real (selftest.hpp) or synthetic (the tests), compared with the library's own
+// compare_within (in turn: paired rounds) and compare_results (across separate runs).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/result.hpp"
+
+namespace perfgauge::harness {
+
+/// The param of a selftest benchmark that says which work it does: kBaseWork, kSameWork (the
+/// identical work again, for A/A) or change_label(p) (p% more dependent operations).
+inline constexpr const char* kWorkParam = "work";
+inline constexpr const char* kBaseWork = "base";
+inline constexpr const char* kSameWork = "same";
+/// "+5%" for 5.
+std::string change_label(double change_pct);
+
+/// How many of `trials` comparisons said something, and the share.
+struct Rate {
+    std::size_t hits = 0, trials = 0;
+    double share() const;  ///< NaN without trials
+    /// The Wilson score interval of the share at 95%: what `trials` trials can tell apart
+    /// ({NaN, NaN} without trials).
+    double low() const;
+    double high() const;
+};
+
+/// Identical work called faster or slower: a false positive.
+bool called_different(Verdict v);
+
+/// The share of A/A verdicts that called a difference.
+Rate false_positive_rate(std::span<const Verdict> aa_verdicts);
+/// The share of verdicts that found the injected change: the contender did more work, so only
+/// "slower" (Verdict::higher) counts; "faster" is a wrong answer, not a detection.
+Rate detection_rate(std::span<const Verdict> verdicts);
+
+struct PowerPoint {
+    double change_pct = 0;  ///< injected: contender does (1 + change_pct/100) x the work
+    Rate detected;
+};
+
+/// The smallest injected change detected in at least `power` of its trials, where every larger
+/// change tried was too (a noisy miss at 20% makes a hit at 10% luck, not resolution); nullopt:
+/// none, or no trials. `points` in any order.
+std::optional<double> smallest_resolved_change(std::span<const PowerPoint> points,
+                                               double power = 0.95);
+
+/// How far medians of identical work moved apart: of each ratio r (one median over another),
+/// |r - 1|, as a share; its median and 90th percentile over the ratios (NaN without any).
+struct Spread {
+    std::size_t count = 0;
+    double median = 0, p90 = 0;
+};
+Spread relative_spread(std::span<const double> ratios);
+
+/// One way of comparing (in turn, or across separate runs): the verdict of every trial's A/A
+/// comparison and of every injected change.
+struct ComparisonTrials {
+    std::vector<Verdict> aa;
+    /// [level][trial], in the order of the plan's changes.
+    std::vector<std::vector<Verdict>> changes;
+    /// The methods compare used (method_name), as reported: what the figures are about.
+    std::vector<std::string> methods;
+};
+
+/// What the trials' result files tell, before any rate is taken.
+struct TrialEvidence {
+    ComparisonTrials in_turn, across;
+    /// base/same medians within one run, and base/base medians of two separate runs.
+    std::vector<double> within_run_ratios, between_run_ratios;
+    std::size_t samples = 0, disturbed = 0;  ///< clean and disturbed samples of every run
+};
+
+/// Compares the trials' runs as users get them compared: within each run, base against same
+/// and against each change (compare_within, paired by round: `run --against`'s and side by
+/// side's kind of pairing); across runs 2t and 2t+1, run 2t's base against run 2t+1's same and
+/// each change (compare_results: independent samples, batch means, machine drift: what
+/// `compare A.json B.json` does). A benchmark with too few clean samples still makes a trial,
+/// as its user would get it: "too few samples", which finds nothing and calls nothing.
+/// `changes`: the injected change of each level, in percent.
+TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const double> changes,
+                             const CompareOptions& options = {});
+
+/// Rates and resolution of one way of comparing.
+struct ResolutionFigures {
+    Rate false_positives;
+    std::vector<PowerPoint> power;
+    std::optional<double> smallest_change_pct;  ///< smallest_resolved_change at `power`
+    /// Trials (A/A and every change) that ended "too few samples": a side kept fewer clean
+    /// samples than compare needs, so the trial could neither find nor call anything. Where
+    /// this is high, the machine is too busy for the rates above to be about precision.
+    Rate too_few_samples;
+};
+ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const double> changes,
+                             double power = 0.95);
+
+/// "this machine resolves 3% changes measured in turn, 15% across separate runs"; a way that
+/// resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`). When more
+/// than kBusyShare of the trials kept too few clean samples (`too_few_share`), it says so: the
+/// machine was too busy for the figures to be about precision.
+inline constexpr double kBusyShare = 0.1;
+std::string verdict_line(std::optional<double> in_turn_pct, std::optional<double> across_pct,
+                         double largest_pct, double too_few_share = 0);
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,263 @@
+#include "perfgauge/harness/selftest_figures.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "perfgauge/harness/statistics.hpp"
+
+namespace perfgauge::harness {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kZ95 = 1.959963984540054;
+
+// The Wilson score interval's centre and half-width at 95%.
+std::pair<double, double> wilson(std::size_t hits, std::size_t trials) {
+    const double n = static_cast<double>(trials);
+    const double p = static_cast<double>(hits) / n;
+    const double z2 = kZ95 * kZ95;
+    const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+    const double half = kZ95 / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+    return {centre, half};
+}
+
+std::string param_of(const BenchmarkResult& b, const char* key) {
+    for (const auto& [k, v] : b.params) {
+        if (k == key)
+            return v;
+    }
+    return {};
+}
+
+const BenchmarkResult* find_work(const RunResult& run, const std::string& work) {
+    for (const auto& b : run.benchmarks) {
+        if (param_of(b, kWorkParam) == work)
+            return &b;
+    }
+    return nullptr;
+}
+
+void note_method(std::vector<std::string>& methods, Method m) {
+    const std::string name = method_name(m);
+    if (std::find(methods.begin(), methods.end(), name) == methods.end())
+        methods.push_back(name);
+}
+
+// The time row of a comparison of one benchmark pair; nullptr when nothing was compared.
+const MetricComparison* time_row(const Comparison& c) {
+    if (c.benchmarks.empty() || c.benchmarks.front().metrics.empty())
+        return nullptr;
+    const MetricComparison& m = c.benchmarks.front().metrics.front();
+    return m.is_time ? &m : nullptr;
+}
+
+// Run `facts` with `b` alone in it, named and labelled as the other side of the comparison is,
+// so that compare_results matches the two.
+RunResult alone(const RunResult& facts, const BenchmarkResult& b) {
+    RunResult r;
+    r.kind = facts.kind;
+    r.date = facts.date;
+    r.system = facts.system;
+    r.clock = facts.clock;
+    r.batch_overhead_ns = facts.batch_overhead_ns;
+    r.pause_overhead_ns = facts.pause_overhead_ns;
+    r.machine_probe_ns = facts.machine_probe_ns;
+    r.machine_copy_probe_ns = facts.machine_copy_probe_ns;
+    r.pause_calibration_drift = facts.pause_calibration_drift;
+    r.seed = facts.seed;
+    r.repetitions = facts.repetitions;
+    r.processes = facts.processes;
+    r.precision_target = facts.precision_target;
+    r.events = facts.events;
+    r.benchmarks.push_back(b);
+    r.benchmarks.back().name = "chain";
+    r.benchmarks.back().params = {};
+    return r;
+}
+
+}  // namespace
+
+std::string change_label(double change_pct) {
+    return fmt::format("+{:g}%", change_pct);
+}
+
+double Rate::share() const {
+    return trials == 0 ? kNaN : static_cast<double>(hits) / static_cast<double>(trials);
+}
+
+double Rate::low() const {
+    if (trials == 0)
+        return kNaN;
+    const auto [centre, half] = wilson(hits, trials);
+    return std::max(0.0, centre - half);
+}
+
+double Rate::high() const {
+    if (trials == 0)
+        return kNaN;
+    const auto [centre, half] = wilson(hits, trials);
+    return std::min(1.0, centre + half);
+}
+
+bool called_different(Verdict v) {
+    return v == Verdict::lower || v == Verdict::higher;
+}
+
+Rate false_positive_rate(std::span<const Verdict> aa_verdicts) {
+    Rate r;
+    r.trials = aa_verdicts.size();
+    r.hits = static_cast<std::size_t>(
+        std::count_if(aa_verdicts.begin(), aa_verdicts.end(), called_different));
+    return r;
+}
+
+Rate detection_rate(std::span<const Verdict> verdicts) {
+    Rate r;
+    r.trials = verdicts.size();
+    r.hits =
+        static_cast<std::size_t>(std::count(verdicts.begin(), verdicts.end(), Verdict::higher));
+    return r;
+}
+
+std::optional<double> smallest_resolved_change(std::span<const PowerPoint> points, double power) {
+    std::vector<PowerPoint> sorted(points.begin(), points.end());
+    std::sort(sorted.begin(), sorted.end(),
+              [](const PowerPoint& a, const PowerPoint& b) { return a.change_pct > b.change_pct; });
+    std::optional<double> smallest;
+    // From the largest down: the first level that misses ends the run of resolved ones.
+    for (const PowerPoint& p : sorted) {
+        if (p.detected.trials == 0 || p.detected.share() < power)
+            break;
+        smallest = p.change_pct;
+    }
+    return smallest;
+}
+
+Spread relative_spread(std::span<const double> ratios) {
+    Spread s;
+    std::vector<double> distances;
+    for (const double r : ratios) {
+        if (std::isfinite(r))
+            distances.push_back(std::fabs(r - 1));
+    }
+    s.count = distances.size();
+    if (distances.empty()) {
+        s.median = s.p90 = kNaN;
+        return s;
+    }
+    s.median = median(distances);
+    s.p90 = quantile(distances, 0.9);
+    return s;
+}
+
+TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const double> changes,
+                             const CompareOptions& options) {
+    TrialEvidence e;
+    e.in_turn.changes.resize(changes.size());
+    e.across.changes.resize(changes.size());
+    for (const RunResult& run : runs) {
+        for (const auto& b : run.benchmarks) {
+            e.samples += b.ns_per_item.size() + b.disturbed.size();
+            e.disturbed += b.disturbed.size();
+        }
+        // In turn: one run, its benchmarks' samples paired by round.
+        const auto in_turn = [&](const std::string& work) -> std::optional<MetricComparison> {
+            const Comparison c = compare_within(run, kWorkParam, kBaseWork, work, options);
+            const MetricComparison* m = time_row(c);
+            if (m == nullptr)
+                return std::nullopt;
+            note_method(e.in_turn.methods, m->method);
+            return *m;
+        };
+        if (const auto aa = in_turn(kSameWork)) {
+            e.in_turn.aa.push_back(aa->verdict);
+            // Only where both sides kept clean samples: an empty side's median is 0, not a
+            // measurement.
+            if (aa->baseline_median > 0 && aa->contender_median > 0)
+                e.within_run_ratios.push_back(aa->contender_median / aa->baseline_median);
+        }
+        for (std::size_t level = 0; level < changes.size(); ++level) {
+            if (const auto m = in_turn(change_label(changes[level])))
+                e.in_turn.changes[level].push_back(m->verdict);
+        }
+    }
+    // Across: run 2t's base against run 2t+1's work, as two result files are compared.
+    for (std::size_t t = 0; t + 1 < runs.size(); t += 2) {
+        const RunResult& first = runs[t];
+        const RunResult& second = runs[t + 1];
+        const BenchmarkResult* base = find_work(first, kBaseWork);
+        if (base == nullptr)
+            continue;
+        const BenchmarkResult* again = find_work(second, kBaseWork);
+        if (again != nullptr && !base->ns_per_item.empty() && !again->ns_per_item.empty()) {
+            const double m0 = median(base->ns_per_item);
+            if (m0 > 0)
+                e.between_run_ratios.push_back(median(again->ns_per_item) / m0);
+        }
+        const RunResult baseline = alone(first, *base);
+        const auto across = [&](const std::string& work) -> std::optional<Verdict> {
+            const BenchmarkResult* other = find_work(second, work);
+            if (other == nullptr)
+                return std::nullopt;
+            const Comparison c = compare_results(baseline, alone(second, *other), options);
+            const MetricComparison* m = time_row(c);
+            if (m == nullptr)
+                return std::nullopt;
+            note_method(e.across.methods, m->method);
+            return m->verdict;
+        };
+        if (const auto v = across(kSameWork))
+            e.across.aa.push_back(*v);
+        for (std::size_t level = 0; level < changes.size(); ++level) {
+            if (const auto v = across(change_label(changes[level])))
+                e.across.changes[level].push_back(*v);
+        }
+    }
+    return e;
+}
+
+ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const double> changes,
+                             double power) {
+    ResolutionFigures f;
+    f.false_positives = false_positive_rate(trials.aa);
+    for (std::size_t level = 0; level < changes.size(); ++level) {
+        PowerPoint p;
+        p.change_pct = changes[level];
+        if (level < trials.changes.size())
+            p.detected = detection_rate(trials.changes[level]);
+        f.power.push_back(p);
+    }
+    f.smallest_change_pct = smallest_resolved_change(f.power, power);
+    const auto count_unanswered = [&f](std::span<const Verdict> verdicts) {
+        f.too_few_samples.trials += verdicts.size();
+        f.too_few_samples.hits += static_cast<std::size_t>(
+            std::count(verdicts.begin(), verdicts.end(), Verdict::too_few_samples));
+    };
+    count_unanswered(trials.aa);
+    for (const auto& level : trials.changes)
+        count_unanswered(level);
+    return f;
+}
+
+std::string verdict_line(std::optional<double> in_turn_pct, std::optional<double> across_pct,
+                         double largest_pct, double too_few_share) {
+    const auto part = [&](std::optional<double> pct, const char* how) {
+        return pct ? fmt::format("{:g}% changes {}", *pct, how)
+                   : fmt::format("no change up to {:g}% {}", largest_pct, how);
+    };
+    std::string line =
+        fmt::format("this machine resolves {}, {}", part(in_turn_pct, "measured in turn"),
+                    part(across_pct, "across separate runs"));
+    if (too_few_share > kBusyShare) {
+        line += fmt::format(" (busy: {:.0f}% of the trials kept too few clean samples)",
+                            100 * too_few_share);
+    }
+    return line;
+}
+
+}  // namespace perfgauge::harness

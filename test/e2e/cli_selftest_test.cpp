@@ -1,0 +1,99 @@
+// End-to-end: `perfgauge selftest`. Structure, exit statuses, the JSON's fields and the
+// messages for bad options, with the hidden --tiny depth (two runs of a few samples: seconds of
+// work whose figures mean nothing, so no measured value is asserted on).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+TEST(CliSelftest, TinyRunWritesTableAndJson) {
+    TempDir dir;
+    const auto json_path = dir.path() / "selftest.json";
+    const auto r = perfgauge({"selftest", "--tiny", "--json", json_path.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* text : {"perfgauge selftest (tiny: 2 runs", "noise floor:",
+                             "disturbed samples:", "IN TURN", "ACROSS RUNS", "A/A called different",
+                             "+5% found (slower)", "+50% found (slower)", "smallest found in 95%",
+                             "trials with too few clean samples", "correction check (seed 000",
+                             "not covered: stat side by side", "this machine resolves "}) {
+        EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+    }
+    const auto j = nlohmann::json::parse(read_file(json_path));
+    EXPECT_EQ(j["depth"], "tiny");
+    EXPECT_EQ(j["runs"], 2);
+    EXPECT_EQ(j["changes_pct"], nlohmann::json::array({5, 50}));
+    for (const char* side : {"in_turn", "across_runs"}) {
+        const auto& s = j[side];
+        ASSERT_TRUE(s.is_object()) << side;
+        for (const char* key : {"hits", "trials", "share", "low95", "high95"}) {
+            EXPECT_TRUE(s["aa_false_positives"].contains(key)) << side << " " << key;
+            EXPECT_TRUE(s["too_few_samples"].contains(key)) << side << " " << key;
+        }
+        ASSERT_EQ(s["power"].size(), 2u) << side;
+        EXPECT_EQ(s["power"][0]["change_pct"], 5);
+        EXPECT_TRUE(s["power"][1]["detected"].contains("trials"));
+        for (const char* verdict :
+             {"faster", "slower", "equivalent", "inconclusive", "too_few_samples"}) {
+            EXPECT_TRUE(s["aa_verdicts"].contains(verdict)) << side << " " << verdict;
+            EXPECT_TRUE(s["power"][0]["verdicts"].contains(verdict)) << side << " " << verdict;
+        }
+        EXPECT_TRUE(s.contains("smallest_change_pct"));
+        EXPECT_TRUE(s["methods"].is_array());
+    }
+    // Two runs: at most two trials in turn, one across (fewer when a benchmark kept no sample).
+    EXPECT_LE(j["in_turn"]["aa_false_positives"]["trials"].get<int>(), 2);
+    EXPECT_LE(j["across_runs"]["aa_false_positives"]["trials"].get<int>(), 1);
+    for (const char* key : {"within_run", "between_runs"})
+        EXPECT_TRUE(j["noise_floor"][key].contains("median")) << key;
+    EXPECT_TRUE(j["disturbed_samples"].contains("share"));
+    EXPECT_GT(j["disturbed_samples"]["trials"].get<int>(), 0);
+    EXPECT_EQ(j["correction_check"]["rows"].size(), 1u);
+    EXPECT_TRUE(j["correction_check"]["pass"].is_boolean());
+    EXPECT_EQ(j["verdict"].get<std::string>().rfind("this machine resolves ", 0), 0u);
+    EXPECT_NE(r.out.find(j["verdict"].get<std::string>()), std::string::npos);
+    EXPECT_GT(j["seconds"].get<double>(), 0);
+}
+
+TEST(CliSelftest, HelpListsOptionsButNotTheHiddenOne) {
+    const auto r = perfgauge({"selftest", "--help"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* text : {"--quick", "--thorough", "--runs", "--json"})
+        EXPECT_NE(r.out.find(text), std::string::npos) << text;
+    EXPECT_EQ(r.out.find("--tiny"), std::string::npos);
+    const auto usage = perfgauge({"--help"});
+    EXPECT_NE(usage.out.find("selftest"), std::string::npos);
+}
+
+TEST(CliSelftest, BadOptionsExitTwoBeforeAnyWork) {
+    struct Case {
+        std::vector<std::string> args;
+        const char* message;
+    };
+    TempDir dir;
+    const auto missing_dir = (dir.path() / "no-such-dir" / "x.json").string();
+    for (const Case& c : std::vector<Case>{
+             {{"selftest", "--quick", "--thorough"}, "--quick and --thorough exclude each other"},
+             {{"selftest", "--runs", "1"}, "--runs must be 2 to 10000"},
+             {{"selftest", "--runs", "many"}, "runs"},
+             {{"selftest", "--json"}, "json"},
+             {{"selftest", "--json", "-"}, "'-' names no file here"},
+             {{"selftest", "--json", missing_dir}, "no-such-dir"},
+             {{"selftest", "--bogus"}, "bogus"}}) {
+        const auto r = perfgauge(c.args);
+        EXPECT_EQ(r.exit_code, 2) << c.args.back() << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("perfgauge selftest"), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;  // no table: nothing was measured
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "no-such-dir"));
+}
+
+}  // namespace
+}  // namespace perfgauge::test

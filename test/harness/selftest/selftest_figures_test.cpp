@@ -1,0 +1,254 @@
+// perfgauge selftest's arithmetic on known answers: rates, the power search, the spread of
+// medians, the verdict's wording, and the trials compared as the command compares them, on
+// seeded synthetic runs whose differences are known exactly (no time measured here).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/selftest.hpp"
+#include "perfgauge/harness/selftest_figures.hpp"
+
+namespace perfgauge::harness {
+namespace {
+
+TEST(SelftestRate, ShareAndWilsonInterval) {
+    const Rate none{};
+    EXPECT_TRUE(std::isnan(none.share()));
+    EXPECT_TRUE(std::isnan(none.low()));
+    const Rate five{5, 100};
+    EXPECT_DOUBLE_EQ(five.share(), 0.05);
+    // The Wilson score interval of 5/100 at 95% (textbook value: 2.15% to 11.18%).
+    EXPECT_NEAR(five.low(), 0.0215, 0.0001);
+    EXPECT_NEAR(five.high(), 0.1118, 0.0001);
+    const Rate all{20, 20};
+    EXPECT_DOUBLE_EQ(all.high(), 1.0);
+    EXPECT_NEAR(all.low(), 0.8389, 0.0001);  // 20 of 20 still allows a rate of 84%
+}
+
+TEST(SelftestRate, FalsePositivesAreCallsEitherWayDetectionsOnlySlower) {
+    const std::vector<Verdict> v = {Verdict::lower,           Verdict::higher,
+                                    Verdict::equivalent,      Verdict::inconclusive,
+                                    Verdict::too_few_samples, Verdict::higher};
+    const Rate fp = false_positive_rate(v);
+    EXPECT_EQ(fp.hits, 3u);
+    EXPECT_EQ(fp.trials, 6u);
+    const Rate found = detection_rate(v);
+    EXPECT_EQ(found.hits, 2u);  // "faster" for more work is a wrong answer, not a detection
+    EXPECT_EQ(found.trials, 6u);
+}
+
+TEST(SelftestPower, SmallestChangeDetectedAtPowerWithEveryLargerOne) {
+    const std::vector<PowerPoint> points = {
+        {20, {20, 20}}, {2, {6, 20}}, {5, {19, 20}}, {10, {20, 20}}, {3, {18, 20}}};
+    EXPECT_EQ(smallest_resolved_change(points, 0.95), 5.0);  // 19/20 = 95% reaches it, 18 not
+    EXPECT_EQ(smallest_resolved_change(points, 0.9), 3.0);
+    // A miss at a larger change makes a hit below it luck.
+    const std::vector<PowerPoint> gap = {{5, {20, 20}}, {10, {17, 20}}, {20, {20, 20}}};
+    EXPECT_EQ(smallest_resolved_change(gap, 0.95), 20.0);
+    const std::vector<PowerPoint> missed = {{5, {20, 20}}, {50, {3, 20}}};
+    EXPECT_FALSE(smallest_resolved_change(missed, 0.95));
+    const std::vector<PowerPoint> untried = {{5, {0, 0}}};
+    EXPECT_FALSE(smallest_resolved_change(untried, 0.95));
+    EXPECT_FALSE(smallest_resolved_change({}, 0.95));
+}
+
+TEST(SelftestSpread, DistanceOfRatiosFromOne) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> ratios = {1.01, 0.98, 1.0, 1.03, nan};
+    const Spread s = relative_spread(ratios);
+    EXPECT_EQ(s.count, 4u);
+    EXPECT_NEAR(s.median, 0.015, 1e-12);  // of 0, 0.01, 0.02, 0.03
+    EXPECT_GE(s.p90, 0.02);
+    EXPECT_LE(s.p90, 0.03 + 1e-12);
+    const Spread empty = relative_spread({});
+    EXPECT_EQ(empty.count, 0u);
+    EXPECT_TRUE(std::isnan(empty.median));
+}
+
+TEST(SelftestVerdict, Wording) {
+    EXPECT_EQ(verdict_line(3.0, 15.0, 50),
+              "this machine resolves 3% changes measured in turn, 15% changes across separate "
+              "runs");
+    EXPECT_EQ(verdict_line(2.0, std::nullopt, 50),
+              "this machine resolves 2% changes measured in turn, no change up to 50% across "
+              "separate runs");
+    EXPECT_EQ(verdict_line(3.0, 15.0, 50, 0.1), verdict_line(3.0, 15.0, 50));  // at the limit
+    EXPECT_EQ(verdict_line(std::nullopt, std::nullopt, 50, 0.23),
+              "this machine resolves no change up to 50% measured in turn, no change up to 50% "
+              "across separate runs (busy: 23% of the trials kept too few clean samples)");
+    EXPECT_EQ(change_label(5), "+5%");
+    EXPECT_EQ(change_label(2.5), "+2.5%");
+}
+
+TEST(SelftestPlan, DepthsGrow) {
+    const auto quick = plan_for(SelftestDepth::quick);
+    const auto standard = plan_for(SelftestDepth::standard);
+    const auto thorough = plan_for(SelftestDepth::thorough);
+    EXPECT_LT(quick.runs, standard.runs);
+    EXPECT_LT(standard.runs, thorough.runs);
+    EXPECT_GE(plan_for(SelftestDepth::tiny).runs, 2u);  // one trial across runs at least
+    EXPECT_EQ(standard.changes_pct, (std::vector<double>{2, 3, 5, 10, 20, 50}));
+    EXPECT_EQ(std::string(depth_name(SelftestDepth::thorough)), "thorough");
+    const Benchmark b = chain_benchmark("+5%", 1050);
+    EXPECT_EQ(b.name, "chain/+5%");
+    ASSERT_EQ(b.params.size(), 1u);
+    EXPECT_EQ(b.params[0].first, kWorkParam);
+    EXPECT_EQ(b.params[0].second, "+5%");
+}
+
+// Seeded synthetic runs of the selftest's benchmarks: each sample of `work` is
+// base_ns x (1 + change) x the run's own factor x noise, noise log-normal with `noise` sigma
+// (Box-Muller on mt19937_64, so the series is the same with any standard library).
+struct Synthetic {
+    double noise = 0.002;
+    double run_sigma = 0;  ///< each run's factor: log-normal with this sigma (drift between runs)
+    std::size_t samples = 15;
+};
+
+class Normal {
+  public:
+    explicit Normal(std::uint64_t seed) : rng_(seed) {}
+    double operator()() {
+        const double u1 = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
+        const double u2 = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+        return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
+    }
+
+  private:
+    std::mt19937_64 rng_;
+};
+
+std::vector<RunResult> synthetic_runs(std::size_t count, std::span<const double> changes,
+                                      const Synthetic& how, std::uint64_t seed) {
+    Normal normal(seed);
+    std::vector<std::string> works = {kBaseWork, kSameWork};
+    std::vector<double> factors = {1, 1};
+    for (const double c : changes) {
+        works.push_back(change_label(c));
+        factors.push_back(1 + c / 100);
+    }
+    std::vector<RunResult> runs;
+    for (std::size_t r = 0; r < count; ++r) {
+        RunResult run;
+        run.date = "2026-11-27T12:00:" + std::to_string(10 + r) + ".000+0000";
+        const double run_factor = std::exp(how.run_sigma * normal());
+        for (std::size_t w = 0; w < works.size(); ++w) {
+            BenchmarkResult b;
+            b.name = "chain/" + works[w];
+            b.params = {{kWorkParam, works[w]}};
+            for (std::size_t i = 0; i < how.samples; ++i) {
+                b.ns_per_item.push_back(1000 * factors[w] * run_factor *
+                                        std::exp(how.noise * normal()));
+                b.rounds.push_back(i);
+            }
+            b.raw_ns_per_item = b.ns_per_item;
+            run.benchmarks.push_back(std::move(b));
+        }
+        runs.push_back(std::move(run));
+    }
+    return runs;
+}
+
+const std::vector<double> kChanges = {2, 3, 5, 10, 20, 50};
+
+TEST(SelftestTrials, QuietMachineResolvesTwoPercentBothWays) {
+    const auto runs = synthetic_runs(20, kChanges, {}, 1);
+    const TrialEvidence e = compare_trials(runs, kChanges);
+    ASSERT_EQ(e.in_turn.aa.size(), 20u);
+    ASSERT_EQ(e.across.aa.size(), 10u);
+    EXPECT_EQ(e.within_run_ratios.size(), 20u);
+    EXPECT_EQ(e.between_run_ratios.size(), 10u);
+    EXPECT_EQ(e.in_turn.methods, std::vector<std::string>{"paired"});
+    EXPECT_EQ(e.across.methods, std::vector<std::string>{"independent"});
+    const auto in_turn = resolution(e.in_turn, kChanges);
+    const auto across = resolution(e.across, kChanges);
+    // 0.2% noise against compare's 1% threshold: identical work is never called, 2% always.
+    EXPECT_EQ(in_turn.false_positives.hits, 0u);
+    EXPECT_EQ(across.false_positives.hits, 0u);
+    EXPECT_EQ(in_turn.smallest_change_pct, 2.0);
+    EXPECT_EQ(across.smallest_change_pct, 2.0);
+    EXPECT_LT(relative_spread(e.within_run_ratios).p90, 0.005);
+}
+
+TEST(SelftestTrials, DriftBetweenRunsCancelsInTurnOnly) {
+    // Every run 5% faster or slower as a whole (sigma): pairs within a run do not see it,
+    // comparisons of separate runs do.
+    Synthetic how;
+    how.run_sigma = 0.05;
+    const auto runs = synthetic_runs(40, kChanges, how, 7);
+    const TrialEvidence e = compare_trials(runs, kChanges);
+    const auto in_turn = resolution(e.in_turn, kChanges);
+    const auto across = resolution(e.across, kChanges);
+    EXPECT_EQ(in_turn.false_positives.hits, 0u);
+    EXPECT_EQ(in_turn.smallest_change_pct, 2.0);
+    // Across runs, identical work differs by the runs' factors: called often, and small
+    // changes drown in them.
+    EXPECT_GT(across.false_positives.share(), 0.3) << across.false_positives.hits;
+    EXPECT_TRUE(!across.smallest_change_pct || *across.smallest_change_pct >= 10)
+        << *across.smallest_change_pct;
+    EXPECT_GT(relative_spread(e.between_run_ratios).median, 0.01);
+    EXPECT_LT(relative_spread(e.within_run_ratios).median, 0.005);
+}
+
+TEST(SelftestTrials, BenchmarkWithoutCleanSampleFindsNothingAndDisturbedAreCounted) {
+    auto runs = synthetic_runs(4, kChanges, {}, 3);
+    // Run 1's +5% kept no clean sample: every one disturbed.
+    for (auto& b : runs[1].benchmarks) {
+        if (b.name == "chain/+5%") {
+            for (std::size_t i = 0; i < b.ns_per_item.size(); ++i)
+                b.disturbed.push_back({i, b.ns_per_item[i], 0, 0, 1, 1, 0});
+            b.ns_per_item.clear();
+            b.raw_ns_per_item.clear();
+            b.rounds.clear();
+        }
+    }
+    // Run 2's A/A twin kept none either.
+    for (auto& b : runs[2].benchmarks) {
+        if (b.name == "chain/same") {
+            b.ns_per_item.clear();
+            b.raw_ns_per_item.clear();
+            b.rounds.clear();
+        }
+    }
+    const TrialEvidence e = compare_trials(runs, kChanges);
+    EXPECT_EQ(e.in_turn.aa.size(), 4u);
+    EXPECT_EQ(e.within_run_ratios.size(), 3u);  // not run 2's: no median to compare
+    // Still a trial, as a user would get it: too few samples, nothing found.
+    ASSERT_EQ(e.in_turn.changes[2].size(), 4u);
+    EXPECT_EQ(e.in_turn.changes[2][1], Verdict::too_few_samples);
+    EXPECT_EQ(detection_rate(e.in_turn.changes[2]).hits, 3u);
+    ASSERT_EQ(e.across.changes[2].size(), 2u);  // pairs (0, 1) and (2, 3)
+    EXPECT_EQ(e.across.changes[2][0], Verdict::too_few_samples);
+    EXPECT_EQ(detection_rate(e.across.changes[2]).hits, 1u);
+    EXPECT_EQ(detection_rate(e.in_turn.changes[3]).hits, 4u);
+    const auto in_turn = resolution(e.in_turn, kChanges);
+    EXPECT_EQ(in_turn.too_few_samples.trials, 4u * 7u);  // A/A and six changes, four runs
+    EXPECT_EQ(in_turn.too_few_samples.hits, 2u);         // +5% in run 1, A/A in run 2
+    // Across, run 2 gives only its base (against run 3): +5% of pair (0, 1) alone.
+    EXPECT_EQ(resolution(e.across, kChanges).too_few_samples.hits, 1u);
+    EXPECT_EQ(e.disturbed, 15u);
+    EXPECT_EQ(e.samples, 4u * 8u * 15u - 15u);  // run 2's A/A twin: none kept
+}
+
+TEST(SelftestTrials, SummaryOfEvidence) {
+    const auto runs = synthetic_runs(20, kChanges, {}, 11);
+    SelftestReport report;
+    report.plan = plan_for(SelftestDepth::standard);
+    report.evidence = compare_trials(runs, report.plan.changes_pct);
+    summarize_evidence(report);
+    EXPECT_EQ(report.verdict,
+              "this machine resolves 2% changes measured in turn, 2% changes across separate runs");
+    EXPECT_EQ(report.disturbed.hits, 0u);
+    EXPECT_EQ(report.disturbed.trials, 20u * 8u * 15u);
+    EXPECT_EQ(report.within_run.count, 20u);
+    EXPECT_FALSE(report.not_covered.empty());
+}
+
+}  // namespace
+}  // namespace perfgauge::harness
