@@ -10,7 +10,7 @@ namespace perfgauge::test {
 namespace {
 
 const std::vector<std::string> kCommands = {"run",    "stat", "compare", "export",   "plot",
-                                            "events", "list", "doctor",  "calibrate"};
+                                            "events", "list", "doctor",  "calibrate", "selftest"};
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
