@@ -467,8 +467,7 @@ int run_command(const std::vector<std::string>& args) {
         if (!refused.empty())
             rendered += fmt::format("Not counted: {} (why: in the table)\n", refused);
         rendered += fmt::format(
-            "Every entry, with its flags and warnings: perfgauge export {} "
-            "--format table\n",
+            "Every entry, with its flags and warnings:\n  perfgauge export {} --format table\n",
             json_path.empty() ? "RESULT.json" : json_path);
     }
     try {
