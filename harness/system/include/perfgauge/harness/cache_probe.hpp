@@ -23,11 +23,14 @@ struct LatencyStep {
 /// hypervisor's CPUID may say so): it is measured instead.
 inline constexpr std::uint64_t kLargestPlausibleLastLevel = std::uint64_t{256} << 20;
 
-/// The last-level cache size a staircase shows, steps in growing size: the largest buffer whose
-/// latency is still at most half the memory latency (the latency at the largest buffer), a
-/// buffer the cache still mostly holds. Nullopt when the staircase does not show memory: fewer
-/// than four steps, sizes not growing, its last two steps not within 25% of each other (no
-/// plateau reached), or memory not at least twice as slow as the smallest buffer.
+/// An upper bound of the last-level cache size a staircase shows, steps in growing size: the
+/// largest buffer whose latency is still below 90% of the memory latency (the latency at the
+/// largest buffer). Upper, because cold data must outgrow the cache: beside other work (here,
+/// four builds on two CPUs) the shared cache holds less than its size and the staircase rises
+/// early, which a midpoint would have read as a cache of 2 MiB where sysfs says 32. Nullopt when
+/// the staircase does not show memory: fewer than four steps, sizes not growing, its last two steps
+/// not within 25% of each other (no plateau reached), or memory not at least twice as slow as the
+/// smallest buffer.
 std::optional<std::uint64_t> last_level_from_staircase(std::span<const LatencyStep> steps);
 
 /// Measures the staircase: buffers from `smallest` doubling to `largest` bytes, each a random
