@@ -80,8 +80,11 @@ AnswerRow summarize(const RowKey& key, const std::string& baseline,
         row.smallest = std::min(row.smallest, p.size);
         row.largest = std::max(row.largest, p.size);
         const MetricComparison& t = *p.time;
-        ratios.push_back(t.ratio);
-        if (t.baseline_median > 0) {
+        if (t.ratio > 0)  // 0: a side kept no sample (every one disturbed)
+            ratios.push_back(t.ratio);
+        // A size with too few samples has no interval (its bounds are the estimate itself):
+        // it would narrow the band's union to a point that says nothing.
+        if (t.baseline_median > 0 && t.verdict != Verdict::too_few_samples) {
             low = std::min(low, 1 + t.ci_low / t.baseline_median);
             high = std::max(high, 1 + t.ci_high / t.baseline_median);
             equivalence = std::max(equivalence, t.threshold / t.baseline_median);
@@ -93,8 +96,9 @@ AnswerRow summarize(const RowKey& key, const std::string& baseline,
             cont_sol.push_back(*p.contender_of_memcpy);
     }
     row.time_ratio = median_of(ratios);
-    row.ratio_low = std::isfinite(low) ? low : row.time_ratio;
-    row.ratio_high = std::isfinite(high) ? high : row.time_ratio;
+    row.has_interval = std::isfinite(low) && std::isfinite(high);
+    row.ratio_low = row.has_interval ? low : row.time_ratio;
+    row.ratio_high = row.has_interval ? high : row.time_ratio;
     row.equivalence = equivalence;
     // The most common verdict; ties go to the weaker claim (the enum lists decisive ones first).
     for (const auto& [verdict, count] : verdicts) {
@@ -113,7 +117,8 @@ AnswerRow summarize(const RowKey& key, const std::string& baseline,
         std::vector<double> base, cont;
         std::optional<EventSource> source;
         for (const auto& p : points) {
-            if (const MetricComparison* m = p.counters[c]) {
+            const MetricComparison* m = p.counters[c];
+            if (m && m->baseline_samples > 0 && m->contender_samples > 0) {
                 base.push_back(m->baseline_median);
                 cont.push_back(m->contender_median);
                 source = m->source;
@@ -195,7 +200,9 @@ std::string time_cell(const AnswerRow& r) {
         return "no samples to compare";
     if (!r.mixed && r.verdict == Verdict::too_few_samples)
         return speak_ratio(r.time_ratio) + ", too few samples";
-    std::string cell = fmt::format("{} {}", speak_ratio(r.time_ratio), interval_text(r));
+    std::string cell = speak_ratio(r.time_ratio);
+    if (r.has_interval)
+        cell += " " + interval_text(r);
     if (r.mixed) {
         cell += fmt::format(" mixed {}/{} {}", r.agreeing, r.sizes, verdict_word(r.verdict));
     } else if (r.verdict == Verdict::equivalent) {

@@ -82,6 +82,7 @@ TEST(RunAnswer, OneRowPerCacheStateAndBandWithRatioCountersAndMemcpyShare) {
     EXPECT_EQ(hot.baseline, "branchy");
     EXPECT_EQ(hot.contender, "bmi2");
     EXPECT_NEAR(hot.time_ratio, 0.25, 1e-9);
+    EXPECT_TRUE(hot.has_interval);
     EXPECT_LE(hot.ratio_low, 0.25);
     EXPECT_GE(hot.ratio_high, 0.25);
     EXPECT_EQ(hot.verdict, Verdict::lower);
@@ -167,6 +168,36 @@ TEST(RunAnswer, FitsOneScreenAndLeavesOutCountersZeroOnBothSides) {
     const std::string md = render_answer_markdown(a);
     EXPECT_EQ(md.rfind("## Answer", 0), 0u) << md;
     EXPECT_NE(md.find("| hot L1 16B-32K |"), std::string::npos) << md;
+}
+
+TEST(RunAnswer, SizesWithoutSamplesEnoughGiveNoIntervalAndNoRatio) {
+    RunResult r = result_with(EventSource::software);
+    r.benchmarks.push_back(entry("varint", "branchy", "hot", 1024, 2.0, {1, 0}));
+    r.benchmarks.push_back(entry("varint", "bmi2", "hot", 1024, 1.0, {1, 0}));
+    for (auto& b : r.benchmarks) {  // two samples each: too few for any interval
+        b.ns_per_item.resize(2);
+        b.raw_ns_per_item.resize(2);
+        b.rounds.resize(2);
+        for (auto& c : b.counters_per_item)
+            c.resize(2);
+        b.raw_counters_per_item = b.counters_per_item;
+    }
+    r.benchmarks.push_back(entry("varint", "branchy", "hot", 1 << 20, 2.0, {1, 0}));
+    r.benchmarks.push_back(entry("varint", "bmi2", "hot", 1 << 20, 1.0, {1, 0}));
+    r.benchmarks.back().ns_per_item.clear();  // every sample disturbed: no time at all
+    r.benchmarks.back().raw_ns_per_item.clear();
+    r.benchmarks.back().rounds.clear();
+    for (auto& c : r.benchmarks.back().counters_per_item)
+        c.clear();
+    r.benchmarks.back().raw_counters_per_item = r.benchmarks.back().counters_per_item;
+    const Answer a = build_answer(r);
+    ASSERT_EQ(a.rows.size(), 2u);
+    EXPECT_EQ(a.rows[0].verdict, Verdict::too_few_samples);
+    EXPECT_FALSE(a.rows[0].has_interval);
+    const std::string text = render_answer(a);
+    EXPECT_NE(text.find("2.0x faster, too few samples"), std::string::npos) << text;
+    EXPECT_NE(text.find("no samples to compare"), std::string::npos) << text;
+    EXPECT_EQ(a.rows[1].counters.size(), 0u);  // no counts from a side without samples
 }
 
 TEST(RunAnswer, NoAnswerWithFewerThanTwoDecoders) {

@@ -44,6 +44,8 @@ struct AnswerRow {
     double time_ratio = 1;
     /// The union of the sizes' 95% intervals of that ratio (each from its paired comparison).
     double ratio_low = 1, ratio_high = 1;
+    /// False when no size had samples enough for an interval (the bounds are then the ratio).
+    bool has_interval = false;
     /// Every size's verdict when they agree; otherwise `mixed` and `agreeing` counts the sizes
     /// whose verdict was the most common one (`verdict`).
     Verdict verdict = Verdict::inconclusive;
