@@ -131,7 +131,9 @@ AnswerRow summarize(const RowKey& key, const std::string& baseline,
         // misses yet faster, by more than compare's floor for misses.
         const double more = counter.contender - counter.baseline;
         const bool miss = counter.event.find("miss") != std::string::npos;
-        if (miss && counter.source == EventSource::simulated && !row.mixed &&
+        // The band's prevailing verdict, mixed or not: on small hot buffers some sizes may
+        // still be undecided while most point against the model.
+        if (miss && counter.source == EventSource::simulated &&
             ((row.verdict == Verdict::lower && more > CompareOptions{}.min_miss_delta) ||
              (row.verdict == Verdict::higher && more < -CompareOptions{}.min_miss_delta)))
             row.simulation_contradicts = true;
@@ -169,9 +171,9 @@ std::string factor_text(double factor) {
 
 // "(2.40-2.80x)" in the direction speak_ratio speaks of the ratio.
 std::string interval_text(const AnswerRow& r) {
-    if (r.time_ratio < 1) {  // speed-ups: the inverse of the ratio's bounds
-        if (r.ratio_low <= 0)
-            return fmt::format("(>{}x)", factor_text(1 / r.ratio_high));
+    if (r.time_ratio < 1) {    // speed-ups: the inverse of the ratio's bounds
+        if (r.ratio_low <= 0)  // the interval reaches a time of zero: no upper bound to say
+            return fmt::format("(at least {}x)", factor_text(1 / r.ratio_high));
         return fmt::format("({}-{}x)", factor_text(1 / r.ratio_high), factor_text(1 / r.ratio_low));
     }
     return fmt::format("({}-{}x)", factor_text(r.ratio_low), factor_text(r.ratio_high));

@@ -125,6 +125,7 @@ TEST(RunAnswer, SimulatedMissesAgainstTheTimeAreFlaggedOnceWithTheReason) {
     const Answer a = build_answer(r);
     ASSERT_EQ(a.rows.size(), 2u);
     EXPECT_TRUE(a.rows[0].simulation_contradicts);
+    EXPECT_TRUE(a.rows[1].simulation_contradicts);
     EXPECT_EQ(a.rows[0].verdict, Verdict::higher);
     const std::string text = render_answer(a);
     EXPECT_NE(text.find("2.6x slower"), std::string::npos) << text;
