@@ -1,4 +1,5 @@
 // perfgauge compare: two result files, or two variants in one, benchmark by benchmark.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "perfgauge/harness/compare.hpp"
 #include "perfgauge/harness/run_pairing.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
+#include "perfgauge/pmu/suggest.hpp"
 #include "result_input.hpp"
 
 namespace perfgauge::cli {
@@ -304,6 +306,27 @@ int compare_command(const std::vector<std::string>& args) {
             throw UsageError(
                 fmt::format("{} has no commands '{}' and '{}' to pair; its commands: {}", files[0],
                             baseline, contender, fmt::join(names, ", ")));
+        }
+        if (!commands) {
+            // A name the file does not hold: what it holds, and the nearest.
+            std::vector<std::string> held;
+            for (const auto& b : result.benchmarks) {
+                for (const auto& [key, value] : b.params) {
+                    if (key == "variant" &&
+                        std::find(held.begin(), held.end(), value) == held.end())
+                        held.push_back(value);
+                }
+            }
+            for (const auto& [option, name] :
+                 {std::pair{"--baseline", baseline}, std::pair{"--contender", contender}}) {
+                if (held.empty() || std::find(held.begin(), held.end(), name) != held.end())
+                    continue;
+                const auto close = pmu::closest_matches(name, held, 1);
+                throw UsageError(fmt::format(
+                    "{} {}: {} holds no variant of that name{}; its variants: {}", option, name,
+                    files[0], close.empty() ? "" : fmt::format(" (did you mean {}?)", close[0]),
+                    fmt::join(held, ", ")));
+            }
         }
         if (comparison.benchmarks.empty()) {
             throw UsageError(

@@ -18,6 +18,7 @@
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/runner.hpp"
 #include "perfgauge/harness/simulation.hpp"
@@ -103,6 +104,12 @@ thresholds as perfgauge compare's defaults) in --format, and saves each build's 
 OTHER.json THIS.json pairs them again, with any thresholds. Native counters only (simulated
 counts do not vary from run to run: simulate each build and compare the files).
 
+Output: with no selection option (the default suite) and no --format, the one-screen answer
+(docs/cli/run.md): per cache state and size band, how much faster or slower each decoder is
+than branchy, with its interval and verdict, the counters that explain it and each decoder's
+share of memcpy's speed; the full table is in the saved result (perfgauge export, or
+--format table). --format answer gives the answer for any selection.
+
 Exit status: 0 success, 1 the work could not be done, 2 bad options, names or output paths.
 
 options)";
@@ -178,6 +185,15 @@ std::optional<int> pin_option(const po::variables_map& vm) {
     return cpu;
 }
 
+// No option that selects benchmarks or their data was given: the suite the answer is made for.
+bool default_suite(const po::variables_map& vm) {
+    for (const char* option : {"workload", "variant", "dist", "shape", "cache"}) {
+        if (!vm[option].defaulted())
+            return false;
+    }
+    return vm.count("sizes") == 0;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
@@ -218,7 +234,8 @@ int run_command(const std::vector<std::string>& args) {
         "pin", po::value<int>(), "pin to this CPU (warns if not permitted)")(
         "fifo", "SCHED_FIFO priority 1 (warns if not permitted)")(
         "mlock", "lock all memory (warns if not permitted)")(
-        "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
+        "format", po::value<std::string>()->default_value("table"),
+        "table, csv, json, md or answer (default: answer for the default suite, see above)")(
         "output,o", po::value<std::string>(),
         "write the --format output here, not to stdout (- is stdout)")(
         "json", po::value<std::string>(),
@@ -271,7 +288,9 @@ int run_command(const std::vector<std::string>& args) {
     };
 
     const auto system = harness::collect_system_info();
-    auto spec = suite_spec_from(vm, workloads::cache_sizes_from(system.caches));
+    std::string last_level_found_by;  // empty: sysfs's size, or --l3
+    auto spec =
+        suite_spec_from(vm, workloads::cache_sizes_from(system.caches), &last_level_found_by);
     check_suite_memory(spec);
     // Callgrind runs some 50x slower than native: 10^10 items is already hours.
     if (const auto items = vm["sim-items"].as<std::uint64_t>(); items < 1 || items > 10000000000)
@@ -287,7 +306,11 @@ int run_command(const std::vector<std::string>& args) {
         throw UsageError(
             "--pairs, --max-pairs, --pair-precision and --against-json apply only with --against "
             "OTHER_PERFGAUGE");
-    const harness::OutputFormat format = format_option(vm);
+    // The answer is the table format's one-screen summary; the table stays in the saved result.
+    const bool answer_requested = vm["format"].as<std::string>() == "answer";
+    const bool show_answer = answer_requested || (vm["format"].defaulted() && default_suite(vm));
+    const harness::OutputFormat format =
+        answer_requested ? harness::OutputFormat::table : format_option(vm);
     const harness::Backend backend = backend_option(vm);
     const auto valgrind = simulation_valgrind(backend);
     const pmu::EventResolver resolver;
@@ -410,6 +433,16 @@ int run_command(const std::vector<std::string>& args) {
                                  harness::without_simulation(plan, interrupted_simulation()), {});
     }
 
+    // How the last-level cache cold data rotates over was found: the answer says it.
+    if (!last_level_found_by.empty()) {
+        say("perfgauge run: last-level cache {}: {}\n",
+            spec.cache_sizes.l3 > 0 ? fmt::format("{} KiB", spec.cache_sizes.l3 >> 10)
+                                    : std::string("unknown"),
+            last_level_found_by);
+    } else {
+        last_level_found_by = vm.count("l3") ? "given by --l3" : "reported by sysfs";
+    }
+    result.context.emplace_back("l3_found_by", last_level_found_by);
     add_cli_hints(result.events);
     // The JSON result first: when the table cannot be printed (a full disk behind stdout), the
     // measurement is still kept.
@@ -422,8 +455,23 @@ int run_command(const std::vector<std::string>& args) {
         if (!json_path.empty())
             say("perfgauge run: result saved to {}\n", json_path);
     };
+    std::string rendered = show_answer ? harness::render_answer(harness::build_answer(result)) : "";
+    if (rendered.empty()) {  // no answer asked, or fewer than two decoders to answer about
+        rendered = harness::render_run(result, format);
+    } else {
+        std::string refused;
+        for (const auto& e : result.events) {
+            if (!e.counted)
+                refused += (refused.empty() ? "" : ", ") + e.name;
+        }
+        if (!refused.empty())
+            rendered += fmt::format("Not counted: {} (why: in the table)\n", refused);
+        rendered += fmt::format(
+            "Every entry, with its flags and warnings:\n  perfgauge export {} --format table\n",
+            json_path.empty() ? "RESULT.json" : json_path);
+    }
     try {
-        write_output(harness::render_run(result, format), output);
+        write_output(rendered, output);
     } catch (...) {
         saved();  // what was kept, beside the error main reports
         throw;

@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "perfgauge/harness/cache_probe.hpp"
 #include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 #include "perfgauge/workloads/varint.hpp"
 
@@ -91,7 +93,8 @@ std::uint64_t size_option(const std::string& text, const char* option) {
 }
 
 workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
-                                     const workloads::CacheSizes& detected) {
+                                     const workloads::CacheSizes& detected,
+                                     std::string* last_level_found_by) {
     workloads::SuiteSpec spec;
     spec.workloads = split_list(vm["workload"].as<std::string>(), "--workload");
     for (const auto& w : spec.workloads) {
@@ -119,6 +122,21 @@ workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
             spec.sizes.push_back(size_option(s, "--sizes"));
     }
     spec.cache_sizes = detected;
+    // sysfs may report no last-level cache, or one no CPU has (a hypervisor's figure): measure
+    // it rather than label data cold that the cache holds (cache_probe.hpp; kept per machine).
+    // Not under valgrind (the simulation child reads the kept answer, or does without).
+    std::uint64_t cpuid_l3_ceiling = harness::kLargestPlausibleLastLevel;
+    if (!vm.count("l3") &&
+        (detected.l3 == 0 || detected.l3 > harness::kLargestPlausibleLastLevel) &&
+        !pmu::callgrind::running_on_valgrind()) {
+        const auto llc =
+            harness::find_last_level_cache(detected.l3, harness::detect_cpu().model_name);
+        spec.cache_sizes.l3 = llc.bytes;
+        if (last_level_found_by)
+            *last_level_found_by = llc.how;
+        cpuid_l3_ceiling = 0;  // what was measured stands; CPUID's figure does not replace it
+    }
+    auto measured = spec.cache_sizes;
     if (vm.count("l1d"))
         spec.cache_sizes.l1d = size_option(vm["l1d"].as<std::string>(), "--l1d");
     if (vm.count("l2"))
@@ -127,6 +145,7 @@ workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
         spec.cache_sizes.l3 = size_option(vm["l3"].as<std::string>(), "--l3");
     spec.cache_sizes_given = vm.count("l1d") || vm.count("l2") || vm.count("l3");
     spec.machine_caches = detected;
+    spec.machine_caches.l3 = measured.l3;
     // Some hypervisors give no sysfs cache directory; CPUID (via glibc) may still know them.
     const auto cpuid = workloads::cache_sizes_from(harness::cpuid_cache_levels());
     const auto fill = [](std::uint64_t& level, std::uint64_t fallback) {
@@ -135,7 +154,8 @@ workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
     };
     fill(spec.machine_caches.l1d, cpuid.l1d);
     fill(spec.machine_caches.l2, cpuid.l2);
-    fill(spec.machine_caches.l3, cpuid.l3);
+    if (cpuid.l3 <= cpuid_l3_ceiling)  // never a size no CPU has
+        fill(spec.machine_caches.l3, cpuid.l3);
     spec.data_seed = vm["data-seed"].as<std::uint64_t>();
     if (const auto why = workloads::selection_refusal(spec); !why.empty())
         throw UsageError(why);

@@ -20,8 +20,11 @@ std::uint64_t size_option(const std::string& text, const char* option);
 std::vector<std::string> suite_arguments(const po::variables_map& vm);
 
 /// Also UsageError for a selection that cannot mean what it says (workloads::selection_refusal).
+/// Without --l3, a last-level size `detected` (sysfs) lacks or that no CPU has is measured
+/// (harness::find_last_level_cache); `last_level_found_by` then says how it was found.
 workloads::SuiteSpec suite_spec_from(const po::variables_map& vm,
-                                     const workloads::CacheSizes& detected);
+                                     const workloads::CacheSizes& detected,
+                                     std::string* last_level_found_by = nullptr);
 
 /// UsageError naming the largest working set, the bytes the suite needs and the bytes
 /// available, when the suite's data would not fit in memory: checked before allocating it.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
 
@@ -429,7 +430,11 @@ std::string render_markdown(const RunResult& r) {
     TextTable table(h, align);
     for (const auto& b : r.benchmarks)
         table.add_row(row_cells(r, b));
-    std::string out = table.render_markdown();
+    // The summary a reader opens: the answer first (when decoders were compared), then the table.
+    std::string out = render_answer_markdown(build_answer(r));
+    if (!out.empty())
+        out += "## Every entry\n\n";
+    out += table.render_markdown();
     const auto refused = refusal_lines(r);
     const bool drifting = any_drifting(r);
     const std::string apart = timed_apart_note(r);

@@ -1,0 +1,91 @@
+// The one-screen answer of a run that measured several varint decoders: per cache regime and
+// cache-size band, which decoder is faster than which and by how much (the paired comparison
+// of compare_within, its interval and verdict), the counters that explain it, and each
+// decoder's fraction of memcpy's speed. Built as typed data from the result model
+// (build_answer), rendered apart (render_answer). Pure: reads nothing from the machine.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/event_column.hpp"
+#include "perfgauge/harness/result.hpp"
+
+namespace perfgauge::harness {
+
+/// A working set's place in the cache hierarchy the run used (context l1d/l2/l3_bytes).
+enum class SizeBand { l1, l2, l3, memory, beyond_l2 };
+
+/// "L1", "L2", "L3", "memory", ">L2" (no last-level size known).
+const char* size_band_name(SizeBand band);
+
+/// The band of `size` bytes for these cache sizes (0: unknown; an unknown L3 makes everything
+/// beyond L2 "beyond_l2", never "memory": that would claim a size perfgauge does not know).
+SizeBand size_band(std::uint64_t size, std::uint64_t l1d, std::uint64_t l2, std::uint64_t l3);
+
+/// One counter's median per item on each side, over a row's sizes (median of the sizes').
+struct AnswerCounter {
+    std::string event;
+    EventSource source = EventSource::software;
+    double baseline = 0, contender = 0;
+};
+
+/// One (distribution, cache state, size band, contender) of the answer.
+struct AnswerRow {
+    std::string dist, cache;
+    SizeBand band = SizeBand::l1;
+    std::uint64_t smallest = 0, largest = 0;  ///< the working sets in the band, bytes
+    std::size_t sizes = 0;                    ///< how many were compared
+    std::string baseline, contender;          ///< variant names
+    /// contender / baseline time: the median over the band's sizes of each size's paired ratio
+    double time_ratio = 1;
+    /// The union of the sizes' 95% intervals of that ratio (each from its paired comparison).
+    double ratio_low = 1, ratio_high = 1;
+    /// False when no size had samples enough for an interval (the bounds are then the ratio).
+    bool has_interval = false;
+    /// Every size's verdict when they agree; otherwise `mixed` and `agreeing` counts the sizes
+    /// whose verdict was the most common one (`verdict`).
+    Verdict verdict = Verdict::inconclusive;
+    bool mixed = false;
+    std::size_t agreeing = 0;
+    /// Width of the equivalence band when the verdict is `equivalent` (a share, 0.01 = ±1%).
+    double equivalence = 0;
+    std::vector<AnswerCounter> counters;  ///< instructions, branch-misses, ... when counted
+    /// The decoder's bytes/s as a share of memcpy's on the same data, cache state and size
+    /// (median over the sizes); nullopt when the run had no memcpy there.
+    std::optional<double> baseline_of_memcpy, contender_of_memcpy;
+    /// A simulated miss count points one way and the measured time the other (more simulated
+    /// misses, yet faster): callgrind's models cannot see what the real machine does there.
+    bool simulation_contradicts = false;
+};
+
+struct Answer {
+    std::vector<AnswerRow> rows;
+    bool several_dists = false;  ///< rows name their distribution
+    /// Conditions the reader must know to trust the rows (cold not cold, variants skipped),
+    /// from the result's warnings; the simulation caveat is rendered from the rows.
+    std::vector<std::string> notes;
+    std::size_t other_warnings = 0;  ///< the result's other warnings (about single entries)
+};
+
+/// Counters the answer explains a time with, when the result counted them.
+inline const std::vector<std::string> kAnswerCounters = {"instructions", "branch-misses"};
+
+/// The answer of `result`: every end-on-end varint decoder against the baseline ("branchy" when
+/// run, else the first decoder), paired within the result. Empty rows when fewer than two
+/// decoders were measured.
+Answer build_answer(const RunResult& result, const CompareOptions& options = {});
+
+/// "3.70x faster", "1.20x slower": how people say a ratio of times (contender / baseline).
+std::string speak_ratio(double time_ratio);
+
+/// Plain text, at most 100 columns; "" when the answer has no row.
+std::string render_answer(const Answer& answer);
+
+/// The same as a Markdown section (heading, table, notes); "" when the answer has no row.
+std::string render_answer_markdown(const Answer& answer);
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,215 @@
+// The one-screen answer built from hand-made results: rows per cache state and size band,
+// ratios as people say them, counters with their source, memcpy's share, the simulation caveat.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "perfgauge/harness/run_answer.hpp"
+
+namespace perfgauge::harness {
+namespace {
+
+constexpr std::size_t kSamples = 12;
+
+// A varint or memcpy entry of the suite's shape, its time per item `ns` give or take 1% in a
+// repeating pattern (rounds 0..11, paired across variants), its counters constant.
+BenchmarkResult entry(const std::string& workload, const std::string& variant,
+                      const std::string& cache, std::uint64_t size, double ns,
+                      std::vector<double> counters) {
+    BenchmarkResult b;
+    b.name = workload == "memcpy"
+                 ? fmt::format("memcpy/log-uniform/{}/{}", cache, size)
+                 : fmt::format("varint/{}/log-uniform/end-on-end/{}/{}", variant, cache, size);
+    b.params = {{"workload", workload},  {"variant", variant},
+                {"dist", "log-uniform"}, {"shape", workload == "memcpy" ? "-" : "end-on-end"},
+                {"cache", cache},        {"size_bytes", std::to_string(size)}};
+    for (std::size_t i = 0; i < kSamples; ++i) {
+        b.ns_per_item.push_back(ns * (1 + 0.01 * static_cast<double>(i % 3)));
+        b.rounds.push_back(i);
+    }
+    b.raw_ns_per_item = b.ns_per_item;
+    for (const double c : counters)
+        b.counters_per_item.emplace_back(kSamples, c);
+    b.raw_counters_per_item = b.counters_per_item;
+    b.running_fraction.assign(counters.size(), 1.0);
+    return b;
+}
+
+RunResult result_with(EventSource source) {
+    RunResult r;
+    r.context = {{"l1d_bytes", "32768"}, {"l2_bytes", "1048576"}, {"l3_bytes", "33554432"}};
+    r.events = {EventColumn{"instructions", pmu::EventKind::hardware, source, true, {}},
+                EventColumn{"branch-misses", pmu::EventKind::hardware, source, true, {}}};
+    return r;
+}
+
+TEST(RunAnswer, SizeBandsFollowTheCachesAndNeverClaimMemoryWithoutAnL3) {
+    EXPECT_EQ(size_band(4096, 32768, 1 << 20, 32 << 20), SizeBand::l1);
+    EXPECT_EQ(size_band(65536, 32768, 1 << 20, 32 << 20), SizeBand::l2);
+    EXPECT_EQ(size_band(4 << 20, 32768, 1 << 20, 32 << 20), SizeBand::l3);
+    EXPECT_EQ(size_band(64 << 20, 32768, 1 << 20, 32 << 20), SizeBand::memory);
+    EXPECT_EQ(size_band(64 << 20, 32768, 1 << 20, 0), SizeBand::beyond_l2);
+}
+
+TEST(RunAnswer, RatiosReadLikePeopleSpeak) {
+    EXPECT_EQ(speak_ratio(1 / 3.7), "3.7x faster");
+    EXPECT_EQ(speak_ratio(1.2), "1.20x slower");
+    EXPECT_EQ(speak_ratio(1.0), "same time");
+    EXPECT_EQ(speak_ratio(0), "no ratio");
+}
+
+TEST(RunAnswer, OneRowPerCacheStateAndBandWithRatioCountersAndMemcpyShare) {
+    RunResult r = result_with(EventSource::simulated);
+    for (const std::uint64_t size : {1024u, 4096u}) {
+        r.benchmarks.push_back(entry("varint", "branchy", "hot", size, 4.0, {30, 0.9}));
+        r.benchmarks.push_back(entry("varint", "bmi2", "hot", size, 1.0, {12, 0.0}));
+        r.benchmarks.push_back(entry("memcpy", "memcpy", "hot", size, 0.5, {2, 0}));
+    }
+    r.benchmarks.push_back(entry("varint", "branchy", "cold", 64 << 20, 8.0, {30, 0.9}));
+    r.benchmarks.push_back(entry("varint", "bmi2", "cold", 64 << 20, 8.0, {12, 0.0}));
+
+    const Answer a = build_answer(r);
+    ASSERT_EQ(a.rows.size(), 2u);
+    const AnswerRow& hot = a.rows[0];
+    EXPECT_EQ(hot.cache, "hot");
+    EXPECT_EQ(hot.band, SizeBand::l1);
+    EXPECT_EQ(hot.sizes, 2u);
+    EXPECT_EQ(hot.smallest, 1024u);
+    EXPECT_EQ(hot.largest, 4096u);
+    EXPECT_EQ(hot.baseline, "branchy");
+    EXPECT_EQ(hot.contender, "bmi2");
+    EXPECT_NEAR(hot.time_ratio, 0.25, 1e-9);
+    EXPECT_TRUE(hot.has_interval);
+    EXPECT_LE(hot.ratio_low, 0.25);
+    EXPECT_GE(hot.ratio_high, 0.25);
+    EXPECT_EQ(hot.verdict, Verdict::lower);
+    EXPECT_FALSE(hot.mixed);
+    ASSERT_EQ(hot.counters.size(), 2u);
+    EXPECT_EQ(hot.counters[0].event, "instructions");
+    EXPECT_EQ(hot.counters[0].source, EventSource::simulated);
+    EXPECT_DOUBLE_EQ(hot.counters[0].baseline, 30);
+    EXPECT_DOUBLE_EQ(hot.counters[0].contender, 12);
+    ASSERT_TRUE(hot.baseline_of_memcpy && hot.contender_of_memcpy);
+    EXPECT_NEAR(*hot.baseline_of_memcpy, 0.125, 1e-9);
+    EXPECT_NEAR(*hot.contender_of_memcpy, 0.5, 1e-9);
+    EXPECT_FALSE(hot.simulation_contradicts);  // fewer misses and faster: they agree
+
+    const AnswerRow& cold = a.rows[1];
+    EXPECT_EQ(cold.cache, "cold");
+    EXPECT_EQ(cold.band, SizeBand::memory);
+    EXPECT_EQ(cold.verdict, Verdict::equivalent);
+    EXPECT_FALSE(cold.contender_of_memcpy);  // no memcpy at that size
+
+    const std::string text = render_answer(a);
+    EXPECT_NE(text.find("bmi2 against branchy"), std::string::npos) << text;
+    EXPECT_NE(text.find("4.0x faster"), std::string::npos) << text;
+    EXPECT_NE(text.find("hot L1 1K-4K"), std::string::npos) << text;
+    EXPECT_NE(text.find("instr sim"), std::string::npos) << text;
+    EXPECT_NE(text.find("30.0 vs 12.0"), std::string::npos) << text;
+    EXPECT_NE(text.find(" vs 50%"), std::string::npos) << text;
+    EXPECT_NE(text.find("equivalent ±1% (1.00-1.00x)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("disagree"), std::string::npos) << text;
+}
+
+TEST(RunAnswer, SimulatedMissesAgainstTheTimeAreFlaggedOnceWithTheReason) {
+    RunResult r = result_with(EventSource::simulated);
+    for (const std::uint64_t size : {1024u, 2048u, 4096u}) {
+        r.benchmarks.push_back(entry("varint", "branchy", "hot", size, 1.0, {30, 0.9}));
+        r.benchmarks.push_back(entry("varint", "bmi2", "hot", size, 2.6, {12, 0.0}));
+    }
+    r.benchmarks.push_back(entry("varint", "branchy", "cold", 2048, 1.0, {30, 0.9}));
+    r.benchmarks.push_back(entry("varint", "bmi2", "cold", 2048, 2.6, {12, 0.0}));
+    const Answer a = build_answer(r);
+    ASSERT_EQ(a.rows.size(), 2u);
+    EXPECT_TRUE(a.rows[0].simulation_contradicts);
+    EXPECT_TRUE(a.rows[1].simulation_contradicts);
+    EXPECT_EQ(a.rows[0].verdict, Verdict::higher);
+    const std::string text = render_answer(a);
+    EXPECT_NE(text.find("2.6x slower"), std::string::npos) << text;
+    EXPECT_NE(text.find("0.90 vs 0.00 *"), std::string::npos) << text;
+    // One caveat for every flagged row, with the reason.
+    const auto first = text.find("callgrind's branch predictor");
+    ASSERT_NE(first, std::string::npos) << text;
+    EXPECT_EQ(text.find("callgrind's branch predictor", first + 1), std::string::npos) << text;
+
+    // Measured counts never carry the caveat: the machine itself counted them.
+    RunResult measured = r;
+    for (auto& e : measured.events)
+        e.source = EventSource::software;
+    EXPECT_FALSE(build_answer(measured).rows[0].simulation_contradicts);
+}
+
+TEST(RunAnswer, FitsOneScreenAndLeavesOutCountersZeroOnBothSides) {
+    RunResult r = result_with(EventSource::software);
+    const std::uint64_t sizes[] = {16, 1024, 32768, 65536, 1 << 20, 4 << 20, 32 << 20, 64 << 20};
+    for (const char* cache : {"hot", "cold"}) {
+        for (const std::uint64_t size : sizes) {
+            r.benchmarks.push_back(entry("varint", "branchy", cache, size, 3.0, {0, 0}));
+            r.benchmarks.push_back(entry("varint", "bmi2", cache, size, 1.1, {0, 0}));
+            r.benchmarks.push_back(entry("memcpy", "memcpy", cache, size, 0.3, {0, 0}));
+        }
+    }
+    r.warnings.push_back("the avx512 variant is skipped: valgrind cannot decode AVX-512");
+    const Answer a = build_answer(r);
+    EXPECT_EQ(a.rows.size(), 8u);  // hot and cold x L1, L2, L3, memory
+    ASSERT_EQ(a.notes.size(), 1u);
+    const std::string text = render_answer(a);
+    EXPECT_EQ(text.find("instr "), std::string::npos) << text;
+    EXPECT_EQ(text.find("br-miss"), std::string::npos) << text;
+    EXPECT_NE(text.find("avx512 variant is skipped"), std::string::npos) << text;
+    std::istringstream lines(text);
+    std::size_t count = 0;
+    for (std::string line; std::getline(lines, line); ++count)
+        EXPECT_LE(line.size(), 100u) << line;
+    EXPECT_LE(count, 25u) << text;
+
+    const std::string md = render_answer_markdown(a);
+    EXPECT_EQ(md.rfind("## Answer", 0), 0u) << md;
+    EXPECT_NE(md.find("| hot L1 16B-32K |"), std::string::npos) << md;
+}
+
+TEST(RunAnswer, SizesWithoutSamplesEnoughGiveNoIntervalAndNoRatio) {
+    RunResult r = result_with(EventSource::software);
+    r.benchmarks.push_back(entry("varint", "branchy", "hot", 1024, 2.0, {1, 0}));
+    r.benchmarks.push_back(entry("varint", "bmi2", "hot", 1024, 1.0, {1, 0}));
+    for (auto& b : r.benchmarks) {  // two samples each: too few for any interval
+        b.ns_per_item.resize(2);
+        b.raw_ns_per_item.resize(2);
+        b.rounds.resize(2);
+        for (auto& c : b.counters_per_item)
+            c.resize(2);
+        b.raw_counters_per_item = b.counters_per_item;
+    }
+    r.benchmarks.push_back(entry("varint", "branchy", "hot", 1 << 20, 2.0, {1, 0}));
+    r.benchmarks.push_back(entry("varint", "bmi2", "hot", 1 << 20, 1.0, {1, 0}));
+    r.benchmarks.back().ns_per_item.clear();  // every sample disturbed: no time at all
+    r.benchmarks.back().raw_ns_per_item.clear();
+    r.benchmarks.back().rounds.clear();
+    for (auto& c : r.benchmarks.back().counters_per_item)
+        c.clear();
+    r.benchmarks.back().raw_counters_per_item = r.benchmarks.back().counters_per_item;
+    const Answer a = build_answer(r);
+    ASSERT_EQ(a.rows.size(), 2u);
+    EXPECT_EQ(a.rows[0].verdict, Verdict::too_few_samples);
+    EXPECT_FALSE(a.rows[0].has_interval);
+    const std::string text = render_answer(a);
+    EXPECT_NE(text.find("2.0x faster, too few samples"), std::string::npos) << text;
+    EXPECT_NE(text.find("no samples to compare"), std::string::npos) << text;
+    EXPECT_EQ(a.rows[1].counters.size(), 0u);  // no counts from a side without samples
+}
+
+TEST(RunAnswer, NoAnswerWithFewerThanTwoDecoders) {
+    RunResult r = result_with(EventSource::software);
+    r.benchmarks.push_back(entry("varint", "branchy", "hot", 1024, 1.0, {1, 1}));
+    r.benchmarks.push_back(entry("memcpy", "memcpy", "hot", 1024, 0.5, {1, 1}));
+    const Answer a = build_answer(r);
+    EXPECT_TRUE(a.rows.empty());
+    EXPECT_EQ(render_answer(a), "");
+    EXPECT_EQ(render_answer_markdown(a), "");
+}
+
+}  // namespace
+}  // namespace perfgauge::harness
