@@ -80,25 +80,43 @@ std::map<std::string, Samples> samples_of(const nlohmann::json& result) {
     return out;
 }
 
-// A benchmark of which some of the `processes` kept no clean sample, having had disturbed ones:
-// on a machine that busy (CI, running two tests at once on 2 CPUs: memcpy hot 1K lost every
-// sample of one process once), fewer runs pair, and compare rightly says so. Empty if none.
-std::string too_busy_to_pair(const nlohmann::json& result, std::size_t processes_run = 3) {
-    const auto clean = samples_of(result);
+// Per workload (memcpy, varint) of a saved result: its clean samples in ns per item, each with
+// the measuring process that took it (process i of one build is paired with process i of the
+// other).
+struct ProcessSamples {
+    std::vector<double> ns_per_item;
+    std::vector<std::size_t> process;
+};
+std::map<std::string, ProcessSamples> samples_by_workload(const nlohmann::json& result) {
+    std::map<std::string, ProcessSamples> out;
     for (const auto& b : result["benchmarks"]) {
-        if (b.value("aggregate_name", "") != "median")
+        if (b["run_type"] != "iteration")
             continue;
         const std::string name = b["run_name"];
-        const auto disturbed = b.value("perfgauge_disturbed_samples", 0);
-        const auto it = clean.find(name);
-        const std::size_t processes = it == clean.end() ? 0 : it->second.processes.size();
-        if (disturbed > 0 && processes < processes_run) {
-            return name + ": clean samples in " + std::to_string(processes) + " of " +
-                   std::to_string(processes_run) + " processes, " + std::to_string(disturbed) +
-                   " disturbed";
-        }
+        auto& samples = out[name.substr(0, name.find('/'))];
+        samples.ns_per_item.push_back(b["perfgauge_ns_per_item"]);
+        samples.process.push_back(b["perfgauge_process"]);
     }
-    return "";
+    return out;
+}
+
+// The pairs of the first `taken` processes, as run --against and compare pair them: the medians
+// of the other build's (a) and this one's (b) samples of every process with clean samples on
+// both sides.
+harness::PairedValues clean_pairs(const ProcessSamples& own, const ProcessSamples& other,
+                                  std::size_t taken) {
+    const auto first = [taken](const ProcessSamples& s) {
+        ProcessSamples kept;
+        for (std::size_t i = 0; i < s.process.size(); ++i) {
+            if (s.process[i] < taken) {
+                kept.ns_per_item.push_back(s.ns_per_item[i]);
+                kept.process.push_back(s.process[i]);
+            }
+        }
+        return kept;
+    };
+    const ProcessSamples a = first(other), b = first(own);
+    return harness::run_median_pairs(a.ns_per_item, a.process, b.ns_per_item, b.process);
 }
 
 TEST(CliAgainst, ItselfInTurnPairsEveryBenchmarkAndSavesBothResults) {
@@ -113,19 +131,26 @@ TEST(CliAgainst, ItselfInTurnPairsEveryBenchmarkAndSavesBothResults) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto own_json = nlohmann::json::parse(read_file(own));
     const auto other_json = nlohmann::json::parse(read_file(other));
-    for (const auto* result : {&own_json, &other_json}) {
-        if (const std::string busy = too_busy_to_pair(*result); !busy.empty())
-            GTEST_SKIP() << "every sample of a process disturbed: " << busy;
-    }
-
-    // The comparison printed: both benchmarks, every time row paired run by run.
+    // The comparison printed: both benchmarks, every time row paired run by run - each with
+    // the pairs of processes that kept a clean sample on both sides, read back from the saved
+    // results (on a loaded machine a process may keep none, and makes no pair).
     const auto comparison = nlohmann::json::parse(r.out);
     EXPECT_EQ(comparison["paired_runs"], 3);
     ASSERT_EQ(comparison["benchmarks"].size(), 2u) << r.out;
+    auto own_samples = samples_by_workload(own_json);
+    auto other_samples = samples_by_workload(other_json);
     for (const auto& b : comparison["benchmarks"]) {
+        const std::string name = b["name"];
+        const std::string workload = name.substr(0, name.find('/'));
+        const std::size_t paired =
+            clean_pairs(own_samples[workload], other_samples[workload], 3).a.size();
         const auto& time = b["metrics"][0];
-        EXPECT_EQ(time["method"], "paired-runs") << b.dump();
-        EXPECT_EQ(time["run_pairs"], 3) << b.dump();
+        if (paired >= harness::kMinPairedRuns) {
+            EXPECT_EQ(time["method"], "paired-runs") << b.dump();
+            EXPECT_EQ(time["run_pairs"], paired) << b.dump();
+        } else {
+            EXPECT_NE(time["method"], "paired-runs") << b.dump();
+        }
     }
     EXPECT_EQ(comparison["baseline"].get<std::string>().find(PERFGAUGE_CLI_PATH), 0u);
 
@@ -138,10 +163,11 @@ TEST(CliAgainst, ItselfInTurnPairsEveryBenchmarkAndSavesBothResults) {
     for (const auto* result : {&own_json, &other_json}) {
         EXPECT_EQ((*result)["context"]["perfgauge"]["processes"], 3);
         const auto samples = samples_of(*result);
-        ASSERT_EQ(samples.size(), 2u);
+        ASSERT_LE(samples.size(), 2u);  // a benchmark every sample of which was disturbed: none
         std::set<int> rounds;
         for (const auto& [name, s] : samples) {
-            EXPECT_EQ(s.processes, (std::set<int>{0, 1, 2})) << name;
+            for (const int process : s.processes)  // clean samples: of some of the three
+                EXPECT_TRUE(process >= 0 && process <= 2) << name << ": process " << process;
             for (const int round : s.rounds)
                 EXPECT_TRUE(rounds.insert(round).second) << name << " shares round " << round;
         }
@@ -154,7 +180,9 @@ TEST(CliAgainst, ItselfInTurnPairsEveryBenchmarkAndSavesBothResults) {
     ASSERT_EQ(again.exit_code, 0) << again.err;
     const auto compared = nlohmann::json::parse(again.out);
     EXPECT_EQ(compared["paired_runs"], 3);
-    EXPECT_EQ(compared["benchmarks"][0]["metrics"][0]["method"], "paired-runs");
+    EXPECT_EQ(compared["benchmarks"][0]["metrics"][0]["method"],
+              comparison["benchmarks"][0]["metrics"][0]["method"])
+        << "compare pairs the files as run --against did";
     EXPECT_NE(compared["notes"].dump().find("measured in turn, benchmark by benchmark"),
               std::string::npos)
         << compared["notes"].dump();
@@ -289,45 +317,6 @@ std::map<std::string, int> children_per_benchmark(const std::filesystem::path& l
     return out;
 }
 
-// Per workload (memcpy, varint) of a saved result: its clean samples in ns per item, each with
-// the measuring process that took it (process i of one build is paired with process i of the
-// other).
-struct ProcessSamples {
-    std::vector<double> ns_per_item;
-    std::vector<std::size_t> process;
-};
-std::map<std::string, ProcessSamples> samples_by_workload(const nlohmann::json& result) {
-    std::map<std::string, ProcessSamples> out;
-    for (const auto& b : result["benchmarks"]) {
-        if (b["run_type"] != "iteration")
-            continue;
-        const std::string name = b["run_name"];
-        auto& samples = out[name.substr(0, name.find('/'))];
-        samples.ns_per_item.push_back(b["perfgauge_ns_per_item"]);
-        samples.process.push_back(b["perfgauge_process"]);
-    }
-    return out;
-}
-
-// The pairs of the first `taken` processes, as run --against and compare pair them: the medians
-// of the other build's (a) and this one's (b) samples of every process with clean samples on
-// both sides.
-harness::PairedValues clean_pairs(const ProcessSamples& own, const ProcessSamples& other,
-                                  std::size_t taken) {
-    const auto first = [taken](const ProcessSamples& s) {
-        ProcessSamples kept;
-        for (std::size_t i = 0; i < s.process.size(); ++i) {
-            if (s.process[i] < taken) {
-                kept.ns_per_item.push_back(s.ns_per_item[i]);
-                kept.process.push_back(s.process[i]);
-            }
-        }
-        return kept;
-    };
-    const ProcessSamples a = first(other), b = first(own);
-    return harness::run_median_pairs(a.ns_per_item, a.process, b.ns_per_item, b.process);
-}
-
 // How many pairs run --against takes by its stopping rule, recomputed from the two saved
 // results: after `first` pairs, two more at a time while the sign-test interval of the clean
 // pairs' log ratios is wider than +-`precision`, up to `most`. What the machine's noise decided
@@ -444,9 +433,12 @@ TEST(CliAgainst, AFailingChildKeepsTheBenchmarksMeasuredBeforeIt) {
         << r.err;
     for (const auto& path : {own, other}) {
         const auto j = nlohmann::json::parse(read_file(path));
+        // varint/branchy's clean samples, if a loaded machine left it any; memcpy's none.
         const auto samples = samples_of(j);
-        ASSERT_EQ(samples.size(), 1u) << path;
-        EXPECT_EQ(samples.begin()->first.rfind("varint/branchy", 0), 0u);
+        ASSERT_LE(samples.size(), 1u) << path;
+        if (!samples.empty()) {
+            EXPECT_EQ(samples.begin()->first.rfind("varint/branchy", 0), 0u);
+        }
         EXPECT_NE(j["context"]["perfgauge"]["warnings"].dump().find(
                       "a measuring process failed while measuring memcpy"),
                   std::string::npos);

@@ -42,9 +42,11 @@ constexpr double kPauseCorrectionWarnShare = 0.5;
 
 }  // namespace
 
-NativeBatchState::NativeBatchState(const Clock& clock, pmu::CounterSet& counters)
+NativeBatchState::NativeBatchState(const Clock& clock, pmu::CounterSet& counters,
+                                   ThreadCpu (*thread_usage)())
     : clock_(clock),
       counters_(&counters),
+      thread_usage_(thread_usage),
       pause_snapshot_(counters.make_snapshot()),
       resume_snapshot_(counters.make_snapshot()),
       pause_delta_(counters.events().size()),
@@ -56,22 +58,43 @@ void NativeBatchState::reset(std::uint64_t iterations) {
     iterations_ = iterations;
     paused_ticks_ = 0;
     pauses_ = 0;
+    paused_usage_ = {};
     std::fill(paused_counts_.begin(), paused_counts_.end(), 0.0);
 }
 
 void NativeBatchState::pause() {
     paused_at_ = clock_.stop();
-    if (snapshots_)
+    if (snapshots_) {
         counters_->read(pause_snapshot_);
+        // Inside the snapshots: neither the time nor the counts see these reads.
+        accounted_pause_ = accounting_;
+        if (accounted_pause_) {
+            usage_at_pause_ = thread_usage_();
+            usage_wall_at_pause_ = clock_.stop();
+        }
+    }
 }
 
 void NativeBatchState::resume() {
     if (snapshots_) {
+        if (accounted_pause_) {
+            // The same interval in wall and CPU time, to a clock read.
+            const std::uint64_t wall_at_resume = clock_.stop();
+            const ThreadCpu usage = thread_usage_();
+            ++paused_usage_.pauses;
+            paused_usage_.wall_ns +=
+                clock_.to_ns(static_cast<double>(wall_at_resume - usage_wall_at_pause_));
+            paused_usage_.cpu_ns += usage.cpu_ns - usage_at_pause_.cpu_ns;
+            paused_usage_.involuntary_switches +=
+                usage.involuntary_switches - usage_at_pause_.involuntary_switches;
+            accounted_pause_ = false;
+        }
         counters_->read(resume_snapshot_);
         counters_->delta(pause_snapshot_, resume_snapshot_, pause_delta_);
         for (std::size_t i = 0; i < paused_counts_.size(); ++i)
             paused_counts_[i] += pause_delta_[i].value;
     }
+    // A pair that reads only the clock does exactly this, as calibrated.
     ++pauses_;
     paused_ticks_ += clock_.start() - paused_at_;
 }
@@ -153,6 +176,10 @@ Runner::Runner(const RunnerOptions& options)
 
 Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bool snapshots) {
     state_->set_snapshots(snapshots);
+    // Pauses whose snapshots are system calls read what the thread did meanwhile (two more
+    // calls): a switch then, untimed, does not set the sample aside (issue 34: 30 of 30 samples
+    // of a pausing benchmark were, each switched out 5-9 times during its 2.5 s of pauses).
+    state_->set_pause_accounting(snapshots && pauses_timed_apart_);
     state_->reset(iterations);
     // CPU time and switches around everything the clock sees, so that wall > CPU means the
     // thread lost the CPU while being timed.
@@ -173,6 +200,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
     for (std::size_t i = 0; i < delta_.size(); ++i)
         batch_counts_[i] = delta_[i].value - state_->paused_counts()[i];
     Batch batch;
+    batch.iterations = iterations;
     batch.ns = clock_.to_ns(static_cast<double>(t1 - t0 - state_->paused_ticks()));
     batch.pauses = state_->pauses();
     batch.snapshots = snapshots;
@@ -183,6 +211,7 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
                     cpu_after.involuntary_switches - cpu_before.involuntary_switches,
                     std::max(probe_.slowdown(probe_before), probe_.slowdown(probe_after))};
     batch.health.timed_ns = batch.ns;
+    batch.health.paused = state_->paused_usage();
     batch.probe_chains_ns = {probe_before.chain_ns, probe_after.chain_ns};
     // The counter moves in whole ticks (10 ms) at the host's scheduler ticks: that it moved
     // says the host took the CPU around this batch, not for how long within it.
@@ -191,18 +220,20 @@ Runner::Batch Runner::run_batch(const Benchmark& b, std::uint64_t iterations, bo
     return batch;
 }
 
-void Runner::record(BenchmarkResult& r, const Batch& timed, const Batch* counted,
-                    std::size_t round) {
+Disturbance Runner::record(BenchmarkResult& r, const Batch& timed, const Batch* counted,
+                           std::size_t round) {
     const double items = static_cast<double>(r.iterations) * r.items_per_iteration;
     const double ns_per_item =
         corrected(timed.ns, batch_overhead_.ns, pair_ns(timed), static_cast<double>(timed.pauses)) /
         items;
     for (const Batch* batch : {&timed, counted}) {
-        if (batch != nullptr && is_disturbed(batch->health, cpu_clock_slack_ns_)) {
+        if (batch == nullptr)
+            continue;
+        if (const Disturbance why = judge(batch->health); why != Disturbance::none) {
             r.disturbed.push_back({round, ns_per_item, batch->health.wall_ns, batch->health.cpu_ns,
                                    batch->health.involuntary_switches, batch->health.probe_slowdown,
                                    batch->health.steal_ns});
-            return;
+            return why;
         }
     }
     r.rounds.push_back(round);
@@ -210,20 +241,31 @@ void Runner::record(BenchmarkResult& r, const Batch& timed, const Batch* counted
     r.raw_ns_per_item.push_back(timed.ns / items);
     r.cpu_ns_per_item.push_back(timed.health.cpu_ns / items);
     if (counted != nullptr) {  // one value per clean sample: NaN for a sample that never paused
-        r.snapshot_pause_ns.push_back(timed.pauses > 0 ? (counted->ns - timed.ns) /
+        // The counted batch may run fewer iterations (its wall time is bounded): its time
+        // scaled to the timed batch's iterations.
+        const double scaled_ns = counted->iterations > 0
+                                     ? counted->ns * static_cast<double>(timed.iterations) /
+                                           static_cast<double>(counted->iterations)
+                                     : counted->ns;
+        r.snapshot_pause_ns.push_back(timed.pauses > 0 ? (scaled_ns - timed.ns) /
                                                              static_cast<double>(timed.pauses)
                                                        : std::nan(""));
     }
     // The counts are the last batch's (batch_counts_, delta_): run() runs the counted batch,
-    // whose pauses snapshot them, after the timed one.
-    const double pauses = static_cast<double>((counted != nullptr ? *counted : timed).pauses);
+    // whose pauses snapshot them, after the timed one; per item of the batch that counted them.
+    const Batch& counting = counted != nullptr ? *counted : timed;
+    const double pauses = static_cast<double>(counting.pauses);
+    const double counted_items =
+        counting.iterations > 0 ? static_cast<double>(counting.iterations) * r.items_per_iteration
+                                : items;
     for (std::size_t i = 0; i < batch_counts_.size(); ++i) {
-        r.raw_counters_per_item[i].push_back(batch_counts_[i] / items);
+        r.raw_counters_per_item[i].push_back(batch_counts_[i] / counted_items);
         r.counters_per_item[i].push_back(corrected(batch_counts_[i], batch_overhead_.counts[i],
                                                    pause_overhead_.counts[i], pauses) /
-                                         items);
+                                         counted_items);
         r.running_fraction[i] = std::min(r.running_fraction[i], delta_[i].running_fraction);
     }
+    return Disturbance::none;
 }
 
 std::size_t Runner::sample_room() const {
@@ -268,6 +310,16 @@ void keep_what_was_measured(RunResult& result, const std::string& interruption) 
 
 }  // namespace
 
+std::uint64_t counted_iterations_for(std::uint64_t timed_iterations, std::uint64_t last,
+                                     double timed_wall_ns, double counted_wall_ns) {
+    if (!(counted_wall_ns > 0) || !(timed_wall_ns > 0))
+        return std::clamp<std::uint64_t>(last, 1, std::max<std::uint64_t>(timed_iterations, 1));
+    const double scaled = std::floor(static_cast<double>(last) * timed_wall_ns / counted_wall_ns);
+    if (!(scaled < static_cast<double>(timed_iterations)))
+        return std::max<std::uint64_t>(timed_iterations, 1);
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(scaled));
+}
+
 Runner::Sizing Runner::size_batch(const Benchmark& b) {
     // A batch must dwarf what measuring it costs (>= 1000x) and last min_sample_time.
     const double target_ns =
@@ -299,7 +351,7 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
         // kSizingRetakes times in a row) unless its work alone was long enough (a 600 ms
         // iteration switched out for microseconds: each retake cost 600 ms here); one too short
         // is grown from as it is.
-        if (long_enough && is_disturbed(batch.health, cpu_clock_slack_ns_) &&
+        if (long_enough && judge(batch.health) != Disturbance::none &&
             work_ns_at_least(batch.health, ns) < target_ns &&
             ++disturbed_in_a_row <= kSizingRetakes)
             continue;
@@ -414,6 +466,9 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     std::vector<double> pause_share(benchmarks.size(), 0.0);   // of the time: pairs subtracted
     std::vector<double> spread_share(benchmarks.size(), 0.0);  // ... and how uncertain that is
     std::vector<double> spent_ns(benchmarks.size(), 0.0);      // wall time of its sampled batches
+    // Timed apart: the counted batch's iterations (0: not yet sized; see counted_iterations_for).
+    std::vector<std::uint64_t> counted_iterations(benchmarks.size(), 0);
+    std::vector<DisturbanceCounts> disturbances(benchmarks.size());  // per Disturbance
     std::vector<double> sample_chains_ns;  // the machine probe around every sample
     std::mt19937_64 rng(result.seed);
     result.precision_target = options_.precision;
@@ -457,7 +512,21 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
             const Batch timed = run_batch(benchmarks[b], r.iterations, !timed_apart[b]);
             if (timed_apart[b] && interrupted())
                 break;  // half a sample: not recorded
-            const Batch counted = timed_apart[b] ? run_batch(benchmarks[b], r.iterations) : Batch{};
+            Batch counted;
+            if (timed_apart[b]) {
+                // The first from what its snapshot pairs are calibrated to add (twice that,
+                // for the pauses' reads of the thread's usage); then from the last one's wall.
+                if (counted_iterations[b] == 0) {
+                    counted_iterations[b] = counted_iterations_for(
+                        r.iterations, r.iterations, timed.health.wall_ns,
+                        timed.health.wall_ns +
+                            2 * static_cast<double>(timed.pauses) * pause_overhead_.ns);
+                }
+                counted = run_batch(benchmarks[b], counted_iterations[b]);
+                counted_iterations[b] =
+                    counted_iterations_for(r.iterations, counted_iterations[b],
+                                           timed.health.wall_ns, counted.health.wall_ns);
+            }
             // The budget is wall time: a sample timed apart costs both of its batches.
             spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
             for (const double chain : timed.probe_chains_ns) {
@@ -469,18 +538,17 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
                 pause_share[b] = std::max(pause_share[b], pauses * pair_ns(timed) / timed.ns);
                 spread_share[b] = std::max(spread_share[b], pauses * pause_spread_ns_ / timed.ns);
             }
-            record(r, timed, timed_apart[b] ? &counted : nullptr, round);
+            const Disturbance why = record(r, timed, timed_apart[b] ? &counted : nullptr, round);
+            ++disturbances[b][static_cast<std::size_t>(why)];
         }
     }
     if (interrupted())
         keep_what_was_measured(result, interruption_);
-    for (const auto& r : result.benchmarks) {
-        if (r.ns_per_item.size() < options_.repetitions && result.interrupted_by.empty()) {
-            result.warnings.push_back(fmt::format(
-                "{}: only {} of {} samples undisturbed ({} disturbed: the thread lost the CPU "
-                "while being timed or counted); its statistics rest on fewer samples",
-                r.name, r.ns_per_item.size(), options_.repetitions, r.disturbed.size()));
-        }
+    for (std::size_t b = 0; b < result.benchmarks.size() && result.interrupted_by.empty(); ++b) {
+        const auto& r = result.benchmarks[b];
+        if (r.ns_per_item.size() < options_.repetitions)
+            result.warnings.push_back(shortfall_warning(r.name, r.ns_per_item.size(),
+                                                        options_.repetitions, disturbances[b]));
     }
     if (calibration_chain_ns_ > 0 && !sample_chains_ns.empty())
         result.pause_calibration_drift = median(sample_chains_ns) / calibration_chain_ns_ - 1;

@@ -93,15 +93,77 @@ double switch_cost_bound_ns(const SampleHealth& h) {
            kSwitchAwayFactor * away_ns;
 }
 
-bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns) {
-    const double timed_ns = h.timed_ns > 0 ? std::min(h.timed_ns, h.wall_ns) : h.wall_ns;
-    const bool switched =
-        h.involuntary_switches > 0 && switch_cost_bound_ns(h) > kNegligibleSwitchShare * timed_ns;
-    return switched || h.probe_slowdown > 1 + kProbeSlowdown || h.steal_ns > 0 ||
-           h.wall_ns - h.cpu_ns > disturbance_tolerance_ns(h.wall_ns, cpu_clock_slack_ns);
+SampleHealth timed_part(const SampleHealth& h) {
+    if (h.paused.pauses == 0)
+        return h;
+    SampleHealth t = h;
+    t.wall_ns = std::max(0.0, h.wall_ns - h.paused.wall_ns);
+    t.cpu_ns = std::max(0.0, h.cpu_ns - h.paused.cpu_ns);
+    t.involuntary_switches =
+        h.involuntary_switches - std::min(h.involuntary_switches, h.paused.involuntary_switches);
+    t.paused = {};
+    return t;
 }
 
-double work_ns_at_least(const SampleHealth& h, double ns) {
+Disturbance disturbance_of(const SampleHealth& whole, double cpu_clock_slack_ns) {
+    const SampleHealth h = timed_part(whole);
+    const double timed_ns = h.timed_ns > 0 ? std::min(h.timed_ns, h.wall_ns) : h.wall_ns;
+    if (h.involuntary_switches > 0 && switch_cost_bound_ns(h) > kNegligibleSwitchShare * timed_ns)
+        return Disturbance::switched_out;
+    if (h.wall_ns - h.cpu_ns > disturbance_tolerance_ns(h.wall_ns, cpu_clock_slack_ns))
+        return Disturbance::away;
+    if (h.probe_slowdown > 1 + kProbeSlowdown)
+        return Disturbance::slow_probe;
+    if (h.steal_ns > 0)
+        return Disturbance::steal;
+    return Disturbance::none;
+}
+
+bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns) {
+    return disturbance_of(h, cpu_clock_slack_ns) != Disturbance::none;
+}
+
+std::string_view describe(Disturbance d) {
+    switch (d) {
+        case Disturbance::switched_out:
+            return "switched out while timed";
+        case Disturbance::away:
+            return "off the CPU while timed";
+        case Disturbance::slow_probe:
+            return "the machine ran slow around it";
+        case Disturbance::steal:
+            return "the hypervisor stole time";
+        case Disturbance::none:
+            break;
+    }
+    return "";
+}
+
+std::string shortfall_warning(std::string_view name, std::size_t clean, std::size_t planned,
+                              const DisturbanceCounts& set_aside) {
+    std::size_t disturbed = 0;
+    std::string reasons;
+    for (std::size_t i = 1; i < set_aside.size(); ++i) {
+        if (set_aside[i] == 0)
+            continue;
+        disturbed += set_aside[i];
+        reasons += (reasons.empty() ? "" : ", ") + std::to_string(set_aside[i]) + " " +
+                   std::string(describe(static_cast<Disturbance>(i)));
+    }
+    const std::string why = std::to_string(disturbed) + " disturbed" +
+                            (reasons.empty() ? std::string() : ": " + reasons);
+    if (clean == 0) {
+        return std::string(name) + ": no undisturbed sample, no statistic (" + why +
+               "); every sample taken is kept in the result as disturbed. Measure again on a "
+               "quieter machine, or with more work per iteration between pauses";
+    }
+    return std::string(name) + ": only " + std::to_string(clean) + " of " +
+           std::to_string(planned) + " samples undisturbed (" + why +
+           "); its statistics rest on fewer samples";
+}
+
+double work_ns_at_least(const SampleHealth& whole, double ns) {
+    const SampleHealth h = timed_part(whole);
     const double away_ns = std::max(0.0, h.wall_ns - h.cpu_ns);
     return std::max(0.0, ns - away_ns - h.steal_ns) / std::max(1.0, h.probe_slowdown);
 }

@@ -40,6 +40,71 @@ TEST(SampleHealth, ALongSampleSwitchedOutForMicrosecondsIsNotDisturbed) {
     EXPECT_DOUBLE_EQ(switch_cost_bound_ns({2e6, 2e6 + 3000, 1}), 50e3) << "CPU above wall: 0";
 }
 
+// Issue 34's pausing benchmark: 2.5 s of wall time, 20 ms of it timed, switched out 7 times
+// by kernel threads, all while paused. Read per pause, the switches leave the timed part
+// alone; without those readings the whole batch is judged, as before.
+TEST(SampleHealth, SwitchesWhilePausedDoNotDisturbTheTimedPart) {
+    const double slack = 5000;
+    SampleHealth h{2.5e9, 2.5e9 - 150e3, 7, 1.0, 0, 20e6};
+    EXPECT_TRUE(is_disturbed(h, slack)) << "the batch as a whole: 7 switches, 150 us away";
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::switched_out);
+    h.paused = {1'000'000, 2.48e9, 2.48e9 - 150e3, 7};
+    const SampleHealth t = timed_part(h);
+    EXPECT_DOUBLE_EQ(t.wall_ns, 20e6);
+    EXPECT_DOUBLE_EQ(t.cpu_ns, 20e6);
+    EXPECT_EQ(t.involuntary_switches, 0u);
+    EXPECT_DOUBLE_EQ(t.timed_ns, 20e6);
+    EXPECT_EQ(t.paused.pauses, 0u);
+    EXPECT_FALSE(is_disturbed(h, slack)) << "every switch and all the time away were paused";
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::none);
+
+    // One of the 7 while timed: 50 us beside 20 ms of timed work is disturbed.
+    h.paused.involuntary_switches = 6;
+    EXPECT_EQ(timed_part(h).involuntary_switches, 1u);
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::switched_out);
+    // No switch while timed, but 1 ms of the timed part off the CPU (a sleep, a fault waiting
+    // on I/O, stolen time the guest kernel keeps out of the thread's run time): away.
+    h.paused = {1'000'000, 2.48e9, 2.48e9 - 150e3 + 1e6, 7};
+    EXPECT_DOUBLE_EQ(timed_part(h).wall_ns - timed_part(h).cpu_ns, 1e6);
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::away);
+    // Within the tolerance (2% of the timed part + slack = 405 us): not disturbed.
+    h.paused.cpu_ns = 2.48e9 - 150e3 + 400e3;
+    EXPECT_FALSE(is_disturbed(h, slack));
+    // The probe and steal are read around the whole batch only: they still count.
+    h.probe_slowdown = 1.2;
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::slow_probe);
+    h.probe_slowdown = 1.0;
+    h.steal_ns = 1e7;
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::steal);
+    // Readings that say more than the batch (never below 0): the timed part saw nothing.
+    SampleHealth odd{1e6, 1e6, 1, 1.0, 0, 0.5e6, {3, 2e6, 2e6, 4}};
+    EXPECT_DOUBLE_EQ(timed_part(odd).wall_ns, 0);
+    EXPECT_EQ(timed_part(odd).involuntary_switches, 0u);
+    // What the work was at least, as sizing reads it: the away time of the timed part only.
+    SampleHealth sized{100e6, 90e6, 3, 1.0, 0, 10e6, {1000, 90e6, 80e6, 3}};
+    EXPECT_DOUBLE_EQ(work_ns_at_least(sized, 10e6), 10e6);
+}
+
+TEST(SampleHealth, ShortfallWarningNamesWhyAndSaysWhenNothingIsLeft) {
+    DisturbanceCounts counts{};
+    counts[static_cast<std::size_t>(Disturbance::switched_out)] = 28;
+    counts[static_cast<std::size_t>(Disturbance::steal)] = 2;
+    const std::string none = shortfall_warning("atomic/pausing", 0, 15, counts);
+    EXPECT_EQ(none.rfind("atomic/pausing: no undisturbed sample, no statistic (30 disturbed: 28 "
+                         "switched out while timed, 2 the hypervisor stole time)",
+                         0),
+              0u)
+        << none;
+    counts[static_cast<std::size_t>(Disturbance::none)] = 4;  // the clean ones are not listed
+    const std::string few = shortfall_warning("b", 4, 15, counts);
+    EXPECT_EQ(few,
+              "b: only 4 of 15 samples undisturbed (30 disturbed: 28 switched out while timed, "
+              "2 the hypervisor stole time); its statistics rest on fewer samples");
+    EXPECT_EQ(describe(Disturbance::away), "off the CPU while timed");
+    EXPECT_EQ(describe(Disturbance::slow_probe), "the machine ran slow around it");
+    EXPECT_EQ(describe(Disturbance::none), "");
+}
+
 TEST(SampleHealth, WorkAtLeastLeavesOutTheTimeAwayStolenAndSlowed) {
     EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 2e6, 0}, 1.5e6), 1.5e6) << "undisturbed: all of it";
     EXPECT_DOUBLE_EQ(work_ns_at_least({2e6, 1.5e6, 1}, 1.8e6), 1.3e6) << "away 0.5 ms";

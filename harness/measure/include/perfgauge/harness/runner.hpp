@@ -53,16 +53,32 @@ struct RunnerOptions {
     /// clean sample yet (a warning names them) and records the answer in `interrupted_by`.
     /// Optional.
     std::function<std::string()> interruption;
+    /// How a sample's batches are judged: unset, disturbance_of() with the CPU clock's slack
+    /// calibrated by the Runner. A seam: a test that checks what the runner does with samples
+    /// (how many it keeps, retakes, records) sets a rule that does not depend on how busy the
+    /// machine running it is. Optional.
+    std::function<Disturbance(const SampleHealth&)> judge;
     /// After the samples, spin on the clock for 50 ms to see what this thread's time loses to
     /// gaps it cannot see (system.cpu_gaps; a warning where it is 1% or more).
     bool probe_cpu_gaps = true;
 };
 
+/// How many iterations the batch that counts a pausing benchmark timed apart runs: its
+/// snapshots (system calls) can make it many times longer than the timed batch (2.5 s against
+/// 20 ms of timed work, issue 34), and all it gives is counts per item, so it is bounded to
+/// the timed batch's wall time. From `last` iterations, which took `counted_wall_ns`, scaled
+/// to `timed_wall_ns`; within [1, timed_iterations] (pure).
+std::uint64_t counted_iterations_for(std::uint64_t timed_iterations, std::uint64_t last,
+                                     double timed_wall_ns, double counted_wall_ns);
+
 /// The native BatchState: pause() stops the clock and snapshots the counters, resume() starts
 /// them again, and the paused time and counts are left out of the batch.
 class NativeBatchState final : public BatchState {
   public:
-    NativeBatchState(const Clock& clock, pmu::CounterSet& counters);
+    /// `thread_usage`: where the thread's CPU time and switches are read during pauses that
+    /// account for them (see set_pause_accounting; a seam for tests).
+    NativeBatchState(const Clock& clock, pmu::CounterSet& counters,
+                     ThreadCpu (*thread_usage)() = &read_thread_cpu);
     void pause() override;
     void resume() override;
 
@@ -71,10 +87,19 @@ class NativeBatchState final : public BatchState {
     /// work after them (its counts then include the paused work and are not used). Never with
     /// no counter open: reading an empty set cost a pair ~1.2 ns next to some work, for nothing.
     void set_snapshots(bool on) { snapshots_ = on && counters_->group_count() > 0; }
+    /// Whether pauses that snapshot the counters also read the thread's CPU time and switches
+    /// right after the clock stops and right before it starts again (paused_usage()), so that
+    /// what happens while paused does not make the timed part look disturbed. Only where a
+    /// snapshot is a system call already (the Runner's batches whose time is not used, or
+    /// whose pairs cost microseconds anyway); never on a clock-only pair.
+    void set_pause_accounting(bool on) { accounting_ = on; }
     void reset(std::uint64_t iterations);
     std::uint64_t paused_ticks() const { return paused_ticks_; }
     std::uint64_t pauses() const { return pauses_; }
     const std::vector<double>& paused_counts() const { return paused_counts_; }
+    /// The pauses' wall and CPU time and switches since reset(), where they were read (pauses
+    /// with snapshots and accounting on).
+    const PausedUsage& paused_usage() const { return paused_usage_; }
 
   private:
     // A copy: all a pair that reads only the clock touches is in this object (one with
@@ -84,6 +109,12 @@ class NativeBatchState final : public BatchState {
     std::uint64_t paused_at_ = 0;
     std::uint64_t paused_ticks_ = 0;
     bool snapshots_ = true;
+    bool accounting_ = false;
+    bool accounted_pause_ = false;  // the open pause read the thread's usage
+    ThreadCpu (*thread_usage_)();
+    ThreadCpu usage_at_pause_;
+    std::uint64_t usage_wall_at_pause_ = 0;
+    PausedUsage paused_usage_;
     pmu::CounterSet::Snapshot pause_snapshot_, resume_snapshot_;
     std::vector<pmu::ScaledCount> pause_delta_;
     std::vector<double> paused_counts_;
@@ -100,6 +131,7 @@ class Runner {
 
   private:
     struct Batch {
+        std::uint64_t iterations = 0;
         double ns = 0;  ///< timed, paused intervals removed
         std::size_t pauses = 0;
         bool snapshots = true;  ///< whether its pauses snapshot the counters
@@ -111,7 +143,9 @@ class Runner {
     /// One sample: its time from `timed`; its counts from the last batch run, which is
     /// `counted` when given (a batch beside it whose pauses snapshot the counters, `timed`'s
     /// reading only the clock) and `timed` otherwise; disturbed if either batch was.
-    void record(BenchmarkResult& r, const Batch& timed, const Batch* counted, std::size_t round);
+    /// Returns why it was set aside, Disturbance::none when it was kept.
+    Disturbance record(BenchmarkResult& r, const Batch& timed, const Batch* counted,
+                       std::size_t round);
     /// The time subtracted per pause/resume pair of `batch`: as its pauses ran, with snapshots
     /// or reading only the clock.
     double pair_ns(const Batch& batch) const {
@@ -124,6 +158,10 @@ class Runner {
         std::uint64_t pauses = 0;  ///< the most in one sizing batch
     };
     Sizing size_batch(const Benchmark& b);
+    /// options_.judge's answer, or disturbance_of() with the calibrated slack.
+    Disturbance judge(const SampleHealth& h) const {
+        return options_.judge ? options_.judge(h) : disturbance_of(h, cpu_clock_slack_ns_);
+    }
     /// The most samples (clean and disturbed) one benchmark can take: the planned and retake
     /// rounds, plus what the time budget allows at the shortest batch. Reserved up front.
     std::size_t sample_room() const;

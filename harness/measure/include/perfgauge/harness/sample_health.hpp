@@ -4,9 +4,11 @@
 // task, the hypervisor): it is "disturbed", kept for the record and left out of the statistics.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +23,17 @@ struct ThreadCpu {
     std::uint64_t involuntary_switches = 0;
 };
 ThreadCpu read_thread_cpu();
+
+/// What the thread did during a batch's untimed pauses. Read at every pause and resume only
+/// where each pause already makes system calls (counter snapshots that are read()): there two
+/// more cost the timed work nothing it does not pay already. Zero pauses: never read, and
+/// the whole batch is judged.
+struct PausedUsage {
+    std::uint64_t pauses = 0;  ///< pause/resume pairs read
+    double wall_ns = 0;
+    double cpu_ns = 0;
+    std::uint64_t involuntary_switches = 0;
+};
 
 /// What one batch cost in wall time (pauses included) and CPU time, and how often the thread
 /// was switched out meanwhile.
@@ -38,7 +51,16 @@ struct SampleHealth {
     /// The timed part of the batch (its pauses left out), where what a switch costs lands; 0:
     /// all of wall_ns. A pausing batch may be timed for a small share of its wall time.
     double timed_ns = 0;
+    /// Within wall_ns, cpu_ns and involuntary_switches: what happened while it was paused,
+    /// where that was read (see PausedUsage).
+    PausedUsage paused{};
 };
+
+/// The batch while its clock ran: wall and CPU time and switches less what its pauses saw
+/// (never below 0), the probe and steal as they were (both read only around the batch). A
+/// switch during an untimed pause does not disturb the timed part. Without paused readings:
+/// the batch as it is (pure).
+SampleHealth timed_part(const SampleHealth& h);
 
 inline constexpr double kProbeSlowdown = 0.05;
 
@@ -90,15 +112,31 @@ double switch_cost_bound_ns(const SampleHealth& h);
 /// a quarter of the default suite's 154.6 s there. A tenth of the default precision target.
 inline constexpr double kNegligibleSwitchShare = 0.001;
 
-/// Switched out involuntarily (unless switch_cost_bound_ns() is at most kNegligibleSwitchShare
-/// of the timed part: only samples timed for 50 ms or more), wall time beyond CPU time by more
-/// than the tolerance, the bracketing probe slowed by more than kProbeSlowdown, or the
-/// hypervisor stole time (pure).
+/// Judged on timed_part(h): switched out involuntarily (unless switch_cost_bound_ns() is at
+/// most kNegligibleSwitchShare of the timed part: only samples timed for 50 ms or more), wall
+/// time beyond CPU time by more than the tolerance, the bracketing probe slowed by more than
+/// kProbeSlowdown, or the hypervisor stole time (pure).
 bool is_disturbed(const SampleHealth& h, double cpu_clock_slack_ns);
 
+/// Why is_disturbed() said so, the first reason in the order below (pure). Named in the
+/// warning for a benchmark left with too few undisturbed samples.
+enum class Disturbance { none, switched_out, away, slow_probe, steal };
+Disturbance disturbance_of(const SampleHealth& h, double cpu_clock_slack_ns);
+/// "switched out while timed", "off the CPU while timed", "the machine ran slow around it",
+/// "the hypervisor stole time", "" for none.
+std::string_view describe(Disturbance d);
+/// How many samples were set aside for each reason, indexed by Disturbance.
+using DisturbanceCounts = std::array<std::size_t, 5>;
+
+/// The warning for a benchmark left with `clean` undisturbed samples of the `planned`, naming
+/// how many were set aside for what. With none, it says so first: such a benchmark has no
+/// statistic at all, and the caller must not read its silence as a result (pure).
+std::string shortfall_warning(std::string_view name, std::size_t clean, std::size_t planned,
+                              const DisturbanceCounts& set_aside);
+
 /// At least how much of a batch's measured `ns` was its own work, whatever disturbed it: less
-/// the time the thread was away (wall minus CPU time) and the stolen time, over the probe's
-/// slowdown (pure; never below 0).
+/// the time the thread was away while timed (timed_part's wall minus CPU time) and the stolen
+/// time, over the probe's slowdown (pure; never below 0).
 double work_ns_at_least(const SampleHealth& h, double ns);
 
 /// The CPU clock's slack from undisturbed back-to-back readings: the 99th percentile of how far

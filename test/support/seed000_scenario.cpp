@@ -1,0 +1,84 @@
+// Issue 34's seed-000 library scenario, for the measurements log (not a test: its figures are
+// real timing): k atomic adds per iteration, k = 1 .. 100000, with and without a
+// pause()/resume() pair per iteration, 15 repetitions of 20 ms samples, one Runner with
+// `events` (argv[1], default "task-clock"; "" for none). Prints, per k, the samples kept and
+// set aside, the corrected error (pausing minus plain median, per iteration) against the 95%
+// intervals of both medians, and the run's wall time.
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/statistics.hpp"
+
+using namespace perfgauge::harness;
+
+namespace {
+std::atomic<std::uint64_t> counter{0};
+
+Benchmark adds(std::uint64_t k, bool pausing) {
+    return {(pausing ? "paused/" : "plain/") + std::to_string(k),
+            1,
+            0,
+            [k, pausing](BatchState& s) {
+                for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                    if (pausing) {
+                        s.pause();
+                        s.resume();
+                    }
+                    for (std::uint64_t j = 0; j < k; ++j)
+                        counter.fetch_add(1, std::memory_order_relaxed);
+                }
+            },
+            {}};
+}
+
+double half_width(const BenchmarkResult& b) {
+    if (b.ns_per_item.size() < 2)
+        return 0;
+    const Interval ci = median_interval(b.ns_per_item);
+    return (ci.high - ci.low) / 2;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    RunnerOptions options;
+    options.events = argc > 1 ? argv[1] : "task-clock";
+    options.repetitions = 15;
+    options.min_sample_time_s = 0.02;
+    options.seed = 0;
+    const std::vector<std::uint64_t> ks = {1, 10, 100, 1000, 10000, 100000};
+    std::vector<Benchmark> benchmarks;
+    for (const auto k : ks) {
+        benchmarks.push_back(adds(k, false));
+        benchmarks.push_back(adds(k, true));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    Runner runner(options);
+    const RunResult r = runner.run(benchmarks);
+    const double wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("events '%s': pair %.2f ns (clock-only %.2f ns), wall %.1f s\n",
+                options.events.c_str(), r.pause_overhead_ns, r.clock_pause_overhead_ns, wall_s);
+    std::printf("%7s %11s %11s %10s %10s %9s %9s %9s\n", "k", "plain kept", "pause kept",
+                "plain ns", "pause ns", "error ns", "raw err", "+-CI ns");
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+        const auto& plain = r.benchmarks[2 * i];
+        const auto& paused = r.benchmarks[2 * i + 1];
+        const bool both = !plain.ns_per_item.empty() && !paused.ns_per_item.empty();
+        const double p = both ? median(plain.ns_per_item) : 0;
+        const double q = both ? median(paused.ns_per_item) : 0;
+        const double raw =
+            both ? median(paused.raw_ns_per_item) - median(plain.raw_ns_per_item) : 0;
+        std::printf("%7llu %6zu/%-4zu %6zu/%-4zu %10.2f %10.2f %+9.2f %+9.2f %9.2f\n",
+                    static_cast<unsigned long long>(ks[i]), plain.ns_per_item.size(),
+                    plain.ns_per_item.size() + plain.disturbed.size(), paused.ns_per_item.size(),
+                    paused.ns_per_item.size() + paused.disturbed.size(), p, q, q - p, raw,
+                    half_width(plain) + half_width(paused));
+    }
+    for (const auto& w : r.warnings)
+        std::printf("warning: %s\n", w.c_str());
+    return 0;
+}
