@@ -2,8 +2,8 @@
 # The README's second command: install dependencies, build, and run the whole test suite
 # with ctest, then the unit and end-to-end suites again under AddressSanitizer +
 # UndefinedBehaviorSanitizer (the long scenarios in LONG_TESTS run in the release stage only),
-# then a
-# short libFuzzer run of the varint decoders (clang, ASan + UBSan).
+# then a short libFuzzer run of the varint decoders (clang, ASan + UBSan), then the
+# hardware-path checks in the arm64 guest (scripts/arm64-guest.sh).
 #   scripts/test.sh            all stages
 #   scripts/test.sh --fast     the release configuration only (no sanitizers, fuzz, arm64)
 # Each stage prints its wall time, and each suite its slowest tests, so a slow one shows up.
