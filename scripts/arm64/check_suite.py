@@ -174,7 +174,13 @@ b2 = per_item_instructions("run_b")
 check("run: the branchy decoder's instructions are counted",
       bool(a) and bool(b2), f"{status('run_a')}; {tail('run_a')}")
 if a and b2:
-    check("run: per-item instructions identical across runs", a == b2,
+    # Exact per batch, not per item: a batch's size follows from the calibrated time, and the
+    # overhead subtracted per batch is calibrated too, so two runs may differ by about an
+    # instruction per batch (seen: 22.934111 and 22.934119 per item). A count that came from a
+    # clock or a model would differ by percents; 1e-4 tells the two apart.
+    def same(x, y):
+        return x.keys() == y.keys() and all(abs(x[k] - y[k]) <= 1e-4 * abs(x[k]) for k in x)
+    check("run: per-item instructions equal across runs (within 1e-4)", same(a, b2),
           f"{sorted(a.items())[:4]} vs {sorted(b2.items())[:4]}")
     figures.append("run branchy: " + "; ".join(f"{k} = {v}" for k, v in sorted(a.items())[:6]))
 
