@@ -52,16 +52,12 @@ using Handler = int (*)(const std::vector<std::string>&);
 
 const std::map<std::string, Handler>& commands() {
     using namespace perfgauge;
-    static const std::map<std::string, Handler> all = {{"calibrate", cli::calibrate_command},
-                                                       {"compare", cli::compare_command},
-                                                       {"doctor", cli::doctor_command},
-                                                       {"events", cli::events_command},
-                                                       {"export", cli::export_command},
-                                                       {"list", cli::list_command},
-                                                       {"plot", cli::plot_command},
-                                                       {"run", cli::run_command},
-                                                       {"selftest", cli::selftest_command},
-                                                       {"stat", cli::stat_command}};
+    static const std::map<std::string, Handler> all = {
+        {"calibrate", cli::calibrate_command}, {"compare", cli::compare_command},
+        {"doctor", cli::doctor_command},       {"events", cli::events_command},
+        {"export", cli::export_command},       {"list", cli::list_command},
+        {"plot", cli::plot_command},           {"run", cli::run_command},
+        {"selftest", cli::selftest_command},   {"stat", cli::stat_command}};
     return all;
 }
 

@@ -37,15 +37,14 @@ static void note(const char* format, ...) {
 }
 
 static void send_file(const char* path, const char* name) {
-    static const char table[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     FILE* in = fopen(path, "rb");
     if (!in)
         return;
     struct stat st;
     fstat(fileno(in), &st);
     fprintf(console, "\n@@PG-BEGIN %s %lld\n", name, (long long)st.st_size);
-    unsigned char block[57];  /* 57 bytes: one 76-character line */
+    unsigned char block[57]; /* 57 bytes: one 76-character line */
     size_t n;
     while ((n = fread(block, 1, sizeof block, in)) > 0) {
         char line[80];
@@ -194,7 +193,7 @@ int main(void) {
         line[strcspn(line, "\n")] = '\0';
         char* field[256];
         int count = 0;
-        for (char* save = NULL, *f = strtok_r(line, "\t", &save); f && count < 255;
+        for (char *save = NULL, *f = strtok_r(line, "\t", &save); f && count < 255;
              f = strtok_r(NULL, "\t", &save))
             field[count++] = f;
         if (count == 0)

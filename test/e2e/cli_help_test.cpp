@@ -9,7 +9,7 @@
 namespace perfgauge::test {
 namespace {
 
-const std::vector<std::string> kCommands = {"run",    "stat", "compare", "export",   "plot",
+const std::vector<std::string> kCommands = {"run",    "stat", "compare", "export",    "plot",
                                             "events", "list", "doctor",  "calibrate", "selftest"};
 
 bool contains(const std::string& text, const std::string& part) {
