@@ -70,10 +70,11 @@ if m:
     figures.append(f"perfgauge_pmu_tests: {m.group(1)} passed, "
                    f"{skipped.group(1) if skipped else 0} skipped in the guest")
 
-# 2. instructions = a N + b exactly, b the same for every N: user space alone (":u"), and as
-# written (user and kernel: the kernel's share is what exec and exit cost, plus the timer
-# interrupts of a run, which icount makes the same from run to run).
-def exact_counts(prefix, ins_name, cyc_name):
+# 2. instructions = a N + b, b the same for every N: user space alone (":u") exactly, and as
+# written (user and kernel) within `slack`: the kernel's share is what exec and exit cost plus
+# the interrupts that land in a run, and when QEMU's host is busy an interrupt may land once
+# more or less (seen: 310369 four times and 310371 once, beside a build).
+def exact_counts(prefix, ins_name, cyc_name, slack=0):
     fits = {}
     for n_text in ["0000100000", "0001000000", "0010000000", "0100000000"]:
         name = f"{prefix}_{n_text}"
@@ -91,22 +92,25 @@ def exact_counts(prefix, ins_name, cyc_name):
         if not ok:
             continue
         samples = [int(round(s)) for s in ins["samples"]]
-        check(f"loop {n}: the 5 runs count the same {ins_name}", len(set(samples)) == 1,
-              str(samples))
+        median = sorted(samples)[2]
+        same = all(abs(x - median) <= slack for x in samples)
+        check(f"loop {n}: the 5 runs count the same {ins_name}"
+              + (f" (within {slack})" if slack else ""), same, str(samples))
         fits[n] = samples
         cycles = [int(round(s)) for s in cyc["samples"]] if cyc and cyc.get("samples") else None
         figures.append(f"loop {n}: {ins_name} {samples}, {cyc_name} {cycles}, "
                        f"read path {r.get('read_path')}")
     if len(fits) >= 2:
         bs = {n: sorted(fits[n])[2] - 3 * n for n in sorted(fits)}
-        check(f"{ins_name} = 3 N + b with one b for N = 1e5..1e8", len(set(bs.values())) == 1,
-              str(bs))
+        spread = max(bs.values()) - min(bs.values())
+        check(f"{ins_name} = 3 N + b with one b for N = 1e5..1e8"
+              + (f" (within {slack})" if slack else ""), spread <= slack, str(bs))
         figures.append(f"{ins_name}: b for each N: {bs}")
     return fits
 
 
 fits = exact_counts("statu", "instructions:u", "cycles:u")
-exact_counts("stat", "instructions", "cycles")
+exact_counts("stat", "instructions", "cycles", slack=64)
 
 # 3. Multiplexing: more events than counters, every one scaled, within 1% of exact.
 r = step_json("multiplex", "err")
