@@ -42,13 +42,16 @@ packages=(g++-aarch64-linux-gnu gcc-aarch64-linux-gnu qemu-system-arm cpio ninja
           valgrind)
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  # A pattern, not `| grep -q`, whose early exit fails the pipeline under pipefail; dpkg-query
+  # prints one status per installed architecture.
+  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   log "installing ${missing[*]}"
-  dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
+  [[ $'\n'"$(dpkg --print-foreign-architectures)"$'\n' == *$'\n'arm64$'\n'* ]] ||
+    $sudo dpkg --add-architecture arm64
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
@@ -79,10 +82,10 @@ done
 # ---- 3. Debian's arm64 kernel, fetched once ----------------------------------------------
 kernel="$cache/vmlinuz"
 if [ ! -f "$kernel" ]; then
-  package="$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | sed -n 's/ *Depends: \(linux-image-[^:]*\).*/\1/p' | head -1)"
+  package="$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | sed -n 's/ *Depends: \(linux-image-[^:]*\).*/\1/p' | sed -n 1p)"
   if [ -z "$package" ]; then
     apt-get update -qq
-    package="$(apt-cache depends linux-image-arm64:arm64 | sed -n 's/ *Depends: \(linux-image-[^:]*\).*/\1/p' | head -1)"
+    package="$(apt-cache depends linux-image-arm64:arm64 | sed -n 's/ *Depends: \(linux-image-[^:]*\).*/\1/p' | sed -n 1p)"
   fi
   [ -n "$package" ] || { log "cannot tell which kernel linux-image-arm64:arm64 depends on"; exit 1; }
   log "fetching $package:arm64"
@@ -114,7 +117,7 @@ mkdir -p "$root"/{bin,lib,proc,sys,dev,tmp,work,out,sys/kernel/tracing}
 cp "$cache/init" "$root/init"
 cp "$cache/loop" "$root/bin/loop"
 for t in "${targets[@]}"; do
-  found="$(find "$build" -name "$t" -type f -perm -u+x | head -1)"
+  found="$(find "$build" -name "$t" -type f -perm -u+x -print -quit)"
   [ -n "$found" ] || { log "built $t, but cannot find it under $build"; exit 1; }
   aarch64-linux-gnu-strip -o "$root/bin/$t" "$found"
 done

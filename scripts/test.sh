@@ -32,8 +32,10 @@ suite() {  # suite BUILD_DIR [CTEST ARGS...]: run ctest there, then list its 15 
   local rc=0
   (cd "$dir" && ctest --output-on-failure --parallel 2 "$@") | tee "$log" || rc=$?
   echo "test.sh: slowest tests in $dir:"
-  grep -E '^ *[0-9]+/[0-9]+ Test +#' "$log" | sed -E 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/' |
-    sort -rn | head -15 | sed 's/^/  /'
+  # No `head` here: under pipefail, its early exit would kill `sort` with SIGPIPE (exit 141)
+  # and end the whole script; sed reads every line and prints the first 15.
+  sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' "$log" |
+    sort -rn | sed -n '1,15s/^/  /p'
   rm -f "$log"
   return "$rc"
 }
