@@ -1,0 +1,71 @@
+#include "perfgauge/harness/machine_fingerprint.hpp"
+
+#include <cstdint>
+
+#include <fmt/format.h>
+
+namespace perfgauge::harness {
+namespace {
+
+std::string joined(const std::vector<std::pair<std::string, std::string>>& facts) {
+    std::string text;
+    for (const auto& [name, value] : facts)
+        text += name + '=' + value + '\n';
+    return text;
+}
+
+void add(std::vector<std::pair<std::string, std::string>>& facts, std::string name,
+         std::string value) {
+    if (!value.empty())
+        facts.emplace_back(std::move(name), std::move(value));
+}
+
+std::string yes_no(const std::optional<bool>& v) {
+    return v ? (*v ? "on" : "off") : "";
+}
+
+}  // namespace
+
+std::string stable_hash(const std::string& text) {
+    std::uint64_t h = 14695981039346656037ULL;
+    for (const unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return fmt::format("{:016x}", h);
+}
+
+MachineFingerprint fingerprint_of(const RunResult& result) {
+    const SystemInfo& s = result.system;
+    MachineFingerprint f;
+    add(f.class_facts, "cpu.vendor", s.cpu.vendor);
+    add(f.class_facts, "cpu.model_name", s.cpu.model_name);
+    if (s.cpu.family || s.cpu.model)
+        add(f.class_facts, "cpu.family_model", fmt::format("{}/{}", s.cpu.family, s.cpu.model));
+    if (s.cpu.logical_cpus)
+        add(f.class_facts, "cpu.threads", std::to_string(s.cpu.logical_cpus));
+    add(f.class_facts, "cpu.smt", yes_no(s.smt_active));
+    for (const auto& c : s.caches) {
+        add(f.class_facts,
+            fmt::format("cache.L{}{}", c.level, c.type.empty() ? "" : c.type.substr(0, 1)),
+            fmt::format("{}/{}", c.size_bytes, c.shared_by));
+    }
+    add(f.class_facts, "build.compiler", result.compiler);
+    add(f.class_facts, "build.flags", result.compiler_flags);
+    f.machine_facts = f.class_facts;
+    add(f.machine_facts, "host", s.host_name);
+    add(f.machine_facts, "kernel", s.kernel);
+    add(f.machine_facts, "governor", s.governor.value_or(""));
+    add(f.machine_facts, "boost", yes_no(s.boost));
+    add(f.machine_facts, "clocksource", s.clocksource);
+    add(f.machine_facts, "hardware_pmu", s.hardware_pmu ? "yes" : "no");
+    f.class_id = stable_hash(joined(f.class_facts));
+    f.machine_id = stable_hash(joined(f.machine_facts));
+    const std::string cpu = s.cpu.model_name.empty() ? "unknown CPU" : s.cpu.model_name;
+    f.summary = s.cpu.logical_cpus ? fmt::format("{} ({} threads)", cpu, s.cpu.logical_cpus) : cpu;
+    if (!result.compiler.empty())
+        f.summary += ", " + result.compiler;
+    return f;
+}
+
+}  // namespace perfgauge::harness

@@ -1,0 +1,134 @@
+// The store in a SQLite file: WAL journal (readers never block the writer), a long busy
+// timeout and BEGIN IMMEDIATE, so that concurrent `history add`s queue for the write lock
+// instead of failing.
+#include <sqlite3.h>
+
+#include <fmt/format.h>
+
+#include "database.hpp"
+
+namespace perfgauge::harness::history_db {
+namespace {
+
+// How long a writer waits for another's transaction: adds are short, but many may queue.
+constexpr int kBusyTimeoutMs = 120'000;
+
+struct StatementCloser {
+    void operator()(sqlite3_stmt* s) const noexcept { sqlite3_finalize(s); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, StatementCloser>;
+
+class SqliteDatabase final : public Database {
+  public:
+    explicit SqliteDatabase(const std::string& path) : path_(path) {
+        sqlite3* handle = nullptr;
+        const int rc = sqlite3_open_v2(path.c_str(), &handle,
+                                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+        db_.reset(handle);
+        if (rc != SQLITE_OK) {
+            throw DatabaseError(fmt::format("cannot open the history store {}: {}", path,
+                                            handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc)));
+        }
+        sqlite3_busy_timeout(db_.get(), kBusyTimeoutMs);
+        script("PRAGMA journal_mode=WAL");
+    }
+
+    Dialect dialect() const override { return Dialect::sqlite; }
+
+    std::vector<Row> query(std::string_view sql, const std::vector<Value>& params) override {
+        sqlite3_stmt* raw = nullptr;
+        check(
+            sqlite3_prepare_v2(db_.get(), sql.data(), static_cast<int>(sql.size()), &raw, nullptr),
+            sql);
+        Statement stmt(raw);
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            const std::string name = fmt::format("${}", i + 1);
+            const int at = sqlite3_bind_parameter_index(stmt.get(), name.c_str());
+            if (at == 0)
+                continue;  // a parameter the statement does not use
+            check(bind(stmt.get(), at, params[i]), sql);
+        }
+        std::vector<Row> rows;
+        for (;;) {
+            const int rc = sqlite3_step(stmt.get());
+            if (rc == SQLITE_DONE)
+                break;
+            if (rc != SQLITE_ROW)
+                check(rc, sql);
+            Row row;
+            const int columns = sqlite3_column_count(stmt.get());
+            for (int c = 0; c < columns; ++c)
+                row.push_back(column(stmt.get(), c));
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    }
+
+    void script(std::string_view sql) override {
+        char* message = nullptr;
+        const std::string text(sql);
+        const int rc = sqlite3_exec(db_.get(), text.c_str(), nullptr, nullptr, &message);
+        if (rc != SQLITE_OK) {
+            const std::string why = message ? message : sqlite3_errstr(rc);
+            sqlite3_free(message);
+            throw DatabaseError(fmt::format("history store {}: {}", path_, why));
+        }
+    }
+
+    void begin_write() override { script("BEGIN IMMEDIATE"); }
+
+  private:
+    struct Closer {
+        void operator()(sqlite3* d) const noexcept { sqlite3_close(d); }
+    };
+
+    void check(int rc, std::string_view sql) const {
+        if (rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            throw DatabaseError(fmt::format("history store {}: {} (in: {:.60})", path_,
+                                            sqlite3_errmsg(db_.get()), sql));
+        }
+    }
+
+    static int bind(sqlite3_stmt* s, int at, const Value& v) {
+        if (const auto* i = std::get_if<std::int64_t>(&v))
+            return sqlite3_bind_int64(s, at, *i);
+        if (const auto* d = std::get_if<double>(&v))
+            return sqlite3_bind_double(s, at, *d);
+        if (const auto* t = std::get_if<std::string>(&v))
+            return sqlite3_bind_text(s, at, t->data(), static_cast<int>(t->size()),
+                                     SQLITE_TRANSIENT);
+        if (const auto* b = std::get_if<Blob>(&v))
+            return sqlite3_bind_blob(s, at, b->bytes.data(), static_cast<int>(b->bytes.size()),
+                                     SQLITE_TRANSIENT);
+        return sqlite3_bind_null(s, at);
+    }
+
+    static Value column(sqlite3_stmt* s, int c) {
+        switch (sqlite3_column_type(s, c)) {
+            case SQLITE_INTEGER:
+                return std::int64_t{sqlite3_column_int64(s, c)};
+            case SQLITE_FLOAT:
+                return sqlite3_column_double(s, c);
+            case SQLITE_TEXT:
+                return std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, c)),
+                                   static_cast<std::size_t>(sqlite3_column_bytes(s, c)));
+            case SQLITE_BLOB: {
+                const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(s, c));
+                return Blob{{p, p + sqlite3_column_bytes(s, c)}};
+            }
+            default:
+                return std::monostate{};
+        }
+    }
+
+    std::string path_;
+    std::unique_ptr<sqlite3, Closer> db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Database> open_sqlite(const std::string& path) {
+    return std::make_unique<SqliteDatabase>(path);
+}
+
+}  // namespace perfgauge::harness::history_db

@@ -1,0 +1,187 @@
+// The history store on both engines: a SQLite file and a real PostgreSQL server the test
+// starts. Migrations, every sample kept bit for bit, series per machine class, forgetting.
+#include "perfgauge/harness/history_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "../../support/temp_dir.hpp"
+#include "perfgauge/harness/machine_fingerprint.hpp"
+#include "perfgauge/harness/sample_codec.hpp"
+#include "postgres_server.hpp"
+#include "synthetic_results.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+using harness::HistoryStore;
+
+enum class Engine { sqlite, postgresql };
+
+class HistoryStoreTest : public ::testing::TestWithParam<Engine> {
+  protected:
+    std::string location() {
+        if (GetParam() == Engine::postgresql) {
+            if (uri_.empty())
+                uri_ = shared_postgres().new_database();
+            return uri_;
+        }
+        return (dir_.path() / "sub" / "history.db").string();  // directory created on open
+    }
+    TempDir dir_;
+    std::string uri_;
+};
+
+TEST_P(HistoryStoreTest, MigratesOnceAndReopens) {
+    {
+        const auto store = HistoryStore::open(location());
+        EXPECT_EQ(store->schema_version(), harness::kHistorySchemaVersion);
+        store->add(synthetic_run(10), {"a.json", "abc", {}});
+    }
+    const auto again = HistoryStore::open(location());
+    EXPECT_EQ(again->schema_version(), harness::kHistorySchemaVersion);
+    EXPECT_EQ(again->runs().size(), 1U);
+}
+
+TEST_P(HistoryStoreTest, KeepsEverySampleAndTheRunsContext) {
+    const auto store = HistoryStore::open(location());
+    const auto result = synthetic_run(12.5, 0.03, 4);
+    const auto id = store->add(result, {"r.json", "deadbeef", {{"branch", "main"}}});
+    const auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1U);
+    EXPECT_EQ(runs[0].id, id);
+    EXPECT_EQ(runs[0].commit, "deadbeef");
+    EXPECT_EQ(runs[0].labels, "branch=main");
+    EXPECT_EQ(runs[0].source, "r.json");
+    EXPECT_EQ(runs[0].benchmarks, 1);
+    EXPECT_EQ(runs[0].machine_class, harness::fingerprint_of(result).class_id);
+    const auto all = store->measurements();
+    ASSERT_EQ(all.size(), 1U);
+    EXPECT_EQ(all[0].benchmark, "varint/decode");
+    EXPECT_EQ(all[0].metric, "time");
+    EXPECT_EQ(all[0].unit, "ns/item");
+    EXPECT_EQ(all[0].samples, result.benchmarks[0].ns_per_item);  // bit for bit
+}
+
+TEST_P(HistoryStoreTest, ASeriesIsOneMachineClass) {
+    const auto store = HistoryStore::open(location());
+    store->add(synthetic_run(10), {"a.json", "c1", {}});
+    store->add(synthetic_run(20, 0, 1, 25, "Other CPU 9000"), {"b.json", "c1", {}});
+    store->add(synthetic_run(11), {"c.json", "c2", {}});
+    const auto keys = store->series();
+    ASSERT_EQ(keys.size(), 2U);
+    for (const auto& key : keys) {
+        const auto runs = store->series_runs(key);
+        for (const auto& r : runs)
+            EXPECT_EQ(r.point.spread, 0);  // identical samples: deterministic
+        if (runs.size() == 2) {
+            EXPECT_EQ(runs[0].point.value, 10);
+            EXPECT_EQ(runs[1].point.value, 11);
+        } else {
+            ASSERT_EQ(runs.size(), 1U);
+            EXPECT_EQ(runs[0].point.value, 20);
+        }
+    }
+}
+
+TEST_P(HistoryStoreTest, ForgetRemovesRunsAndTheirSamples) {
+    const auto store = HistoryStore::open(location());
+    const auto a = store->add(synthetic_run(10), {"a.json", "", {}});
+    const auto b = store->add(synthetic_run(11), {"b.json", "", {}});
+    EXPECT_EQ(store->forget({a, 999}), 1U);
+    const auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1U);
+    EXPECT_EQ(runs[0].id, b);
+    EXPECT_EQ(store->measurements().size(), 1U);
+}
+
+TEST_P(HistoryStoreTest, KnownSlowdownFromRunSevenIsFlaggedThereAndNoEarlier) {
+    const auto store = HistoryStore::open(location());
+    for (int run = 1; run <= 12; ++run) {
+        store->add(synthetic_run(run < 7 ? 40 : 44), {"r.json", std::to_string(run), {}});
+        const auto keys = store->series();
+        ASSERT_EQ(keys.size(), 1U);
+        const auto entries = store->series_runs(keys[0]);
+        std::vector<harness::RunPoint> points;
+        for (const auto& e : entries)
+            points.push_back(e.point);
+        const auto verdict = harness::judge_latest(points);
+        EXPECT_EQ(verdict.kind == harness::LatestVerdict::Kind::regression, run == 7)
+            << "run " << run;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, HistoryStoreTest,
+                         ::testing::Values(Engine::sqlite, Engine::postgresql),
+                         [](const auto& info) {
+                             return info.param == Engine::sqlite ? "SQLite" : "PostgreSQL";
+                         });
+
+TEST(HistoryStoreSqlite, ANewerSchemaIsRefusedNotDamaged) {
+    TempDir dir;
+    const auto path = (dir.path() / "h.db").string();
+    { HistoryStore::open(path)->add(synthetic_run(10), {"a.json", "", {}}); }
+    // A later perfgauge's migration, simulated.
+    ASSERT_EQ(
+        std::system(
+            ("sqlite3 " + path + " \"INSERT INTO schema_version VALUES (99, 'later')\"").c_str()),
+        0);
+    EXPECT_THROW(HistoryStore::open(path), std::runtime_error);
+}
+
+TEST(SampleCodec, RoundTripsEveryDoubleBitForBit) {
+    const std::vector<double> samples{1.5,
+                                      -0.0,
+                                      0.0,
+                                      1e-300,
+                                      1e300,
+                                      std::numeric_limits<double>::infinity(),
+                                      std::numeric_limits<double>::denorm_min(),
+                                      3.0};
+    EXPECT_EQ(harness::decode_samples(harness::encode_samples(samples)), samples);
+    EXPECT_TRUE(harness::decode_samples(harness::encode_samples({})).empty());
+    const auto nan = harness::decode_samples(
+        harness::encode_samples(std::vector<double>{std::numeric_limits<double>::quiet_NaN()}));
+    ASSERT_EQ(nan.size(), 1U);
+    EXPECT_TRUE(std::isnan(nan[0]));
+}
+
+TEST(SampleCodec, TakesFewerBytesThanTheRawDoubles) {
+    std::mt19937_64 rng(3);
+    std::normal_distribution<double> z(0, 1);
+    std::vector<double> samples;
+    for (int i = 0; i < 1000; ++i)
+        samples.push_back(std::round(2.5e6 * (1 + 0.02 * z(rng))) / 1e6);  // ns, clock quantum
+    // Noisy mantissas do not compress; sign, exponent and leading bits do (~6.4 of 8 bytes).
+    const auto bytes = harness::encode_samples(samples);
+    EXPECT_LT(bytes.size(), samples.size() * sizeof(double) * 7 / 8);
+    // Deterministic samples (simulated counts) cost next to nothing.
+    EXPECT_LT(harness::encode_samples(std::vector<double>(1000, 24.0)).size(), 100U);
+    auto damaged = bytes;
+    damaged.back() ^= 0xff;
+    damaged[10] ^= 0xff;
+    EXPECT_THROW(harness::decode_samples(damaged), harness::SampleCodecError);
+    EXPECT_THROW(harness::decode_samples(std::vector<unsigned char>{7}), harness::SampleCodecError);
+}
+
+TEST(MachineFingerprint, HostAndKernelIdentifyAMachineNotItsClass) {
+    auto a = synthetic_run(1), b = synthetic_run(1), c = synthetic_run(1);
+    b.system.host_name = "other-host";
+    b.system.kernel = "6.2";
+    c.compiler_flags = "-O2";
+    const auto fa = harness::fingerprint_of(a), fb = harness::fingerprint_of(b),
+               fc = harness::fingerprint_of(c);
+    EXPECT_EQ(fa.class_id, fb.class_id);
+    EXPECT_NE(fa.machine_id, fb.machine_id);
+    EXPECT_NE(fa.class_id, fc.class_id);
+    EXPECT_EQ(fa.class_id.size(), 16U);
+}
+
+}  // namespace
+}  // namespace perfgauge::test
