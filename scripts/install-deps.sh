@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libfmt-dev nlohmann-json3-dev
   valgrind linux-perf clang libclang-rt-14-dev
   python3 python3-matplotlib python3-scipy python3-jsonschema
+  libsqlite3-dev sqlite3 libpq-dev postgresql zlib1g-dev
 )
 
 missing=()

@@ -91,5 +91,6 @@ int compare_command(const std::vector<std::string>& args);
 int export_command(const std::vector<std::string>& args);
 int plot_command(const std::vector<std::string>& args);
 int selftest_command(const std::vector<std::string>& args);
+int history_command(const std::vector<std::string>& args);
 
 }  // namespace perfgauge::cli

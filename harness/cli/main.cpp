@@ -42,10 +42,13 @@ commands:
   stat [-e LIST] [-r N] -- CMD [ARGS...] [::: CMD_B [ARGS...] ...]
                      count a command like perf stat (the exit status is the command's), or
                      commands side by side, interleaved, each against the first
+  history add|list|show|check|export|forget
+                     results over time and across machines (SQLite or PostgreSQL), change
+                     points per series; check exits 3 on a regression
 
 Run 'perfgauge COMMAND --help' (or 'perfgauge help COMMAND') for a command's options.
 Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names),
-3 compare --fail-on-regression found a regression.
+3 compare --fail-on-regression or history check found a regression.
 )";
 
 using Handler = int (*)(const std::vector<std::string>&);
@@ -56,6 +59,7 @@ const std::map<std::string, Handler>& commands() {
         {"calibrate", cli::calibrate_command}, {"compare", cli::compare_command},
         {"doctor", cli::doctor_command},       {"events", cli::events_command},
         {"export", cli::export_command},       {"list", cli::list_command},
+        {"history", cli::history_command},
         {"plot", cli::plot_command},           {"run", cli::run_command},
         {"selftest", cli::selftest_command},   {"stat", cli::stat_command}};
     return all;

@@ -1,0 +1,421 @@
+// perfgauge history: results over time and across machines, in a SQLite file or on a
+// PostgreSQL server; change points per series; `check` exits 3 on a regression.
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_common.hpp"
+#include "perfgauge/harness/change_points.hpp"
+#include "perfgauge/harness/history_store.hpp"
+#include "result_input.hpp"
+
+namespace perfgauge::cli {
+namespace {
+
+constexpr const char* kOverview = R"(usage: perfgauge history SUBCOMMAND [OPTIONS]
+
+Results over time and across machines. Every sample of every metric is kept, with the run's
+commit, labels, context and machine fingerprint. A series is one benchmark's metric on one
+comparable machine class (same CPU, caches, threads, compiler and flags): runs of other
+machines are never judged against it.
+
+subcommands:
+  add RESULT... [--label K=V]... [--commit REV]
+                     store results (perfgauge run or stat JSON, Google Benchmark JSON);
+                     --commit defaults to the git HEAD of the current directory
+  list               the stored runs
+  show [REGEX] [--metric M]
+                     each matching series run by run, with its change points
+  check [REGEX] [--metric M]
+                     the latest run of each series against its history: exit 3 on a
+                     regression (like compare --fail-on-regression)
+  export [REGEX] --format csv|json [-o FILE]
+                     every stored measurement with its samples
+  forget RUN_ID...   remove runs and their samples
+
+options of every subcommand:
+  --db PATH|postgresql://...
+                     the store (default: $PERFGAUGE_DB, else
+                     $XDG_DATA_HOME/perfgauge/history.db, else
+                     ~/.local/share/perfgauge/history.db)
+
+Change points: E-divisive with means and a seeded permutation test (alpha 0.01) over the
+runs' medians; a shift smaller than the runs' own spread (their medians' 95% intervals) is
+not reported; deterministic series (every run's samples equal, e.g. simulated counts) change
+exactly where their value does. See docs/cli/history.md.
+)";
+
+std::string git_head() {
+    // Only when the current directory is in a repository; quietly nothing otherwise.
+    FILE* pipe = popen("git rev-parse --verify -q HEAD 2>/dev/null", "r");
+    if (!pipe)
+        return {};
+    char buffer[128] = {};
+    std::string out;
+    while (std::fgets(buffer, sizeof buffer, pipe))
+        out += buffer;
+    pclose(pipe);
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+        out.pop_back();
+    return out;
+}
+
+struct Parsed {
+    po::variables_map vm;
+    std::vector<std::string> positional;
+};
+
+// The subcommand's options plus --db and the positional arguments; --help prints `usage`.
+std::optional<Parsed> parse(const std::vector<std::string>& args, const char* usage,
+                            po::options_description extra = po::options_description()) {
+    po::options_description options(usage);
+    options.add_options()("help,h", "show this help")(
+        "db", po::value<std::string>(), "the store: a SQLite file or postgresql://...");
+    options.add(extra);
+    po::options_description hidden;
+    hidden.add_options()("args", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
+    po::positional_options_description positional;
+    positional.add("args", -1);
+    Parsed p{parse_options(args, all, positional), {}};
+    if (p.vm.count("help")) {
+        std::cout << options << '\n';
+        return std::nullopt;
+    }
+    if (p.vm.count("args"))
+        p.positional = p.vm["args"].as<std::vector<std::string>>();
+    return p;
+}
+
+std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm) {
+    const std::string location =
+        vm.count("db") ? vm["db"].as<std::string>() : harness::default_history_location();
+    if (location.empty())
+        throw UsageError("--db: empty location");
+    return harness::HistoryStore::open(location);
+}
+
+std::regex pattern(const std::vector<std::string>& positional, std::size_t at) {
+    if (positional.size() <= at)
+        return std::regex(".*");
+    if (positional.size() > at + 1)
+        throw UsageError(fmt::format("one pattern, not {}", positional.size() - at));
+    try {
+        return std::regex(positional[at]);
+    } catch (const std::regex_error& e) {
+        throw UsageError(
+            fmt::format("'{}': not a regular expression ({})", positional[at], e.what()));
+    }
+}
+
+std::string short_commit(const std::string& commit) {
+    return commit.empty() ? "-" : commit.substr(0, 10);
+}
+
+std::map<std::string, std::string> class_summaries(harness::HistoryStore& store) {
+    std::map<std::string, std::string> out;
+    for (const auto& r : store.runs())
+        out.emplace(r.machine_class, r.machine_summary);
+    return out;
+}
+
+// The series the subcommand looks at: benchmarks matching, one metric.
+std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, const std::regex& re,
+                                                const std::string& metric) {
+    std::vector<harness::SeriesKey> out;
+    for (auto& key : store.series())
+        if (key.metric == metric && std::regex_search(key.benchmark, re))
+            out.push_back(std::move(key));
+    return out;
+}
+
+std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& entries) {
+    std::vector<harness::RunPoint> out;
+    for (const auto& e : entries)
+        out.push_back(e.point);
+    return out;
+}
+
+int add(const std::vector<std::string>& args) {
+    po::options_description extra;
+    extra.add_options()("label", po::value<std::vector<std::string>>(),
+                        "K=V recorded with each run (repeatable)")(
+        "commit", po::value<std::string>(), "the measured commit (default: git HEAD here)");
+    auto p = parse(args,
+                   "usage: perfgauge history add RESULT... [--label K=V]... [--commit REV] [--db "
+                   "...]\n\noptions",
+                   extra);
+    if (!p)
+        return kExitOk;
+    if (p->positional.empty())
+        throw UsageError("which result files? perfgauge history add RESULT.json...");
+    harness::AddedRun how;
+    how.commit = p->vm.count("commit") ? p->vm["commit"].as<std::string>() : git_head();
+    if (p->vm.count("label")) {
+        for (const auto& l : p->vm["label"].as<std::vector<std::string>>()) {
+            const auto eq = l.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError(fmt::format("--label '{}': expected KEY=VALUE", l));
+            how.labels.emplace_back(l.substr(0, eq), l.substr(eq + 1));
+        }
+    }
+    // Every file is read and checked before anything is stored: a bad one adds nothing.
+    std::vector<harness::RunResult> results;
+    for (const auto& path : p->positional)
+        results.push_back(read_any_result_file(path));
+    auto store = open_store(p->vm);
+    std::string out;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        how.source = p->positional[i];
+        const auto id = store->add(results[i], how);
+        out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", id, how.source,
+                           results[i].benchmarks.size(), short_commit(how.commit));
+    }
+    write_output(out, "");
+    return kExitOk;
+}
+
+int list(const std::vector<std::string>& args) {
+    auto p = parse(args, "usage: perfgauge history list [--db ...]\n\noptions");
+    if (!p)
+        return kExitOk;
+    if (!p->positional.empty())
+        throw UsageError(fmt::format("unexpected argument '{}'", p->positional[0]));
+    auto store = open_store(p->vm);
+    std::string out =
+        fmt::format("{:>5}  {:<20}  {:<10}  {:>10}  {:>12}  {:<16}  {}\n", "run", "added (UTC)",
+                    "commit", "benchmarks", "sample bytes", "machine class", "source, labels");
+    for (const auto& r : store->runs()) {
+        out += fmt::format("{:>5}  {:<20}  {:<10}  {:>10}  {:>12}  {:<16}  {}{}\n", r.id,
+                           r.added_at, short_commit(r.commit), r.benchmarks, r.sample_bytes,
+                           r.machine_class, r.source, r.labels.empty() ? "" : ", " + r.labels);
+    }
+    write_output(out, "");
+    return kExitOk;
+}
+
+po::options_description metric_option() {
+    po::options_description extra;
+    extra.add_options()("metric", po::value<std::string>()->default_value(harness::kTimeMetric),
+                        "time, or an event's name as counted");
+    return extra;
+}
+
+std::string percent(double share) {
+    return fmt::format("{:+.1f}%", 100 * share);
+}
+
+int show(const std::vector<std::string>& args) {
+    auto p = parse(args, "usage: perfgauge history show [REGEX] [--metric M] [--db ...]\n\noptions",
+                   metric_option());
+    if (!p)
+        return kExitOk;
+    const auto re = pattern(p->positional, 0);
+    auto store = open_store(p->vm);
+    const auto summaries = class_summaries(*store);
+    const auto keys = selected_series(*store, re, p->vm["metric"].as<std::string>());
+    if (keys.empty())
+        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    std::string out;
+    for (const auto& key : keys) {
+        const auto entries = store->series_runs(key);
+        const auto pts = points(entries);
+        const auto changes = harness::detect_change_points(pts);
+        out +=
+            fmt::format("{} [{}] on {} ({}){}\n", key.benchmark, key.metric, key.machine_class,
+                        summaries.count(key.machine_class) ? summaries.at(key.machine_class) : "?",
+                        harness::deterministic_series(pts) ? ", deterministic" : "");
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            const auto& e = entries[i];
+            std::string mark;
+            if (next < changes.size() && changes[next].index == i) {
+                const auto& c = changes[next++];
+                mark = fmt::format("  <- change {} [{}, {}] {}{}", percent(c.size),
+                                   percent(c.size_low), percent(c.size_high),
+                                   c.regression ? "regression" : "improvement",
+                                   c.p_value > 0 ? fmt::format(" (p {:.3f})", c.p_value) : "");
+            }
+            out += fmt::format("  run {:>5}  {:<10}  {:>14.6g} +- {:<10.3g} {}{}\n", e.run_id,
+                               short_commit(e.commit), e.point.value, e.point.spread, e.unit, mark);
+        }
+    }
+    write_output(out, "");
+    return kExitOk;
+}
+
+int check(const std::vector<std::string>& args) {
+    auto p = parse(args,
+                   "usage: perfgauge history check [REGEX] [--metric M] [--db ...]\n\n"
+                   "Exit status 3 when the latest run of a series is a regression against "
+                   "the runs since its last change point.\n\noptions",
+                   metric_option());
+    if (!p)
+        return kExitOk;
+    const auto re = pattern(p->positional, 0);
+    auto store = open_store(p->vm);
+    const auto keys = selected_series(*store, re, p->vm["metric"].as<std::string>());
+    if (keys.empty())
+        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    std::string out;
+    int regressions = 0;
+    for (const auto& key : keys) {
+        const auto entries = store->series_runs(key);
+        const auto pts = points(entries);
+        const auto v = harness::judge_latest(pts);
+        const auto& latest = entries.back();
+        using K = harness::LatestVerdict::Kind;
+        std::string what;
+        switch (v.kind) {
+            case K::too_short:
+                what = "too few runs to judge";
+                break;
+            case K::unchanged:
+                what = "unchanged";
+                break;
+            case K::regression:
+                what = "REGRESSION";
+                ++regressions;
+                break;
+            case K::improvement:
+                what = "improvement";
+                break;
+        }
+        if (v.kind == K::too_short) {
+            out += fmt::format("{} [{}] on {}: run {}: {} ({} before it since its last change)\n",
+                               key.benchmark, key.metric, key.machine_class, latest.run_id, what,
+                               v.baseline_runs);
+            continue;
+        }
+        out += fmt::format(
+            "{} [{}] on {}: run {} (commit {}): {} {} against the {} runs from run {} (beyond "
+            "+-{:.1f}% counts)\n",
+            key.benchmark, key.metric, key.machine_class, latest.run_id,
+            short_commit(latest.commit), what, percent(v.size), v.baseline_runs,
+            entries[v.baseline_first].run_id, 100 * v.allowance);
+    }
+    out += fmt::format("{} series checked, {} regression{}\n", keys.size(), regressions,
+                       regressions == 1 ? "" : "s");
+    write_output(out, "");
+    return regressions ? kExitRegression : kExitOk;
+}
+
+int export_history(const std::vector<std::string>& args) {
+    po::options_description extra;
+    extra.add_options()("format", po::value<std::string>()->default_value("csv"), "csv or json")(
+        "output,o", po::value<std::string>(), "write here instead of stdout (atomically)");
+    auto p = parse(args,
+                   "usage: perfgauge history export [REGEX] --format csv|json [-o FILE] [--db "
+                   "...]\n\nOne row (csv) or object (json) per run, benchmark and metric, with "
+                   "every sample.\n\noptions",
+                   extra);
+    if (!p)
+        return kExitOk;
+    const auto format = p->vm["format"].as<std::string>();
+    if (format != "csv" && format != "json")
+        throw UsageError(fmt::format("--format {}: expected csv or json", format));
+    const auto re = pattern(p->positional, 0);
+    const std::string output = output_option(p->vm);
+    auto store = open_store(p->vm);
+    std::string text;
+    nlohmann::json array = nlohmann::json::array();
+    if (format == "csv")
+        text =
+            "run,commit,measured_at,machine_class,benchmark,metric,unit,source,median,spread,"
+            "samples\n";
+    const auto quoted = [](const std::string& s) {
+        std::string q = "\"";
+        for (const char c : s)
+            q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    };
+    for (const auto& m : store->measurements()) {
+        if (!std::regex_search(m.benchmark, re))
+            continue;
+        if (format == "json") {
+            array.push_back({{"run", m.run_id},
+                             {"commit", m.commit},
+                             {"measured_at", m.measured_at},
+                             {"machine_class", m.machine_class},
+                             {"benchmark", m.benchmark},
+                             {"metric", m.metric},
+                             {"unit", m.unit},
+                             {"source", m.source},
+                             {"median", m.median},
+                             {"spread", m.spread},
+                             {"samples", m.samples}});
+            continue;
+        }
+        text += fmt::format("{},{},{},{},{},{},{},{},{},{},\"{}\"\n", m.run_id, quoted(m.commit),
+                            quoted(m.measured_at), m.machine_class, quoted(m.benchmark),
+                            quoted(m.metric), m.unit, m.source, m.median, m.spread,
+                            fmt::join(m.samples, ";"));
+    }
+    if (format == "json")
+        text = array.dump(2) + "\n";
+    write_output(text, output);
+    return kExitOk;
+}
+
+int forget(const std::vector<std::string>& args) {
+    auto p = parse(args, "usage: perfgauge history forget RUN_ID... [--db ...]\n\noptions");
+    if (!p)
+        return kExitOk;
+    if (p->positional.empty())
+        throw UsageError(
+            "which runs? perfgauge history forget RUN_ID... (history list shows them)");
+    std::vector<std::int64_t> ids;
+    for (const auto& a : p->positional) {
+        std::size_t used = 0;
+        long long id = 0;
+        try {
+            id = std::stoll(a, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != a.size() || id <= 0)
+            throw UsageError(fmt::format("'{}' is not a run id (a positive integer)", a));
+        ids.push_back(id);
+    }
+    auto store = open_store(p->vm);
+    const auto existed = store->forget(ids);
+    write_output(fmt::format("forgot {} run{}{}\n", existed, existed == 1 ? "" : "s",
+                             existed < ids.size() ? " (the others were not stored)" : ""),
+                 "");
+    return existed == ids.size() ? kExitOk : kExitUsage;
+}
+
+}  // namespace
+
+int history_command(const std::vector<std::string>& args) {
+    if (args.empty())
+        throw UsageError("which subcommand? add, list, show, check, export or forget");
+    if (args[0] == "--help" || args[0] == "-h") {
+        std::cout << kOverview;
+        return kExitOk;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    const std::string& sub = args[0];
+    if (sub == "add")
+        return add(rest);
+    if (sub == "list")
+        return list(rest);
+    if (sub == "show")
+        return show(rest);
+    if (sub == "check")
+        return check(rest);
+    if (sub == "export")
+        return export_history(rest);
+    if (sub == "forget")
+        return forget(rest);
+    throw UsageError(
+        fmt::format("unknown subcommand '{}': add, list, show, check, export or forget", sub));
+}
+
+}  // namespace perfgauge::cli

@@ -1,0 +1,188 @@
+// End-to-end: `perfgauge history` on a SQLite file and on a real PostgreSQL server the test
+// starts: 16 concurrent adds leave 16 runs, `check` flags a known slowdown at the run that
+// brings it and no earlier (exit 3), bad input changes nothing.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../harness/history/postgres_server.hpp"
+#include "../harness/history/synthetic_results.hpp"
+#include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
+#include "perfgauge/harness/history_store.hpp"
+#include "perfgauge/harness/output_format.hpp"
+#include "perfgauge/harness/run_report.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+enum class Engine { sqlite, postgresql };
+
+class HistoryCli : public ::testing::TestWithParam<Engine> {
+  protected:
+    std::string db() {
+        if (db_.empty())
+            db_ = GetParam() == Engine::postgresql ? shared_postgres().new_database()
+                                                   : (dir_.path() / "history.db").string();
+        return db_;
+    }
+    std::string result_file(const std::string& name, const harness::RunResult& r) {
+        return dir_.write(name, harness::render_run(r, harness::OutputFormat::json)).string();
+    }
+    TempDir dir_;
+    std::string db_;
+};
+
+TEST_P(HistoryCli, SixteenConcurrentAddsLeaveSixteenRuns) {
+    std::vector<std::string> files;
+    for (int i = 0; i < 16; ++i)
+        files.push_back(result_file("r" + std::to_string(i) + ".json",
+                                    synthetic_run(10 + i, 0.02, static_cast<std::uint64_t>(i))));
+    const std::string store = db();
+    (void)harness::HistoryStore::open(store);  // migrated first, as a team's store would be
+    std::vector<ProcessResult> results(16);
+    std::vector<std::thread> adds;
+    for (int i = 0; i < 16; ++i)
+        adds.emplace_back([&, i] {
+            results[static_cast<std::size_t>(i)] =
+                perfgauge({"history", "add", files[static_cast<std::size_t>(i)], "--db", store,
+                           "--commit", "c" + std::to_string(i)});
+        });
+    for (auto& t : adds)
+        t.join();
+    for (const auto& r : results)
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto runs = harness::HistoryStore::open(store)->runs();
+    ASSERT_EQ(runs.size(), 16U);
+    std::set<std::string> commits;
+    for (const auto& r : runs)
+        commits.insert(r.commit);
+    EXPECT_EQ(commits.size(), 16U);
+}
+
+TEST_P(HistoryCli, ConcurrentFirstOpensMigrateOnce) {
+    // No store yet: every writer tries to create the schema; one does, the others wait.
+    const auto file = result_file("r.json", synthetic_run(10));
+    const std::string store = db();
+    std::vector<ProcessResult> results(8);
+    std::vector<std::thread> adds;
+    for (std::size_t i = 0; i < results.size(); ++i)
+        adds.emplace_back([&, i] {
+            results[i] = perfgauge({"history", "add", file, "--db", store});
+        });
+    for (auto& t : adds)
+        t.join();
+    for (const auto& r : results)
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto opened = harness::HistoryStore::open(store);
+    EXPECT_EQ(opened->runs().size(), results.size());
+    EXPECT_EQ(opened->schema_version(), harness::kHistorySchemaVersion);
+}
+
+TEST_P(HistoryCli, CheckFlagsATenPercentSlowdownAtRunSevenAndNoEarlier) {
+    const std::string store = db();
+    for (int run = 1; run <= 12; ++run) {
+        // Seeded noise of 1% per sample: the runs' medians and spreads vary as real ones do.
+        const auto file =
+            result_file("run" + std::to_string(run) + ".json",
+                        synthetic_run(run < 7 ? 40 : 44, 0.01, static_cast<std::uint64_t>(run)));
+        const auto added = perfgauge(
+            {"history", "add", file, "--db", store, "--commit", "commit" + std::to_string(run)});
+        ASSERT_EQ(added.exit_code, 0) << added.err;
+        const auto checked = perfgauge({"history", "check", "--db", store});
+        if (run < 7) {
+            EXPECT_EQ(checked.exit_code, 0) << "run " << run << "\n" << checked.out << checked.err;
+        } else if (run == 7) {
+            EXPECT_EQ(checked.exit_code, 3) << checked.out << checked.err;
+            EXPECT_NE(checked.out.find("REGRESSION +10."), std::string::npos) << checked.out;
+            EXPECT_NE(checked.out.find("commit7"), std::string::npos) << checked.out;
+        }
+    }
+    // With runs after it, the shift is a change point at run 7 (index 6).
+    const auto shown = perfgauge({"history", "show", "varint", "--db", store});
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    const auto at = shown.out.find("commit7 ");
+    ASSERT_NE(at, std::string::npos) << shown.out;
+    const auto line_end = shown.out.find('\n', at);
+    EXPECT_NE(shown.out.substr(at, line_end - at).find("<- change +10."), std::string::npos)
+        << shown.out;
+    EXPECT_EQ(shown.out.find("<- change"), shown.out.find("<- change", at)) << shown.out;
+    const auto last = perfgauge({"history", "check", "--db", store});
+    EXPECT_EQ(last.exit_code, 0) << last.out;  // run 12 is judged against runs 7-11
+}
+
+TEST_P(HistoryCli, ExportsEverySample) {
+    const std::string store = db();
+    const auto r = synthetic_run(5, 0.1, 3, 7);
+    ASSERT_EQ(perfgauge({"history", "add", result_file("a.json", r), "--db", store}).exit_code, 0);
+    const auto json = perfgauge({"history", "export", "--format", "json", "--db", store});
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    ASSERT_EQ(j.size(), 1U);
+    EXPECT_EQ(j[0]["samples"].get<std::vector<double>>(), r.benchmarks[0].ns_per_item);
+    const auto csv = perfgauge({"history", "export", "--format", "csv", "--db", store});
+    ASSERT_EQ(csv.exit_code, 0) << csv.err;
+    EXPECT_EQ(csv.out.rfind("run,commit,", 0), 0U) << csv.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, HistoryCli, ::testing::Values(Engine::sqlite, Engine::postgresql),
+                         [](const auto& info) {
+                             return info.param == Engine::sqlite ? "SQLite" : "PostgreSQL";
+                         });
+
+TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
+    TempDir dir;
+    const std::string store = (dir.path() / "h.db").string();
+    const auto good =
+        dir.write("good.json", harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    const auto bad = dir.write("bad.json", "{\"not\": \"a result\"}");
+    auto r = perfgauge({"history", "add", good.string(), bad.string(), "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("bad.json"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(store));  // checked before the store was opened
+    r = perfgauge({"history", "add", good.string(), "--label", "novalue", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("KEY=VALUE"), std::string::npos) << r.err;
+    r = perfgauge({"history", "frobnicate"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("add, list, show, check, export or forget"), std::string::npos);
+    ASSERT_EQ(perfgauge({"history", "add", good.string(), "--db", store}).exit_code, 0);
+    r = perfgauge({"history", "forget", "7", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    r = perfgauge({"history", "forget", "x1", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(harness::HistoryStore::open(store)->runs().size(), 1U);
+    r = perfgauge({"history", "list", "--db", "postgresql:///x?host=/nonexistent&port=1"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("cannot connect to the history store"), std::string::npos) << r.err;
+}
+
+TEST(HistoryCliInput, CommitDefaultsToTheGitHeadOfTheCurrentDirectory) {
+    TempDir dir;
+    const auto repo = dir.path() / "repo";
+    std::filesystem::create_directories(repo);
+    const std::string git =
+        "git -C " + repo.string() + " -c user.name=t -c user.email=t@t -c commit.gpgsign=false ";
+    ASSERT_EQ(std::system((git + "init -q && " + git + "commit -q --allow-empty -m x").c_str()), 0);
+    const auto head = run_process({"/usr/bin/git", "-C", repo.string(), "rev-parse", "HEAD"});
+    ASSERT_EQ(head.exit_code, 0);
+    const auto file =
+        dir.write("r.json", harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    const std::string store = (dir.path() / "h.db").string();
+    ProcessOptions in_repo;
+    in_repo.working_directory = repo;
+    const auto r = perfgauge_with(in_repo, {"history", "add", file.string(), "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto runs = harness::HistoryStore::open(store)->runs();
+    ASSERT_EQ(runs.size(), 1U);
+    EXPECT_EQ(runs[0].commit + "\n", head.out);
+}
+
+}  // namespace
+}  // namespace perfgauge::test
