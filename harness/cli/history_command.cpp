@@ -1,6 +1,7 @@
 // perfgauge history: results over time and across machines, in a SQLite file or on a
 // PostgreSQL server; change points per series; `check` exits 3 on a regression.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -93,11 +94,21 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const char* us
     return p;
 }
 
-std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm) {
+// Only `add` creates a SQLite store: reading one that is not there is a mistyped path.
+enum class Create { yes, no };
+
+std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm,
+                                                  Create create = Create::no) {
     const std::string location =
         vm.count("db") ? vm["db"].as<std::string>() : harness::default_history_location();
     if (location.empty())
         throw UsageError("--db: empty location");
+    const bool server = location.find("://") != std::string::npos;
+    if (create == Create::no && !server && !std::filesystem::exists(location)) {
+        throw UsageError(fmt::format(
+            "no history store at {} (perfgauge history add creates one; --db names another)",
+            location));
+    }
     return harness::HistoryStore::open(location);
 }
 
@@ -169,7 +180,7 @@ int add(const std::vector<std::string>& args) {
     std::vector<harness::RunResult> results;
     for (const auto& path : p->positional)
         results.push_back(read_any_result_file(path));
-    auto store = open_store(p->vm);
+    auto store = open_store(p->vm, Create::yes);
     std::string out;
     for (std::size_t i = 0; i < results.size(); ++i) {
         how.source = p->positional[i];

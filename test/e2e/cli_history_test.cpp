@@ -158,6 +158,10 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     r = perfgauge({"history", "forget", "x1", "--db", store});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(harness::HistoryStore::open(store)->runs().size(), 1U);
+    r = perfgauge({"history", "check", "--db", (dir.path() / "typo.db").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no history store at"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "typo.db"));
     r = perfgauge({"history", "list", "--db", "postgresql:///x?host=/nonexistent&port=1"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("cannot connect to the history store"), std::string::npos) << r.err;
