@@ -278,6 +278,8 @@ int check(const std::vector<std::string>& args) {
     int regressions = 0;
     for (const auto& key : keys) {
         const auto entries = store->series_runs(key);
+        if (entries.empty())
+            continue;  // only runs without samples (interrupted before any)
         const auto pts = points(entries);
         const auto v = harness::judge_latest(pts);
         const auto& latest = entries.back();
