@@ -44,10 +44,10 @@ suite() {  # suite BUILD_DIR [CTEST ARGS...]: run ctest there, then list its 15 
 # the sanitizers they cost minutes each.
 LONG_TESTS='^CliAgainst\.PairsAreAddedUntilTheIntervalIsNarrowEnough$'
 
-stage "release build" scripts/build.sh release
+stage "release build" scripts/build.sh release --for-tests
 stage "release tests" suite build
 if [ "${1:-}" != "--fast" ]; then
-  stage "sanitizer build" scripts/build.sh sanitize
+  stage "sanitizer build" scripts/build.sh sanitize --for-tests
   stage "sanitizer tests" suite build-sanitize --exclude-regex "$LONG_TESTS"
   stage "fuzz build" scripts/build.sh fuzz
   stage "fuzz run" bash -c 'cd build-fuzz && ctest --output-on-failure'
