@@ -7,6 +7,7 @@
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/bmf.hpp"
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "result_input.hpp"
@@ -78,7 +79,7 @@ int export_command(const std::vector<std::string>& args) {
             std::remove_if(entries.begin(), entries.end(),
                            [&](const nlohmann::json& e) { return !keep(e.value("run_name", "")); }),
             entries.end());
-        rendered = j.dump(2) + "\n";
+        rendered = harness::json_text(j);
     } else {
         std::erase_if(result.benchmarks,
                       [&](const harness::BenchmarkResult& b) { return !keep(b.name); });

@@ -81,5 +81,92 @@ TEST(CliHostileInputs, InvalidPatternExitsTwoWithTheEnginesMessage) {
               std::string::npos);
 }
 
+// Every option that writes a file, pointed at an input through the path itself, a symlink or a
+// hard link: refused (exit 2) before any work, the input untouched.
+TEST(CliHostileInputs, AnOutputNeverReplacesAnInput) {
+    TempDir dir;
+    const std::string text = gbench_json({"x/1", "x/2"});
+    const auto result = write(dir, "r.json", text);
+    const auto other = write(dir, "other.json", text);
+    fs::create_symlink("r.json", dir.path() / "link.json");
+    fs::create_symlink("r.json", dir.path() / "link.png");
+    fs::create_hard_link(result, dir.path() / "hard.json");
+    const auto link = (dir.path() / "link.json").string();
+    const auto hard = (dir.path() / "hard.json").string();
+    const auto refused = [&](const std::vector<std::string>& args, const std::string& option) {
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 2) << args[0] << " " << option << ": " << r.err;
+        EXPECT_NE(r.err.find(option + " "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("writing there would destroy it"), std::string::npos) << r.err;
+        EXPECT_EQ(read_file(result), text) << args[0] << " " << option << " replaced its input";
+    };
+    refused({"export", result, "--format", "bmf", "-o", link}, "-o");
+    refused({"export", result, "--format", "bmf", "-o", hard}, "-o");
+    refused({"compare", other, result, "-o", hard}, "-o");
+    refused({"plot", result, "-o", (dir.path() / "link.png").string()}, "-o");
+
+    // An executable perfgauge runs: stat's command (found on PATH or by path) and --against's
+    // build. A copy, so that a failure destroys nothing outside the test's directory.
+    const auto tool = dir.path() / "tool";
+    fs::copy_file("/bin/true", tool);
+    const auto tool_text = read_file(tool);
+    const auto stat = perfgauge({"stat", "-e", "task-clock", "-o", tool.string(), "--",
+                                 (dir.path() / "." / "tool").string()});
+    EXPECT_EQ(stat.exit_code, 2) << stat.err;
+    EXPECT_NE(stat.err.find("is the command"), std::string::npos) << stat.err;
+    fs::create_hard_link(tool, dir.path() / "tool-link");
+    const auto against = perfgauge({"run", "--against", tool.string(), "--workload", "memcpy",
+                                    "--sizes", "4K", "--cache", "hot", "-r", "3", "--against-json",
+                                    (dir.path() / "tool-link").string()});
+    EXPECT_EQ(against.exit_code, 2) << against.err;
+    EXPECT_NE(against.err.find("--against-json"), std::string::npos) << against.err;
+    EXPECT_NE(against.err.find("is the --against build"), std::string::npos) << against.err;
+    EXPECT_EQ(read_file(tool), tool_text);
+}
+
+TEST(CliHostileInputs, InputsAreBoundedAndDirectoriesNamed) {
+    TempDir dir;
+    const auto zero = perfgauge({"export", "/dev/zero"});
+    EXPECT_EQ(zero.exit_code, 2);
+    EXPECT_NE(zero.err.find("cannot read '/dev/zero': it holds more than 256 MB"),
+              std::string::npos)
+        << zero.err;
+    const auto huge = dir.path() / "huge.json";
+    std::ofstream(huge) << "";
+    fs::resize_file(huge, std::uintmax_t{10} << 30);  // sparse: 10 GB, no disk used
+    const auto big = perfgauge({"compare", huge.string(), huge.string()});
+    EXPECT_EQ(big.exit_code, 2);
+    EXPECT_NE(big.err.find("holds more than 256 MB"), std::string::npos) << big.err;
+    const auto directory = perfgauge({"export", dir.path().string()});
+    EXPECT_EQ(directory.exit_code, 2);
+    EXPECT_NE(directory.err.find("it is a directory"), std::string::npos) << directory.err;
+}
+
+// export --format json reads its input twice (to validate it, then to copy it): from a FIFO the
+// second read found nothing.
+TEST(CliHostileInputs, AStreamIsReadOnce) {
+    TempDir dir;
+    const auto fifo = dir.path() / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string text = gbench_json({"x/1"});
+    std::thread writer([&] { std::ofstream(fifo) << text; });
+    const auto r = perfgauge({"export", fifo.string(), "--format", "bmf"});
+    writer.join();
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(nlohmann::json::parse(r.out).contains("x/1")) << r.out;
+}
+
+// Arguments are bytes: a command's that are not UTF-8 are written replaced by U+FFFD, and stat
+// still exits with the command's status.
+TEST(CliHostileInputs, BytesThatAreNotUtf8ReachJsonReplaced) {
+    TempDir dir;
+    const auto out = dir.path() / "stat.json";
+    const auto r = perfgauge({"stat", "-e", "task-clock", "--format", "json", "-o", out.string(),
+                              "--", "/bin/sh", "-c", "exit 3", "\xff\xfe-arg"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    const auto j = nlohmann::json::parse(read_file(out));
+    EXPECT_NE(j.dump().find("\xef\xbf\xbd\xef\xbf\xbd-arg"), std::string::npos) << j.dump();
+}
+
 }  // namespace
 }  // namespace perfgauge::test

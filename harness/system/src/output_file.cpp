@@ -318,4 +318,38 @@ bool same_output(const fs::path& a, const fs::path& b) {
     return !device && ta.st.st_dev == tb.st.st_dev && ta.st.st_ino == tb.st.st_ino;
 }
 
+void refuse_overlapping_paths(const std::vector<NamedPath>& outputs,
+                              const std::vector<NamedPath>& inputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const auto& out = outputs[i];
+        if (out.path.empty())
+            continue;
+        for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+            if (!outputs[j].path.empty() && same_output(out.path, outputs[j].path)) {
+                throw std::runtime_error(fmt::format(
+                    "{} {} and {} {} name the same file: one output would replace the other; "
+                    "give them different names",
+                    out.role, out.path.string(), outputs[j].role, outputs[j].path.string()));
+            }
+        }
+        // The file a write would replace or truncate: the final target of any symlinks. Only a
+        // regular file can be an input that writing destroys.
+        const Target t = resolve(out.path);
+        if (!t.exists || !S_ISREG(t.st.st_mode))
+            continue;
+        for (const auto& in : inputs) {
+            struct stat st {};
+            if (in.path.empty() || ::stat(in.path.c_str(), &st) != 0)
+                continue;
+            if (st.st_dev == t.st.st_dev && st.st_ino == t.st.st_ino) {
+                throw std::runtime_error(fmt::format(
+                    "{} {} is {} {}{}: writing there would destroy it; give another {}", out.role,
+                    out.path.string(), in.role, in.path.string(),
+                    out.path == in.path ? "" : " (the same file, through a link or another path)",
+                    out.role));
+            }
+        }
+    }
+}
+
 }  // namespace perfgauge::harness
