@@ -168,5 +168,62 @@ TEST(CliHostileInputs, BytesThatAreNotUtf8ReachJsonReplaced) {
     EXPECT_NE(j.dump().find("\xef\xbf\xbd\xef\xbf\xbd-arg"), std::string::npos) << j.dump();
 }
 
+// Started under `trap '' HUP` (as nohup starts it), perfgauge stat leaves SIGHUP ignored: a
+// SIGHUP neither interrupts it nor reaches the command, which inherits the ignored disposition.
+TEST(CliHostileInputs, AnIgnoredSignalStaysIgnored) {
+    const std::string command =
+        "grep SigIgn /proc/$$/status; kill -HUP $PPID; sleep 0.2; echo survived";
+    const auto r = run_process({"/bin/sh", "-c",
+                                "trap '' HUP; exec \"$0\" stat -e task-clock -- /bin/sh -c \"$1\"",
+                                PERFGAUGE_CLI_PATH, command});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("survived"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find("interrupted"), std::string::npos) << r.err;
+    // SigIgn is a hexadecimal mask; SIGHUP (1) is its lowest bit.
+    const auto at = r.out.find("SigIgn:");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const unsigned long mask = std::stoul(r.out.substr(at + 7), nullptr, 16);
+    EXPECT_EQ(mask & 1u, 1u) << r.out;
+}
+
+// Each run leaves an orphan that ends before the run does; perfgauge adopts it (it is the
+// subreaper) and must reap it then, not at the end: each run counts perfgauge's zombies first.
+TEST(CliHostileInputs, AdoptedOrphansAreReapedAsTheyEnd) {
+    const std::string command =
+        "n=0; for f in /proc/[0-9]*/status; do "
+        "grep -qs \"^PPid:.$PPID\\$\" $f && grep -qs '^State:.Z' $f && n=$((n+1)); done; "
+        "echo zombies=$n; (sleep 0 & echo $! > \"$0\"); o=$(cat \"$0\"); "
+        "while [ -e /proc/$o ] && ! grep -qs '^State:.Z' /proc/$o/status; do sleep 0.01; done";
+    TempDir dir;
+    const auto r = perfgauge({"stat", "-e", "task-clock", "-r", "6", "--", "/bin/sh", "-c", command,
+                              (dir.path() / "orphan").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::size_t runs = 0;
+    for (std::size_t at = r.out.find("zombies="); at != std::string::npos;
+         at = r.out.find("zombies=", at + 1)) {
+        ++runs;
+        EXPECT_EQ(r.out.substr(at, 10), "zombies=0\n") << r.out;
+    }
+    EXPECT_EQ(runs, 6u) << r.out;
+}
+
+// A run whose command cannot be executed (here: it removed itself) is a failed run, not one
+// more counted: the report covers the runs before it and exits 127 as a shell would.
+TEST(CliHostileInputs, ARunThatCouldNotStartIsNotCounted) {
+    TempDir dir;
+    const auto script = dir.path() / "once.sh";
+    std::ofstream(script) << "#!/bin/sh\nrm \"$0\"\n";
+    fs::permissions(script, fs::perms::owner_all);
+    const auto out = dir.path() / "stat.json";
+    const auto r = perfgauge({"stat", "-e", "task-clock", "-r", "3", "--format", "json", "-o",
+                              out.string(), "--", script.string()});
+    EXPECT_EQ(r.exit_code, 127) << r.err;
+    const auto j = nlohmann::json::parse(read_file(out));
+    EXPECT_EQ(j["repetitions"], 1) << j.dump();
+    EXPECT_NE(j.dump().find("stopped after run 1 of 3: run 2 could not be executed"),
+              std::string::npos)
+        << j.dump();
+}
+
 }  // namespace
 }  // namespace perfgauge::test

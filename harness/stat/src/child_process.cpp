@@ -180,6 +180,7 @@ ExitStatus PendingChild::wait() {
     record_usage(usage);
     reaped_ = true;
     unregister_child(pid_);
+    reap_ended_orphans();
     return status_from(status);
 }
 
@@ -230,6 +231,7 @@ ExitStatus PendingChild::wait(const WaitHooks& hooks) {
     }
     reaped_ = true;
     unregister_child(pid_);
+    reap_ended_orphans();
     return status_from(status);
 }
 
