@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/pmu/file_descriptor.hpp"
 
 namespace perfgauge::harness {
@@ -219,6 +220,21 @@ class Temporary {
     bool created_ = false;
 };
 
+// In an append-only directory (chattr +a) the temporary file can be created but neither renamed
+// into place nor removed: it would outlive the command. An immutable one takes nothing.
+void refuse_unchangeable_directory(const fs::path& shown, const fs::path& dir) {
+    pmu::FileDescriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    int flags = 0;
+    if (fd && ::ioctl(fd.get(), FS_IOC_GETFLAGS, &flags) == 0 &&
+        (flags & (FS_APPEND_FL | FS_IMMUTABLE_FL))) {
+        refuse(shown,
+               fmt::format("directory '{}' is {} (chattr +{}): a file cannot be put in "
+                           "place there",
+                           dir.string(), (flags & FS_IMMUTABLE_FL) ? "immutable" : "append-only",
+                           (flags & FS_IMMUTABLE_FL) ? 'i' : 'a'));
+    }
+}
+
 void check_directory_writable(const fs::path& shown, const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
@@ -228,6 +244,7 @@ void check_directory_writable(const fs::path& shown, const fs::path& dir) {
     struct stat st {};
     if (::stat(dir.c_str(), &st) == 0 && st.st_nlink == 0)
         refuse(shown, fmt::format("directory '{}' has been deleted", dir.string()));
+    refuse_unchangeable_directory(shown, dir);
 }
 
 }  // namespace
@@ -264,6 +281,10 @@ void write_output_file(const fs::path& path, const std::string& content) {
         return write_to_descriptor(path, t, content);
     if (t.method == Method::in_place)
         return write_in_place(path, t, content);
+    // SIGINT, SIGTERM and SIGHUP wait until the temporary is renamed or removed (a disk write
+    // and a rename: bounded), so that an interruption never leaves it behind.
+    const InterruptsBlocked blocked;
+    refuse_unchangeable_directory(path, directory_of(t.path));
     Temporary temporary(path, t, content);
     if (::rename(temporary.name().c_str(), t.path.c_str()) != 0)
         fail(path, "renaming into place", errno);
@@ -280,6 +301,7 @@ fs::path write_new_output_file(const fs::path& dir, const std::string& stem,
     const fs::path where = dir.empty() ? fs::path(".") : dir;  // "": the current directory
     Target first;
     first.path = dir / (stem + extension);
+    const InterruptsBlocked blocked;  // as in write_output_file
     check_directory_writable(first.path, where);
     Temporary temporary(first.path, first, content);
     for (int n = 1; n < 100000; ++n) {

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <thread>
 
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -223,6 +224,28 @@ TEST(OutputFile, TwoOutputsNeverNameOneFile) {
         << why;
     EXPECT_NE(why.find("name the same file"), std::string::npos) << why;
     EXPECT_EQ(overlap({{"-o", dir.path() / "a.json"}, {"--json", ""}}, {}), "");
+}
+
+// chattr +a on a directory lets the temporary be created but never renamed or removed.
+TEST(OutputFile, AppendOnlyDirectoryIsRefusedUpFront) {
+    test::TempDir dir;
+    const auto sub = dir.path() / "log";
+    std::filesystem::create_directory(sub);
+    const std::string chattr = "chattr +a '" + sub.string() + "' 2>/dev/null";
+    if (std::system(chattr.c_str()) != 0)
+        GTEST_SKIP() << "chattr +a needs root and a file system that supports it";
+    const auto file = sub / "out.csv";
+    std::string why;
+    try {
+        check_writable(file);
+    } catch (const std::runtime_error& e) {
+        why = e.what();
+    }
+    EXPECT_NE(why.find("is append-only (chattr +a)"), std::string::npos) << why;
+    EXPECT_THROW(write_output_file(file, "x"), std::runtime_error);
+    EXPECT_THROW(write_new_output_file(sub, "r", ".json", "x"), std::runtime_error);
+    EXPECT_EQ(entries(sub), 0u) << "nothing left that could never be removed";
+    ASSERT_EQ(std::system(("chattr -a '" + sub.string() + "'").c_str()), 0);
 }
 
 TEST(OutputFile, NewFilesNeverReplaceOneAnother) {
