@@ -49,7 +49,8 @@ std::vector<std::string> kept(const std::string& file, const std::string& patter
     EXPECT_EQ(r.exit_code, 0) << pattern << ": " << r.err.substr(0, 500);
     std::vector<std::string> names;
     if (r.exit_code == 0) {
-        for (const auto& [name, measures] : nlohmann::json::parse(r.out).items())
+        const auto bmf = nlohmann::json::parse(r.out);  // items() must not outlive it
+        for (const auto& [name, measures] : bmf.items())
             names.push_back(name);
     }
     return names;
@@ -116,7 +117,7 @@ TEST(CliHostileInputs, AnOutputNeverReplacesAnInput) {
     EXPECT_NE(stat.err.find("is the command"), std::string::npos) << stat.err;
     fs::create_hard_link(tool, dir.path() / "tool-link");
     const auto against = perfgauge({"run", "--against", tool.string(), "--workload", "memcpy",
-                                    "--sizes", "4K", "--cache", "hot", "-r", "3", "--against-json",
+                                    "--sizes", "4K", "--cache", "hot", "-r", "6", "--against-json",
                                     (dir.path() / "tool-link").string()});
     EXPECT_EQ(against.exit_code, 2) << against.err;
     EXPECT_NE(against.err.find("--against-json"), std::string::npos) << against.err;
