@@ -2,6 +2,7 @@
 // time, an output never names an input, inputs are bounded and read once, bytes that are not
 // UTF-8 never break a JSON output, ignored signals stay ignored, children are reaped and counted
 // honestly.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,7 +153,10 @@ TEST(CliHostileInputs, AStreamIsReadOnce) {
     const std::string text = gbench_json({"x/1"});
     std::thread writer([&] { std::ofstream(fifo) << text; });
     const auto r = perfgauge({"export", fifo.string(), "--format", "bmf"});
+    // Should perfgauge never have opened the FIFO, this read end lets the writer finish.
+    const int unblock = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
     writer.join();
+    ::close(unblock);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(nlohmann::json::parse(r.out).contains("x/1")) << r.out;
 }
