@@ -10,6 +10,7 @@
 #include "cli_common.hpp"
 #include "perfgauge/harness/calibration.hpp"
 #include "perfgauge/harness/correction_check.hpp"
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
@@ -245,6 +246,7 @@ int calibrate_command(const std::vector<std::string>& args) {
     if (format != "table" && format != "json")
         throw UsageError("--format must be table or json, not '" + format + "'");
     const std::string output = output_option(vm);  // checked before the seconds of measuring
+    refuse_outputs_over_inputs({{"-o", output}}, {});
     const std::size_t samples = vm["samples"].as<std::size_t>();
     if (samples < 100 || samples > 100'000'000)
         throw UsageError("--samples must be between 100 and 100000000");
@@ -297,7 +299,7 @@ int calibrate_command(const std::vector<std::string>& args) {
                            {"checks", nlohmann::json::array()}};
         for (const auto& check : checks)
             j["correction"]["checks"].push_back(check_json(check));
-        write_output(j.dump(2) + "\n", output);
+        write_output(harness::json_text(j), output);
         return kExitOk;
     }
     std::string out;

@@ -111,17 +111,21 @@ std::string output_option(const po::variables_map& vm) {
     return output;
 }
 
-void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs) {
-    if (output.empty())
-        return;
-    for (const auto& input : inputs) {
-        if (harness::same_output(output, input)) {
-            throw UsageError(fmt::format(
-                "-o {} is the input file {}: writing the report there would replace the result "
-                "it was made from; give another -o",
-                output, input));
-        }
+void refuse_outputs_over_inputs(const std::vector<harness::NamedPath>& outputs,
+                                std::vector<harness::NamedPath> inputs) {
+    inputs.push_back({"perfgauge itself", own_executable()});
+    try {
+        harness::refuse_overlapping_paths(outputs, inputs);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
     }
+}
+
+void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs) {
+    std::vector<harness::NamedPath> named;
+    for (const auto& input : inputs)
+        named.push_back({"the input result", input});
+    refuse_outputs_over_inputs({{"-o", output}}, named);
 }
 
 std::string save_result_json(const std::string& json, const std::optional<std::string>& path,

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 
 namespace perfgauge::cli {
@@ -60,7 +61,12 @@ void check_output_path(const std::string& path);
 /// The value of -o/--output, "" when absent or "-" (the standard stream); checked with
 /// check_output_path. check_output_path refuses "-" (for outputs that must be files).
 std::string output_option(const po::variables_map& vm);
-/// UsageError when `output` names one of `inputs` (compare A B -o A would replace a result).
+/// UsageError when an output names another output or one of `inputs` (result files read,
+/// executables run): harness::refuse_overlapping_paths, with perfgauge's own executable always
+/// an input. Called before any work by every command that writes files.
+void refuse_outputs_over_inputs(const std::vector<harness::NamedPath>& outputs,
+                                std::vector<harness::NamedPath> inputs);
+/// The same for one -o `output` and the result files `inputs` (compare A B -o A).
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
 /// `text` on stdout, or atomically into `output` when one was given.
 void write_output(const std::string& text, const std::string& output);

@@ -1,15 +1,17 @@
 // perfgauge export: re-renders a stored result, optionally only some benchmarks.
 #include <iostream>
-#include <regex>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/bmf.hpp"
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "result_input.hpp"
+#include "user_pattern.hpp"
 
 namespace perfgauge::cli {
 
@@ -18,7 +20,7 @@ int export_command(const std::vector<std::string>& args) {
         "usage: perfgauge export RESULT.json --format csv|md|json|table|bmf [-o FILE] "
         "[--filter REGEX]\n\n"
         "Re-renders a result written by perfgauge run. --filter keeps the benchmarks whose\n"
-        "name matches REGEX (ECMAScript syntax, searched anywhere in the name). JSON keeps\n"
+        "name matches REGEX (RE2 syntax, searched anywhere in the name). JSON keeps\n"
         "every sample and the context as stored; Markdown pastes into a GitHub comment.\n"
         "bmf writes Bencher Metric Format for continuous-benchmarking dashboards, from a run\n"
         "result, a stat result (--format json; the benchmark is the command) or Google\n"
@@ -49,22 +51,13 @@ int export_command(const std::vector<std::string>& args) {
     // bmf is an export of its own, not one of the formats every result renders in.
     const bool bmf = vm["format"].as<std::string>() == "bmf";
     const harness::OutputFormat format = bmf ? harness::OutputFormat::json : format_option(vm);
-    std::regex filter;
-    const bool filtered = vm.count("filter") > 0;
-    if (filtered) {
-        try {
-            filter = std::regex(vm["filter"].as<std::string>());
-        } catch (const std::regex_error& e) {
-            throw UsageError(fmt::format("--filter '{}': not a regular expression ({})",
-                                         vm["filter"].as<std::string>(), e.what()));
-        }
-    }
+    std::optional<UserPattern> filter;
+    if (vm.count("filter"))
+        filter.emplace("--filter", vm["filter"].as<std::string>());
     const std::string output = output_option(vm);
     const std::string path = vm["file"].as<std::string>();
     refuse_input_as_output(output, {path});
-    const auto keep = [&](const std::string& name) {
-        return !filtered || std::regex_search(name, filter);
-    };
+    const auto keep = [&](const std::string& name) { return !filter || filter->found_in(name); };
     auto result = read_any_result_file(path);  // validates the file in every format
     if (bmf) {
         std::erase_if(result.benchmarks,
@@ -86,7 +79,7 @@ int export_command(const std::vector<std::string>& args) {
             std::remove_if(entries.begin(), entries.end(),
                            [&](const nlohmann::json& e) { return !keep(e.value("run_name", "")); }),
             entries.end());
-        rendered = j.dump(2) + "\n";
+        rendered = harness::json_text(j);
     } else {
         std::erase_if(result.benchmarks,
                       [&](const harness::BenchmarkResult& b) { return !keep(b.name); });

@@ -133,6 +133,9 @@ int plot_command(const std::vector<std::string>& args) {
             "no Python with matplotlib found ($PERFGAUGE_PYTHON, else /usr/bin/python3 or "
             "python3 on PATH); install it with: sudo apt-get install python3-matplotlib");
     }
+    refuse_outputs_over_inputs({{"-o", output}}, {{"the result", result},
+                                                  {"the plotting script", script->string()},
+                                                  {"the Python", *python}});
     // Read as compare and export read it: a file with impossible values (negative times, ...)
     // is refused with its name (exit 2) before Python draws them.
     read_result_file(result);
@@ -140,7 +143,14 @@ int plot_command(const std::vector<std::string>& args) {
     // own safe-output rules (no rename over a device, symlinks followed, never half a file).
     const harness::ScratchDir scratch("perfgauge-plot", "the picture being drawn");
     const fs::path drawn = scratch.path() / ("sweep" + extension.string());
-    std::vector<std::string> command = {*python, script->string(), result, "-o", drawn.string()};
+    // A pipe or <(...) was consumed by reading it: Python draws the copy perfgauge read.
+    std::string drawn_from = result;
+    if (!fs::is_regular_file(result)) {
+        drawn_from = (scratch.path() / "result.json").string();
+        harness::write_output_file(drawn_from, read_input_file(result));
+    }
+    std::vector<std::string> command = {*python, script->string(), drawn_from, "-o",
+                                        drawn.string()};
     if (vm.count("counters")) {
         command.push_back("--counters");
         command.push_back(vm["counters"].as<std::string>());

@@ -1,24 +1,19 @@
 #include "result_input.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
-#include <fmt/format.h>
+#include <stdexcept>
 
 #include "cli_common.hpp"
+#include "perfgauge/harness/input_file.hpp"
 #include "perfgauge/harness/result_file.hpp"
 
 namespace perfgauge::cli {
 
 std::string read_input_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UsageError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    try {
+        return harness::read_input_file(path);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
 }
 
 harness::RunResult read_result_file(const std::string& path) {

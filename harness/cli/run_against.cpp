@@ -268,21 +268,10 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
                 e.what()));
         }
     }
-    const std::vector<std::pair<const char*, std::string>> outputs = {
-        {"-o", output},
-        {"--json", own_json.value_or("")},
-        {"--against-json", other_json.value_or("")}};
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        for (std::size_t j = i + 1; j < outputs.size(); ++j) {
-            if (!outputs[i].second.empty() && !outputs[j].second.empty() &&
-                harness::same_output(outputs[i].second, outputs[j].second)) {
-                throw UsageError(fmt::format(
-                    "{} {} and {} {} name the same file; give them "
-                    "different names",
-                    outputs[i].first, outputs[i].second, outputs[j].first, outputs[j].second));
-            }
-        }
-    }
+    refuse_outputs_over_inputs({{"-o", output},
+                                {"--json", own_json.value_or("")},
+                                {"--against-json", other_json.value_or("")}},
+                               {{"the --against build", other.executable}});
     // Native counters only (bad names are refused here, before anything runs): what a
     // simulation would count does not change between runs of one build.
     const pmu::EventResolver resolver;

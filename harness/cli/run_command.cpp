@@ -360,15 +360,9 @@ int run_command(const std::vector<std::string>& args) {
                                 e.what()));
             }
         }
-        if (!json_path.empty()) {
+        if (!json_path.empty())
             check_output_path(json_path);
-            if (!output.empty() && harness::same_output(output, json_path)) {
-                throw UsageError(fmt::format(
-                    "-o {} and --json {} name the same file: one output would replace the "
-                    "other; give them different names",
-                    output, json_path));
-            }
-        }
+        refuse_outputs_over_inputs({{"-o", output}, {"--json", json_path}}, {});
     }
 
     harness::RunResult result;

@@ -10,6 +10,7 @@
 
 #include "cli_common.hpp"
 #include "console.hpp"
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/selftest.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -65,6 +66,7 @@ SelftestRequest parse_request(const po::variables_map& vm) {
     if (vm.count("json")) {
         request.json_path = vm["json"].as<std::string>();
         check_output_path(request.json_path);  // before the minute of work, not after
+        refuse_outputs_over_inputs({{"--json", request.json_path}}, {});
     }
     return request;
 }
@@ -257,7 +259,7 @@ int selftest_command(const std::vector<std::string>& args) {
         });
     std::fputs(render(report).c_str(), stdout);
     if (!request.json_path.empty())
-        harness::write_output_file(request.json_path, report_json(report).dump(2) + "\n");
+        harness::write_output_file(request.json_path, harness::json_text(report_json(report)));
     return kExitOk;
 }
 

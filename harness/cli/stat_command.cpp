@@ -9,6 +9,7 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "hints.hpp"
+#include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
@@ -292,6 +293,11 @@ int stat_command(const std::vector<std::string>& args) {
     }
     const harness::OutputFormat format = format_option(vm);
     const std::string output = output_option(vm);
+    std::vector<harness::NamedPath> executables;
+    for (const auto& command : commands)
+        executables.push_back(
+            {"the command", harness::executable_path(command.front()).value_or("")});
+    refuse_outputs_over_inputs({{"-o", output}}, executables);
     const harness::Backend backend = backend_option(vm);
     const auto valgrind = simulation_valgrind(backend);
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
@@ -491,7 +492,7 @@ std::string Session::report(OutputFormat format) const {
                                       {"notes", notes}};
             // Names are the user's bytes: invalid UTF-8 becomes U+FFFD rather than an
             // exception.
-            return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+            return json_text(j);
         }
         case OutputFormat::csv:
             return table.render_csv();

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
@@ -37,7 +38,7 @@ std::string render_bmf(const RunResult& result, double confidence) {
         }
         out[b.name] = std::move(measures);
     }
-    return out.dump(2) + "\n";
+    return json_text(out);
 }
 
 }  // namespace perfgauge::harness

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/text_table.hpp"
 
 namespace perfgauge::harness {
@@ -230,7 +231,7 @@ std::string render_json(const Comparison& c) {
         }
         j["benchmarks"].push_back(e);
     }
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 }  // namespace

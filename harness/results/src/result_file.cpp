@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
+
 namespace perfgauge::harness {
 
 namespace {
@@ -265,7 +267,7 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
     try {
         j = json::parse(text);
     } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e400)
-        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
     }
     return run_from_json(j, origin);
 }
@@ -321,7 +323,8 @@ RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
             }
         }
     } catch (const json::exception& e) {
-        throw ResultFileError(fmt::format("{}: malformed perfgauge result: {}", origin, e.what()));
+        throw ResultFileError(
+            fmt::format("{}: malformed perfgauge result: {}", origin, json_error_text(e)));
     } catch (const std::invalid_argument& e) {
         throw ResultFileError(fmt::format("{}: malformed perfgauge result: {}", origin, e.what()));
     }

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
+
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
 #include "result_file_json.hpp"
@@ -218,7 +220,7 @@ RunResult stat_from_json(const json& j, const std::string& origin) {
         const StatResult s = stat_result_from_json(j, origin);
         return stat_as_run_result({s}, {});
     } catch (const json::exception& e) {
-        malformed(origin, kStat, e.what());
+        malformed(origin, kStat, json_error_text(e));
     }
 }
 
@@ -371,7 +373,7 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
         }
         r.repetitions = r.benchmarks.empty() ? 0 : r.benchmarks.front().ns_per_item.size();
     } catch (const json::exception& e) {
-        malformed(origin, kGb, e.what());
+        malformed(origin, kGb, json_error_text(e));
     }
     return r;
 }
@@ -424,7 +426,7 @@ RunResult parse_result_json(const std::string& text, const std::string& origin) 
                             quoted.contains("context") && quoted["context"].is_object() &&
                             !quoted["context"].contains("perfgauge");
         if (!gbench)
-            throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+            throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
         return gbench_from_json(quoted, origin);
     }
     if (j.is_object() && j.contains("context") && j.contains("benchmarks")) {
@@ -446,7 +448,7 @@ RunResult parse_stat_json(const std::string& text, const std::string& origin) {
     try {
         return stat_from_json(json::parse(text), origin);
     } catch (const json::parse_error& e) {
-        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
     }
 }
 
@@ -455,7 +457,7 @@ RunResult parse_gbench_json(const std::string& text, const std::string& origin) 
     try {
         j = json::parse(quote_non_finite_tokens(text));
     } catch (const json::parse_error& e) {
-        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, e.what()));
+        throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
     }
     return gbench_from_json(j, origin);
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -250,7 +251,7 @@ std::string render_json(const RunResult& r) {
         }
         j["benchmarks"].push_back(agg);
     }
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 std::string render_csv(const RunResult& r) {

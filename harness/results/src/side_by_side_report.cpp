@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -181,7 +182,7 @@ std::string render_json(const SideBySideResult& r, const Comparison& comparison)
     for (const auto& s : r.commands)
         j["commands"].push_back(stat_json(s));
     j["comparison"] = nlohmann::json::parse(render_comparison(comparison, OutputFormat::json));
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 // The comparison of a metric of command `label` with the first, if any.

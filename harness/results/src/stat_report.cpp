@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "stat_regions.hpp"
@@ -260,7 +261,7 @@ nlohmann::json detail::stat_json(const StatResult& r) {
 namespace {
 
 std::string render_json(const StatResult& r) {
-    return stat_json(r).dump(2) + "\n";
+    return json_text(stat_json(r));
 }
 
 std::string render_markdown(const StatResult& r) {

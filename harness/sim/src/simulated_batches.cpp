@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/forked_tasks.hpp"
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "simulated_event.hpp"
 
@@ -51,7 +52,7 @@ std::string manifest_to_json(const SimulationManifest& m) {
     j["batches"] = json::array();
     for (const auto& b : m.batches)
         j["batches"].push_back(batch_json(b));
-    return j.dump(1) + "\n";
+    return json_text(j, 1);
 }
 
 SimulationManifest manifest_from_json(const std::string& text) {

@@ -4,12 +4,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <system_error>
 
@@ -58,6 +60,26 @@ pmu::FileDescriptor open_pidfd(pid_t pid) {
 }
 
 }  // namespace
+
+std::optional<std::string> executable_path(const std::string& command) {
+    if (command.empty())
+        return std::nullopt;
+    if (command.find('/') != std::string::npos)
+        return command;
+    const char* path = std::getenv("PATH");
+    const std::string dirs = path != nullptr ? path : "/bin:/usr/bin";
+    for (std::size_t start = 0; start <= dirs.size();) {
+        const auto colon = std::min(dirs.find(':', start), dirs.size());
+        const std::string dir = dirs.substr(start, colon - start);
+        start = colon + 1;
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + command;  // "": cwd
+        struct stat st {};
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            ::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return std::nullopt;
+}
 
 PendingChild::PendingChild(const std::vector<std::string>& argv, const ChildSetup& setup) {
     if (argv.empty())
@@ -158,6 +180,7 @@ ExitStatus PendingChild::wait() {
     record_usage(usage);
     reaped_ = true;
     unregister_child(pid_);
+    reap_ended_orphans();
     return status_from(status);
 }
 
@@ -208,6 +231,7 @@ ExitStatus PendingChild::wait(const WaitHooks& hooks) {
     }
     reaped_ = true;
     unregister_child(pid_);
+    reap_ended_orphans();
     return status_from(status);
 }
 

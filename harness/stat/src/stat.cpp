@@ -152,7 +152,18 @@ RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec
         setup.environment = {channel->environment()};
         setup.inherited_fd = channel->theirs();
     }
-    PendingChild child(command, setup);
+    std::optional<PendingChild> started;
+    try {
+        started.emplace(command, setup);
+    } catch (const std::system_error& e) {
+        // No process to run it in (fork's EAGAIN at the user's process limit, EMFILE): a run
+        // that could not start, as one whose exec failed - never a counted one.
+        result.exit = ExitStatus{};
+        result.exit.exec_failed = true;
+        result.exit.exec_error = e.code().value();
+        return RunOutcome::failed;
+    }
+    PendingChild& child = *started;
     if (channel)
         channel->close_theirs();
     counter_options.pid = child.pid();
@@ -197,8 +208,7 @@ RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec
     if (cut_short && (result.repetitions > 0 || exit.exec_failed))
         return RunOutcome::interrupted;  // the completed runs are the report
     if (exit.exec_failed) {
-        result.exit = exit;
-        ++result.repetitions;
+        result.exit = exit;  // not a run: nothing was counted, and the runs say so
         return RunOutcome::failed;
     }
 
@@ -291,7 +301,11 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolv
         if (outcome == RunOutcome::interrupted)
             break;
         if (outcome == RunOutcome::failed) {
-            if (!result.exit.exec_failed && rep + 1 < options.repetitions)
+            if (result.exit.exec_failed && rep > 0)
+                result.notes.push_back(fmt::format("stopped after run {} of {}: run {} {}", rep,
+                                                   options.repetitions, rep + 1,
+                                                   result.exit.describe()));
+            else if (!result.exit.exec_failed && rep + 1 < options.repetitions)
                 result.notes.push_back(fmt::format("stopped after run {} of {}: the command {}",
                                                    rep + 1, options.repetitions,
                                                    result.exit.describe()));

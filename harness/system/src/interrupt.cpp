@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <filesystem>
@@ -39,6 +40,14 @@ void on_interrupt(int signal) {
     errno = saved_errno;
 }
 
+// Whether `signal` is ignored now. perfgauge itself never ignores a signal, so an ignored one
+// was ignored when it started (nohup's SIGHUP, a script's background job's SIGINT), and stays so
+// for perfgauge and for everything it starts, as perf stat and shells keep it.
+bool ignored(int signal) {
+    struct sigaction current {};
+    return ::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
+}
+
 sigset_t interrupt_set() {
     sigset_t set;
     ::sigemptyset(&set);
@@ -57,8 +66,12 @@ InterruptHandling::InterruptHandling() {
     action.sa_handler = on_interrupt;
     action.sa_mask = interrupt_set();  // one handler at a time
     // No SA_RESTART: a blocking call returns EINTR, and its caller looks at interrupt_signal().
-    for (std::size_t i = 0; i < std::size(kSignals); ++i)
-        ::sigaction(kSignals[i], &action, &old_[i]);
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) {
+        if (ignored(kSignals[i]))
+            ::sigaction(kSignals[i], nullptr, &old_[i]);  // kept ignored; restored as it was
+        else
+            ::sigaction(kSignals[i], &action, &old_[i]);
+    }
 }
 
 InterruptHandling::~InterruptHandling() {
@@ -87,11 +100,9 @@ void unregister_child(pid_t pid) {
     }
 }
 
-bool adopt_orphans() {
-    return ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-}
-
 namespace {
+
+std::atomic<bool> adopting{false};
 
 // This process's children, from /proc/PID/stat: "pid (comm) state ppid ..." (comm may hold
 // spaces and parentheses, so the fields are read after its last ')').
@@ -129,7 +140,33 @@ bool reap_ended() {
     }
 }
 
+bool registered(pid_t pid) {
+    return std::any_of(std::begin(children), std::end(children),
+                       [pid](const std::atomic<pid_t>& child) { return child.load() == pid; });
+}
+
 }  // namespace
+
+bool adopt_orphans() {
+    adopting = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+    return adopting;
+}
+
+void reap_ended_orphans() {
+    if (!adopting)
+        return;
+    // Peeks at one ended child at a time (WNOWAIT leaves it to be reaped): cheap enough for
+    // every run, where scanning /proc was not. A registered child stops the peeking: its owner
+    // reaps it, and the orphans behind it wait for the next call.
+    for (;;) {
+        siginfo_t info{};
+        if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0)
+            return;
+        if (registered(info.si_pid))
+            return;
+        ::waitpid(info.si_pid, nullptr, WNOHANG);
+    }
+}
 
 void end_remaining_children(int signal, int grace_ms) {
     for (const pid_t pid : own_children())
@@ -162,9 +199,10 @@ InterruptsBlocked::~InterruptsBlocked() {
 void InterruptsBlocked::reset_in_child() const {
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
-    for (const int s : kSignals)
-        ::sigaction(s, &dfl, nullptr);
-    ::sigaction(SIGQUIT, &dfl, nullptr);
+    for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+        if (!ignored(s))  // an inherited SIG_IGN is the child's too (exec keeps it)
+            ::sigaction(s, &dfl, nullptr);
+    }
     ::pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
 }
 

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/pmu/file_descriptor.hpp"
 
 namespace perfgauge::harness {
@@ -219,6 +220,21 @@ class Temporary {
     bool created_ = false;
 };
 
+// In an append-only directory (chattr +a) the temporary file can be created but neither renamed
+// into place nor removed: it would outlive the command. An immutable one takes nothing.
+void refuse_unchangeable_directory(const fs::path& shown, const fs::path& dir) {
+    pmu::FileDescriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    int flags = 0;
+    if (fd && ::ioctl(fd.get(), FS_IOC_GETFLAGS, &flags) == 0 &&
+        (flags & (FS_APPEND_FL | FS_IMMUTABLE_FL))) {
+        refuse(shown,
+               fmt::format("directory '{}' is {} (chattr +{}): a file cannot be put in "
+                           "place there",
+                           dir.string(), (flags & FS_IMMUTABLE_FL) ? "immutable" : "append-only",
+                           (flags & FS_IMMUTABLE_FL) ? 'i' : 'a'));
+    }
+}
+
 void check_directory_writable(const fs::path& shown, const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
@@ -228,6 +244,7 @@ void check_directory_writable(const fs::path& shown, const fs::path& dir) {
     struct stat st {};
     if (::stat(dir.c_str(), &st) == 0 && st.st_nlink == 0)
         refuse(shown, fmt::format("directory '{}' has been deleted", dir.string()));
+    refuse_unchangeable_directory(shown, dir);
 }
 
 }  // namespace
@@ -264,6 +281,10 @@ void write_output_file(const fs::path& path, const std::string& content) {
         return write_to_descriptor(path, t, content);
     if (t.method == Method::in_place)
         return write_in_place(path, t, content);
+    // SIGINT, SIGTERM and SIGHUP wait until the temporary is renamed or removed (a disk write
+    // and a rename: bounded), so that an interruption never leaves it behind.
+    const InterruptsBlocked blocked;
+    refuse_unchangeable_directory(path, directory_of(t.path));
     Temporary temporary(path, t, content);
     if (::rename(temporary.name().c_str(), t.path.c_str()) != 0)
         fail(path, "renaming into place", errno);
@@ -280,6 +301,7 @@ fs::path write_new_output_file(const fs::path& dir, const std::string& stem,
     const fs::path where = dir.empty() ? fs::path(".") : dir;  // "": the current directory
     Target first;
     first.path = dir / (stem + extension);
+    const InterruptsBlocked blocked;  // as in write_output_file
     check_directory_writable(first.path, where);
     Temporary temporary(first.path, first, content);
     for (int n = 1; n < 100000; ++n) {
@@ -316,6 +338,40 @@ bool same_output(const fs::path& a, const fs::path& b) {
     // lstat of a final target is the file itself; descriptors were fstat'ed.
     const bool device = S_ISCHR(ta.st.st_mode) || S_ISBLK(ta.st.st_mode);
     return !device && ta.st.st_dev == tb.st.st_dev && ta.st.st_ino == tb.st.st_ino;
+}
+
+void refuse_overlapping_paths(const std::vector<NamedPath>& outputs,
+                              const std::vector<NamedPath>& inputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const auto& out = outputs[i];
+        if (out.path.empty())
+            continue;
+        for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+            if (!outputs[j].path.empty() && same_output(out.path, outputs[j].path)) {
+                throw std::runtime_error(fmt::format(
+                    "{} {} and {} {} name the same file: one output would replace the other; "
+                    "give them different names",
+                    out.role, out.path.string(), outputs[j].role, outputs[j].path.string()));
+            }
+        }
+        // The file a write would replace or truncate: the final target of any symlinks. Only a
+        // regular file can be an input that writing destroys.
+        const Target t = resolve(out.path);
+        if (!t.exists || !S_ISREG(t.st.st_mode))
+            continue;
+        for (const auto& in : inputs) {
+            struct stat st {};
+            if (in.path.empty() || ::stat(in.path.c_str(), &st) != 0)
+                continue;
+            if (st.st_dev == t.st.st_dev && st.st_ino == t.st.st_ino) {
+                throw std::runtime_error(fmt::format(
+                    "{} {} is {} {}{}: writing there would destroy it; give another {}", out.role,
+                    out.path.string(), in.role, in.path.string(),
+                    out.path == in.path ? "" : " (the same file, through a link or another path)",
+                    out.role));
+            }
+        }
+    }
 }
 
 }  // namespace perfgauge::harness

@@ -1,10 +1,14 @@
 #include "perfgauge/harness/scratch_dir.hpp"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -13,9 +17,52 @@
 
 namespace perfgauge::harness {
 
-ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp_root() {
     const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+// The pid in a scratch directory's name ("perfgauge-run.pid1234-Ab3xYz"), 0 when it has none.
+pid_t owner_pid(const std::string& name) {
+    if (name.rfind("perfgauge-", 0) != 0)
+        return 0;
+    const auto at = name.find(kOwnerTag);
+    if (at == std::string::npos)
+        return 0;
+    const auto digits = name.substr(at + std::strlen(kOwnerTag));
+    const auto end = digits.find('-');
+    if (end == 0 || end == std::string::npos || end > 9 ||
+        digits.substr(0, end).find_first_not_of("0123456789") != std::string::npos)
+        return 0;
+    return static_cast<pid_t>(std::stol(digits.substr(0, end)));
+}
+
+}  // namespace
+
+void remove_stale_scratch_dirs(const fs::path& root) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        const pid_t pid = owner_pid(entry.path().filename().string());
+        struct stat st {};
+        // Only this user's directories, whose process is gone: kill(pid, 0) says ESRCH. A pid
+        // reused since keeps its directory (one more leftover beats removing live work).
+        if (pid <= 0 || ::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != ::geteuid() || ::kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        fs::remove_all(entry.path(), ec);
+    }
+}
+
+ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
+    // What a perfgauge killed outright (SIGKILL, a crash) left behind, removed by the next one.
+    static std::once_flag swept;
+    std::call_once(swept, [] { remove_stale_scratch_dirs(temp_root()); });
+    std::string pattern =
+        (temp_root() / fmt::format("{}{}{}-XXXXXX", prefix, kOwnerTag, ::getpid())).string();
     if (::mkdtemp(pattern.data()) == nullptr) {
         throw std::runtime_error(fmt::format("cannot create a directory for {} ({}): {}", purpose,
                                              pattern, std::strerror(errno)));

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <thread>
 
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -176,6 +177,75 @@ TEST(OutputFile, SameOutputSeesThroughNames) {
     EXPECT_TRUE(same_output(file, dir.path() / "link.json"));
     EXPECT_FALSE(same_output(file, dir.path() / "other.json"));
     EXPECT_FALSE(same_output("/dev/null", "/dev/null")) << "two reports to /dev/null lose nothing";
+}
+
+// Whether refuse_overlapping_paths refuses `outputs` over `inputs`; the message when it does.
+std::string overlap(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
+    try {
+        refuse_overlapping_paths(outputs, inputs);
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(OutputFile, AnOutputNeverNamesAnInput) {
+    test::TempDir dir;
+    const auto input = dir.path() / "r.json";
+    write_output_file(input, "{}");
+    std::filesystem::create_symlink("r.json", dir.path() / "link.json");
+    std::filesystem::create_hard_link(input, dir.path() / "hard.json");
+    std::filesystem::create_directory(dir.path() / "sub");
+    const std::vector<NamedPath> inputs = {{"the result", input}};
+    for (const auto& alias : {input, dir.path() / "link.json", dir.path() / "hard.json",
+                              dir.path() / "sub" / ".." / "r.json"}) {
+        const auto why = overlap({{"-o", alias}}, inputs);
+        EXPECT_NE(why.find(fmt::format("-o {} is the result {}", alias.string(), input.string())),
+                  std::string::npos)
+            << alias << ": " << why;
+    }
+    // A symlink given as the input is followed to the file it names.
+    EXPECT_NE(overlap({{"--json", input}}, {{"CMD", dir.path() / "link.json"}}), "");
+    EXPECT_EQ(overlap({{"-o", dir.path() / "other.json"}}, inputs), "") << "a new file";
+    EXPECT_EQ(overlap({{"-o", "/dev/null"}}, {{"the result", "/dev/null"}}), "")
+        << "a device is written in place, never replaced";
+    EXPECT_EQ(overlap({{"-o", ""}}, inputs), "") << "an empty path is no output";
+    EXPECT_EQ(test::read_file(input), "{}");
+}
+
+TEST(OutputFile, TwoOutputsNeverNameOneFile) {
+    test::TempDir dir;
+    const auto why = overlap({{"-o", dir.path() / "a.json"},
+                              {"--json", dir.path() / "b.json"},
+                              {"--against-json", dir.path() / "." / "a.json"}},
+                             {});
+    EXPECT_NE(why.find("-o " + (dir.path() / "a.json").string() + " and --against-json"),
+              std::string::npos)
+        << why;
+    EXPECT_NE(why.find("name the same file"), std::string::npos) << why;
+    EXPECT_EQ(overlap({{"-o", dir.path() / "a.json"}, {"--json", ""}}, {}), "");
+}
+
+// chattr +a on a directory lets the temporary be created but never renamed or removed.
+TEST(OutputFile, AppendOnlyDirectoryIsRefusedUpFront) {
+    test::TempDir dir;
+    const auto sub = dir.path() / "log";
+    std::filesystem::create_directory(sub);
+    const std::string chattr = "chattr +a '" + sub.string() + "' 2>/dev/null";
+    if (std::system(chattr.c_str()) != 0)
+        GTEST_SKIP() << "chattr +a needs root and a file system that supports it";
+    const auto file = sub / "out.csv";
+    std::string why;
+    try {
+        check_writable(file);
+    } catch (const std::runtime_error& e) {
+        why = e.what();
+    }
+    EXPECT_NE(why.find("is append-only (chattr +a)"), std::string::npos) << why;
+    EXPECT_THROW(write_output_file(file, "x"), std::runtime_error);
+    EXPECT_THROW(write_new_output_file(sub, "r", ".json", "x"), std::runtime_error);
+    EXPECT_EQ(entries(sub), 0u) << "nothing left that could never be removed";
+    ASSERT_EQ(std::system(("chattr -a '" + sub.string() + "'").c_str()), 0);
 }
 
 TEST(OutputFile, NewFilesNeverReplaceOneAnother) {

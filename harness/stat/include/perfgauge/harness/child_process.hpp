@@ -44,10 +44,16 @@ struct WaitHooks {
     std::function<void()> on_after_exec;
 };
 
+/// The file execvp would run for `command`: itself when it contains a '/', else the first
+/// executable regular file of that name in $PATH (unset: /bin:/usr/bin, as glibc's execvp);
+/// nullopt when there is none (exec will fail and say so).
+std::optional<std::string> executable_path(const std::string& command);
+
 /// A forked child stopped before exec until start() is called, so counters can be attached
 /// to its pid first (with enable_on_exec they start exactly at exec). execvp searches PATH; no
 /// shell is involved. The child starts with default dispositions of SIGINT, SIGTERM, SIGHUP and
-/// SIGQUIT, and is registered to receive perfgauge's interrupts (see interrupt.hpp). It is
+/// SIGQUIT (except those perfgauge was started with ignored: they stay ignored), and is
+/// registered to receive perfgauge's interrupts (see interrupt.hpp). It is
 /// killed (SIGKILL) when the thread that made it ends - so when perfgauge dies of any signal:
 /// make children on a thread that outlives them.
 class PendingChild {

@@ -14,7 +14,9 @@ namespace perfgauge::harness {
 /// (interrupt_signal()) and passed on to every registered child; a further one kills the
 /// registered children outright (SIGKILL), so a child that ignores signals cannot hold
 /// perfgauge. The previous dispositions come back with the destructor; the recorded signal
-/// stays. One at a time per process (the CLI's main).
+/// stays. A signal that was ignored when perfgauge started (`nohup`'s SIGHUP, a background
+/// job's SIGINT) is left ignored: it neither interrupts perfgauge nor reaches its children. One
+/// at a time per process (the CLI's main).
 class InterruptHandling {
   public:
     InterruptHandling();
@@ -44,6 +46,12 @@ void unregister_child(pid_t pid);
 /// perfgauge's, so an interruption can end them too. Returns false where the kernel refuses.
 bool adopt_orphans();
 
+/// Reaps the adopted orphans that have ended: children of this process in the zombie state that
+/// no PendingChild registered (those are reaped by their owner). Called after every run of a
+/// command, so that `stat -r 300` of a command that leaves children behind does not pile up
+/// zombies (each one counts against the user's process limit). Nothing before adopt_orphans().
+void reap_ended_orphans();
+
 /// Ends every remaining child of this process, adopted orphans included: `signal` first,
 /// SIGKILL to those still there after `grace_ms`, and reaps them. For after an interruption,
 /// once the registered children have ended: nothing the command started outlives perfgauge.
@@ -64,7 +72,8 @@ class InterruptsBlocked {
     InterruptsBlocked(const InterruptsBlocked&) = delete;
     InterruptsBlocked& operator=(const InterruptsBlocked&) = delete;
     ~InterruptsBlocked();
-    /// In the child just forked under this block: default dispositions, signals unblocked.
+    /// In the child just forked under this block: default dispositions (an inherited SIG_IGN
+    /// kept), signals unblocked.
     /// Async-signal-safe (no allocation).
     void reset_in_child() const;
 

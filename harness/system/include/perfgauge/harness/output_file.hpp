@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace perfgauge::harness {
 
@@ -31,6 +32,21 @@ void write_output_file(const std::filesystem::path& path, const std::string& con
 /// new one, symlinks followed). Device nodes are never "the same output": writing two reports
 /// to /dev/null or one terminal loses nothing.
 bool same_output(const std::filesystem::path& a, const std::filesystem::path& b);
+
+/// A path named on the command line and what named it, for messages: "-o", "--json", "the
+/// result", "the command".
+struct NamedPath {
+    std::string role;
+    std::filesystem::path path;
+};
+
+/// Throws std::runtime_error, before any work, when writing the outputs could destroy what the
+/// command needs or makes: two outputs that are the same_output(), or an output that names one
+/// of the inputs (result files read, executables run) through any path, symlink or hard link
+/// (an existing output's final target has the input's device and inode). Empty paths are
+/// skipped; devices and FIFOs are written in place, never replaced, so never refused.
+void refuse_overlapping_paths(const std::vector<NamedPath>& outputs,
+                              const std::vector<NamedPath>& inputs);
 
 /// check_writable for write_new_output_file: throws unless new files can be created in `dir`.
 void check_new_file_directory(const std::filesystem::path& dir);

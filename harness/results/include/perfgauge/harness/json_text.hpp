@@ -1,0 +1,28 @@
+// The text of every JSON document perfgauge writes (results, reports, exports).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace perfgauge::harness {
+
+/// `j` as text with a final newline. Strings that are not UTF-8 (a command's argument, a path
+/// or a benchmark name made of arbitrary bytes) have each invalid byte replaced by U+FFFD:
+/// nlohmann's default would throw in the middle of writing a finished result.
+inline std::string json_text(const nlohmann::json& j, int indent = 2) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+/// What a JSON library error says, without nlohmann's "[json.exception.parse_error.101] " tag:
+/// the user reads which byte is wrong and why, not the library's internals.
+inline std::string json_error_text(const nlohmann::json::exception& e) {
+    std::string text = e.what();
+    if (text.rfind("[json.exception.", 0) == 0) {
+        if (const auto end = text.find("] "); end != std::string::npos)
+            text.erase(0, end + 2);
+    }
+    return text;
+}
+
+}  // namespace perfgauge::harness
