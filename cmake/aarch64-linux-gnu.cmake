@@ -20,3 +20,11 @@ find_program(PERFGAUGE_QEMU_AARCH64 NAMES qemu-aarch64-static qemu-aarch64)
 if(PERFGAUGE_QEMU_AARCH64)
   set(CMAKE_CROSSCOMPILING_EMULATOR ${PERFGAUGE_QEMU_AARCH64} -L /usr/aarch64-linux-gnu)
 endif()
+# pkg-config (RE2) reads the aarch64 .pc files, never the x86-64 ones.
+set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
+# Debian's libpq-dev cannot be installed for two architectures at once (it is not Multi-Arch),
+# and the native build needs it: the cross build links the arm64 runtime library (libpq5:arm64)
+# with the native package's headers, which are the same on both 64-bit architectures.
+if(NOT PostgreSQL_LIBRARY AND EXISTS /usr/lib/aarch64-linux-gnu/libpq.so.5)
+  set(PostgreSQL_LIBRARY /usr/lib/aarch64-linux-gnu/libpq.so.5 CACHE FILEPATH "libpq (arm64)")
+endif()

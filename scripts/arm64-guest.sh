@@ -39,6 +39,7 @@ log() { echo "arm64-guest: $*" >&2; }
 packages=(g++-aarch64-linux-gnu gcc-aarch64-linux-gnu qemu-system-arm cpio ninja-build cmake
           libpfm4-dev:arm64 libfmt-dev:arm64 libboost-program-options-dev:arm64
           libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 nlohmann-json3-dev
+          libre2-dev:arm64 libsqlite3-dev:arm64 libpq5:arm64 libpq-dev zlib1g-dev:arm64 pkg-config
           valgrind)
 missing=()
 for p in "${packages[@]}"; do
