@@ -28,7 +28,6 @@
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
-#include "perfgauge/pmu/event_resolver.hpp"
 #include "run_processes.hpp"
 
 namespace perfgauge::cli {
@@ -285,10 +284,8 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
     }
     // Native counters only (bad names are refused here, before anything runs): what a
     // simulation would count does not change between runs of one build.
-    const pmu::EventResolver resolver;
     const auto plan =
-        harness::plan_events(pmu::parse_event_list(vm["events"].as<std::string>()),
-                             harness::Backend::perf, false, harness::system_prober(resolver));
+        harness::select_events(vm["events"].as<std::string>(), harness::Backend::perf, false);
     if (!plan.notice.empty())
         say("perfgauge run: {}\n", plan.notice);
 
