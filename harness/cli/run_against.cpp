@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "console.hpp"
+#include "perfgauge/harness/against_pairs.hpp"
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/compare.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
@@ -28,7 +29,6 @@
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
-#include "perfgauge/pmu/event_resolver.hpp"
 #include "run_processes.hpp"
 
 namespace perfgauge::cli {
@@ -158,30 +158,6 @@ std::optional<harness::RunResult> measure_one(const Side& side,
     return result;
 }
 
-// Whether a benchmark's pairs so far know its time well enough: the sign-test interval of the
-// median of their changes, as perfgauge compare pairs runs (log ratios of the processes'
-// medians; differences when one is not above 0), is within +-`precision` (of the baseline's
-// median, for differences). The interval's width decides, not which way the pairs lean; a
-// pair without a clean sample on both sides is no pair.
-bool precise_enough(const std::vector<harness::RunResult>& other,
-                    const std::vector<harness::RunResult>& own, double precision) {
-    harness::PairedValues medians;
-    for (std::size_t i = 0; i < std::min(other.size(), own.size()); ++i) {
-        const auto& a = other[i].benchmarks.front().ns_per_item;
-        const auto& b = own[i].benchmarks.front().ns_per_item;
-        if (!a.empty() && !b.empty()) {
-            medians.a.push_back(harness::median(a));
-            medians.b.push_back(harness::median(b));
-        }
-    }
-    const harness::PairChanges changes = harness::pair_changes(medians, /*ratios=*/true);
-    const auto half_width = harness::median_pair_half_width(changes.values);
-    if (!half_width)
-        return false;
-    return changes.logarithmic ? *half_width <= std::log1p(precision)
-                               : *half_width <= precision * std::fabs(harness::median(medians.a));
-}
-
 // A token both results carry, so perfgauge compare knows they were measured in turn.
 std::string in_turn_token() {
     std::random_device random;
@@ -274,10 +250,8 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
                                {{"the --against build", other.executable}});
     // Native counters only (bad names are refused here, before anything runs): what a
     // simulation would count does not change between runs of one build.
-    const pmu::EventResolver resolver;
     const auto plan =
-        harness::plan_events(pmu::parse_event_list(vm["events"].as<std::string>()),
-                             harness::Backend::perf, false, harness::system_prober(resolver));
+        harness::select_events(vm["events"].as<std::string>(), harness::Backend::perf, false);
     if (!plan.notice.empty())
         say("perfgauge run: {}\n", plan.notice);
 
@@ -316,8 +290,8 @@ int run_against(const po::variables_map& vm, workloads::SuiteSpec spec,
             // Added pairs come two at a time, A B then B A, so that neither build goes first
             // more often (pair i's order alternates with i).
             const bool added = i >= static_cast<std::size_t>(pairs);
-            if (added && (i - static_cast<std::size_t>(pairs)) % 2 == 0 &&
-                precise_enough(other_parts, own_parts, pair_precision / 100))
+            if (harness::pairs_done(i, static_cast<std::size_t>(pairs), other_parts, own_parts,
+                                    pair_precision / 100))
                 break;
             if (progress) {
                 say("\r\033[Kperfgauge run --against: benchmark {}/{} pair {} {}", k + 1,

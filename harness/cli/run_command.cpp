@@ -213,7 +213,7 @@ int run_command(const std::vector<std::string>& args) {
                                         "L1 data cache size (default: from sysfs)")(
         "l2", po::value<std::string>(), "L2 size (default: from sysfs)")(
         "l3", po::value<std::string>(), "last-level cache size (default: from sysfs)")(
-        "events,e", po::value<std::string>()->default_value(harness::kDefaultStatEvents),
+        "events,e", po::value<std::string>()->default_value(harness::kDefaultRunEvents),
         "counted per item (perfgauge events)")(
         "repeat,r", po::value<int>()->default_value(10),
         "rounds: samples per benchmark, at least (--repetitions: the same)")(
@@ -313,13 +313,11 @@ int run_command(const std::vector<std::string>& args) {
         answer_requested ? harness::OutputFormat::table : format_option(vm);
     const harness::Backend backend = backend_option(vm);
     const auto valgrind = simulation_valgrind(backend);
-    const pmu::EventResolver resolver;
     const auto plan =
-        harness::plan_events(pmu::parse_event_list(vm["events"].as<std::string>()), backend,
-                             valgrind.has_value(), harness::system_prober(resolver));
+        harness::select_events(vm["events"].as<std::string>(), backend, valgrind.has_value());
     spec.simulated = plan.any_simulated();
     harness::RunnerOptions runner_options = timing;
-    runner_options.resolved_events = plan.native_groups;
+    runner_options.events = harness::CountedEvents(plan);
     if (vm.count("seed"))
         runner_options.seed = vm["seed"].as<std::uint64_t>();
     runner_options.interleave = vm.count("no-interleave") == 0;

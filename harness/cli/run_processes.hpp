@@ -18,15 +18,11 @@ namespace perfgauge::cli {
 /// backend: events, sample and warm-up time, precision, interleaving and scheduling.
 std::vector<std::string> timing_arguments(const po::variables_map& vm);
 
-/// How a run's repetitions are shared: process i of n takes repetitions / n rounds, the first
-/// repetitions % n processes one more. Throws UsageError when there are fewer rounds than
-/// processes.
+/// harness::repetitions_per_process, its refusal a UsageError.
 std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::size_t processes);
 
-/// Runs `perfgauge run` once per process with the same suite, events and timing options, its
-/// share of the repetitions and seed + i, each writing its result to a private directory, and
-/// merges them (harness::merge_processes). Throws std::runtime_error naming the process that
-/// failed.
+/// harness::measure_in_processes with `perfgauge run` as each measuring process: the same
+/// suite, events and timing options, and the process's share (rounds, seed, budget, file).
 harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t processes,
                                         std::uint64_t seed);
 

@@ -265,7 +265,6 @@ int stat_command(const std::vector<std::string>& args) {
     harness::StatOptions& stat = runs.stat;
     runs.commands = commands;
     stat.command = commands.front();
-    stat.events = vm["events"].as<std::string>();
     // Side by side, a comparison needs rounds: 10 unless -r says otherwise (hyperfine's least).
     stat.repetitions =
         side_by_side && vm["repeat"].defaulted() ? kDefaultRounds : vm["repeat"].as<int>();
@@ -301,10 +300,9 @@ int stat_command(const std::vector<std::string>& args) {
     const harness::Backend backend = backend_option(vm);
     const auto valgrind = simulation_valgrind(backend);
 
-    const pmu::EventResolver resolver;
-    const auto plan = harness::plan_events(pmu::parse_event_list(stat.events), backend,
-                                           valgrind.has_value(), harness::system_prober(resolver));
-    stat.resolved_events = plan.native_groups;
+    const auto plan =
+        harness::select_events(vm["events"].as<std::string>(), backend, valgrind.has_value());
+    stat.events = harness::CountedEvents(plan);
     if (stat.delay && plan.any_simulated()) {
         throw UsageError(
             "--delay cannot apply to simulated events (callgrind has no clock to "
@@ -326,11 +324,11 @@ int stat_command(const std::vector<std::string>& args) {
     const bool plain = !side_by_side && runs.warmup == 0 && runs.prepare.empty();
     harness::SideBySideResult result;
     if (plain) {
-        result.commands.push_back(harness::run_stat(stat, resolver));
+        result.commands.push_back(harness::run_stat(stat));
         result.labels = harness::side_by_side_labels(commands);
         result.rounds_planned = stat.repetitions;
     } else {
-        result = harness::run_side_by_side(runs, resolver);
+        result = harness::run_side_by_side(runs);
         if (!side_by_side)
             note_single_run_setup(result);
     }

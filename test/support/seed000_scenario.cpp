@@ -45,7 +45,8 @@ double half_width(const BenchmarkResult& b) {
 
 int main(int argc, char** argv) {
     RunnerOptions options;
-    options.events = argc > 1 ? argv[1] : "task-clock";
+    const char* events = argc > 1 ? argv[1] : "task-clock";
+    options.events = events;
     options.repetitions = 15;
     options.min_sample_time_s = 0.02;
     options.seed = 0;
@@ -60,8 +61,8 @@ int main(int argc, char** argv) {
     const RunResult r = runner.run(benchmarks);
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("events '%s': pair %.2f ns (clock-only %.2f ns), wall %.1f s\n",
-                options.events.c_str(), r.pause_overhead_ns, r.clock_pause_overhead_ns, wall_s);
+    std::printf("events '%s': pair %.2f ns (clock-only %.2f ns), wall %.1f s\n", events,
+                r.pause_overhead_ns, r.clock_pause_overhead_ns, wall_s);
     std::printf("%7s %11s %11s %10s %10s %9s %9s %9s\n", "k", "plain kept", "pause kept",
                 "plain ns", "pause ns", "error ns", "raw err", "+-CI ns");
     for (std::size_t i = 0; i < ks.size(); ++i) {

@@ -16,8 +16,6 @@
 #include "perfgauge/harness/simulation_valgrind.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
-#include "perfgauge/pmu/event_list.hpp"
-#include "perfgauge/pmu/event_resolver.hpp"
 
 namespace perfgauge::gbench {
 
@@ -56,9 +54,8 @@ pmu::CounterSet* thread_counters() {
 
 void plan(AdapterState& s) {
     const auto valgrind = harness::simulation_valgrind(s.flags.backend, "--perfgauge_backend=sim");
-    const pmu::EventResolver resolver;
-    const auto plan = harness::plan_events(pmu::parse_event_list(*s.flags.events), s.flags.backend,
-                                           valgrind.has_value(), harness::system_prober(resolver));
+    const auto plan =
+        harness::select_events(*s.flags.events, s.flags.backend, valgrind.has_value());
     s.native_groups = plan.native_groups;
     s.simulated_events = plan.simulated_events();
     if (!s.simulated_events.empty())

@@ -102,8 +102,7 @@ void NativeBatchState::resume() {
 Runner::Runner(const RunnerOptions& options)
     : options_(options),
       clock_(Clock::best()),
-      counters_(options.resolved_events ? pmu::open_self_monitoring(*options.resolved_events)
-                                        : pmu::open_self_monitoring(options.events)),
+      counters_(pmu::open_self_monitoring(options.events.groups())),
       state_(std::make_unique<NativeBatchState>(clock_, counters_)),
       before_(counters_.make_snapshot()),
       after_(counters_.make_snapshot()),

@@ -110,7 +110,7 @@ void Session::discard_top() {
 Session::Session(const std::string& events, SessionOptions options)
     : owner_(std::this_thread::get_id()),
       clock_(Clock::best()),
-      counters_(pmu::open_self_monitoring(events)) {
+      counters_(pmu::open_self_monitoring(CountedEvents(events).groups())) {
     for (const auto& slot : counters_.events())
         event_names_.push_back(slot.spec.name);
     unsupported_ = pmu::describe_unopened(counters_);

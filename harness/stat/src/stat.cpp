@@ -103,15 +103,6 @@ struct MarkerServer {
     }
 };
 
-std::vector<pmu::GroupSpec> resolved_groups(const StatOptions& options,
-                                            const pmu::EventResolver& resolver) {
-    if (options.resolved_events)
-        return *options.resolved_events;
-    if (options.events.find_first_not_of(" \t") == std::string::npos)
-        return {};
-    return resolver.resolve(options.events);
-}
-
 StatResult empty_result(const StatOptions& options, const std::vector<std::string>& command) {
     StatResult result;
     result.command = command;
@@ -293,8 +284,12 @@ RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec
 
 }  // namespace
 
-StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver) {
-    const auto groups = resolved_groups(options, resolver);
+StatResult run_stat(const StatOptions& options, const pmu::EventResolver& /*resolver*/) {
+    return run_stat(options);
+}
+
+StatResult run_stat(const StatOptions& options) {
+    const auto& groups = options.events.groups();
     StatResult result = empty_result(options, options.command);
     for (int rep = 0; rep < options.repetitions; ++rep) {
         const RunOutcome outcome = run_once(options, groups, options.command, result);
@@ -341,8 +336,12 @@ ExitStatus run_prepare(const std::string& prepare) {
 }
 
 SideBySideResult run_side_by_side(const SideBySideOptions& options,
-                                  const pmu::EventResolver& resolver) {
-    const auto groups = resolved_groups(options.stat, resolver);
+                                  const pmu::EventResolver& /*resolver*/) {
+    return run_side_by_side(options);
+}
+
+SideBySideResult run_side_by_side(const SideBySideOptions& options) {
+    const auto& groups = options.stat.events.groups();
     SideBySideResult result;
     result.labels = side_by_side_labels(options.commands);
     result.rounds_planned = options.stat.repetitions;

@@ -15,6 +15,7 @@
 
 #include "perfgauge/harness/benchmark.hpp"
 #include "perfgauge/harness/clock.hpp"
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/machine_probe.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/harness/result.hpp"
@@ -25,9 +26,8 @@
 namespace perfgauge::harness {
 
 struct RunnerOptions {
-    std::string events = "task-clock,page-faults";
-    /// Events resolved already (an event plan's): when set, `events` is not parsed at all.
-    std::optional<std::vector<pmu::GroupSpec>> resolved_events;
+    /// The natively counted events: an event plan's (CountedEvents(plan)), or an event list.
+    CountedEvents events = kDefaultLibraryEvents;
     std::size_t repetitions = 10;  ///< clean samples per benchmark, at least
     /// After `repetitions`, a benchmark gets more interleaved rounds until the distribution-free
     /// 95% interval of its median is within this share of the median (0, the default here: a

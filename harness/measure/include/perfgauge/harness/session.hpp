@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "perfgauge/harness/clock.hpp"
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/output_format.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
@@ -77,7 +78,7 @@ class Session {
     /// Opens `events` (perf stat syntax) on the calling thread; events the kernel refuses are
     /// reported by unsupported_events() and count nothing (never fails for that reason).
     /// Throws pmu::EventError for names that do not exist.
-    explicit Session(const std::string& events = "task-clock,page-faults",
+    explicit Session(const std::string& events = kDefaultLibraryEvents,
                      SessionOptions options = {});
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;

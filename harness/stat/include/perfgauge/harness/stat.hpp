@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/stat_result.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
@@ -14,13 +15,10 @@
 
 namespace perfgauge::harness {
 
-inline constexpr const char* kDefaultStatEvents =
-    "cycles,instructions,branch-misses,task-clock,page-faults,context-switches";
-
 struct StatOptions {
-    std::string events = kDefaultStatEvents;
-    /// Events resolved already (an event plan's): when set, `events` is not parsed at all.
-    std::optional<std::vector<pmu::GroupSpec>> resolved_events;
+    /// The natively counted events: an event plan's (CountedEvents(plan)), or an event list
+    /// (an empty one counts nothing and only times the command).
+    CountedEvents events = kDefaultStatEvents;
     int repetitions = 1;
     std::vector<std::string> command;
     /// Counters start disabled; the command turns them on and off with perfgauge/marker.h
@@ -33,11 +31,13 @@ struct StatOptions {
     std::function<void(const pmu::CounterSet&)> on_opened;
 };
 
-/// Resolves the events (throws pmu::EventError on bad names; an empty list counts nothing
-/// and only times the command), then runs the command
-/// `repetitions` times with counters attached (inherit: its children count too), stopping early
-/// when it fails or cannot be started, or when perfgauge is interrupted (interrupt.hpp): then
-/// `interrupted_by` names the signal and only the runs that completed are counted.
+/// Runs the command `repetitions` times with counters attached (inherit: its children count too),
+/// stopping early when it fails or cannot be started, or when perfgauge is interrupted
+/// (interrupt.hpp): then `interrupted_by` names the signal and only the runs that completed are
+/// counted.
+StatResult run_stat(const StatOptions& options);
+/// The same; kept for code written when StatOptions held an unresolved list (the events are
+/// resolved when they are set now, so `resolver` is not asked).
 StatResult run_stat(const StatOptions& options, const pmu::EventResolver& resolver);
 
 /// `perfgauge stat -- A ::: B [::: ...]`: `options.command` is ignored; `options.repetitions`
@@ -59,6 +59,8 @@ ExitStatus run_prepare(const std::string& prepare);
 /// run_stat counts one. Stops after the first failure (a command or --prepare exiting non-zero,
 /// or a command that cannot be executed) or interruption; the rounds every command completed
 /// are the ones compared.
+SideBySideResult run_side_by_side(const SideBySideOptions& options);
+/// The same; kept like run_stat's second form (`resolver` is not asked).
 SideBySideResult run_side_by_side(const SideBySideOptions& options,
                                   const pmu::EventResolver& resolver);
 

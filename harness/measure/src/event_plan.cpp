@@ -167,8 +167,8 @@ EventPlan plan_events(const pmu::EventList& list, Backend backend, bool valgrind
     return plan;
 }
 
-NativeProber system_prober(const pmu::EventResolver& resolver) {
-    return [&resolver](const pmu::EventTerm& term) {
+NativeProber system_prober(const pmu::EventResolver& resolver, bool try_open) {
+    return [&resolver, try_open](const pmu::EventTerm& term) {
         NativeProbe probe;
         pmu::EventSpec spec;
         try {
@@ -183,7 +183,7 @@ NativeProber system_prober(const pmu::EventResolver& resolver) {
         }
         probe.kind = spec.kind;
         probe.spec = spec;
-        if (!pmu::needs_hardware_pmu(spec.kind))
+        if (!try_open || !pmu::needs_hardware_pmu(spec.kind))
             return probe;
         const auto set = pmu::CounterSet::open({pmu::GroupSpec{{spec}, false}}, {});
         probe.opened = set.opened_count() == 1;
@@ -194,5 +194,26 @@ NativeProber system_prober(const pmu::EventResolver& resolver) {
         return probe;
     };
 }
+
+EventPlan select_events(const std::string& list, Backend backend, bool valgrind_available) {
+    const pmu::EventResolver resolver;
+    // Only automatic decides by what opens: perf and sim need the names resolved, not opened.
+    return plan_events(pmu::parse_event_list(list), backend, valgrind_available,
+                       system_prober(resolver, backend == Backend::automatic));
+}
+
+namespace {
+
+std::vector<pmu::GroupSpec> native_groups_of(const std::string& list) {
+    if (list.find_first_not_of(" \t") == std::string::npos)
+        return {};  // no events at all is a valid request: time only
+    return select_events(list, Backend::perf, false).native_groups;
+}
+
+}  // namespace
+
+CountedEvents::CountedEvents(const std::string& list) : groups_(native_groups_of(list)) {}
+
+CountedEvents::CountedEvents(const char* list) : CountedEvents(std::string(list)) {}
 
 }  // namespace perfgauge::harness

@@ -1,4 +1,6 @@
-// Which backend counts each event: the kernel's counters (hw/sw) or callgrind's simulation.
+// Event selection's one home: an event list and a backend become the resolved plan (which
+// backend counts each event: the kernel's counters (hw/sw) or callgrind's simulation; the
+// natively counted groups; the refusals), and the default event lists.
 #pragma once
 
 #include <functional>
@@ -11,6 +13,13 @@
 #include "perfgauge/pmu/event_resolver.hpp"
 
 namespace perfgauge::harness {
+
+/// `perfgauge run`'s and `perfgauge stat`'s default events.
+inline constexpr const char* kDefaultStatEvents =
+    "cycles,instructions,branch-misses,task-clock,page-faults,context-switches";
+inline constexpr const char* kDefaultRunEvents = kDefaultStatEvents;
+/// The library's default (RunnerOptions, Session): software events, which open everywhere.
+inline constexpr const char* kDefaultLibraryEvents = "task-clock,page-faults";
 
 enum class Backend {
     automatic,  ///< hardware counters where they open; else simulated, when valgrind exists
@@ -67,7 +76,31 @@ EventPlan plan_events(const pmu::EventList& list, Backend backend, bool valgrind
                       const NativeProber& probe);
 
 /// The real prober: resolves each name (throwing for unknown names other than simulated
-/// ones) and tries to open PMU events on the calling thread.
-NativeProber system_prober(const pmu::EventResolver& resolver);
+/// ones) and, with `try_open`, tries to open PMU events on the calling thread (only
+/// Backend::automatic's decisions depend on whether they open).
+NativeProber system_prober(const pmu::EventResolver& resolver, bool try_open = true);
+
+/// The one place an event list becomes a plan: parses `list` (perf stat syntax), resolves each
+/// name on this system and decides its backend as plan_events() does. Throws
+/// pmu::EventError (syntax, an empty list, names that are wrong under `backend`).
+EventPlan select_events(const std::string& list, Backend backend, bool valgrind_available);
+
+/// The natively counted events, resolved: what RunnerOptions and StatOptions carry, so what
+/// they open is decided once, by select_events(). Code that sets an event list
+/// (`options.events = "task-clock"`) keeps its meaning: the list becomes the plan at once
+/// through select_events() with Backend::perf (an unknown name throws pmu::EventError there),
+/// and a blank list counts nothing (time only).
+class CountedEvents {
+  public:
+    CountedEvents(const std::string& list);  // NOLINT(google-explicit-constructor): see above
+    CountedEvents(const char* list);         // NOLINT(google-explicit-constructor)
+    /// The plan's natively counted groups, as it resolved them.
+    explicit CountedEvents(const EventPlan& plan) : groups_(plan.native_groups) {}
+
+    const std::vector<pmu::GroupSpec>& groups() const { return groups_; }
+
+  private:
+    std::vector<pmu::GroupSpec> groups_;
+};
 
 }  // namespace perfgauge::harness
