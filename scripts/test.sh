@@ -2,8 +2,8 @@
 # The README's second command: install dependencies, build, and run the whole test suite
 # with ctest, then the unit and end-to-end suites again under AddressSanitizer +
 # UndefinedBehaviorSanitizer (the long scenarios in LONG_TESTS run in the release stage only),
-# then a short libFuzzer run of the varint decoders (clang, ASan + UBSan), then the
-# hardware-path checks in the arm64 guest (scripts/arm64-guest.sh).
+# then a short libFuzzer run of the varint decoders (clang, ASan + UBSan), and beside those two
+# the hardware-path checks in the arm64 guest (scripts/arm64-guest.sh).
 #   scripts/test.sh            all stages
 #   scripts/test.sh --fast     the release configuration only (no sanitizers, fuzz, arm64)
 # Each stage prints its wall time, and each suite its slowest tests, so a slow one shows up.
@@ -44,17 +44,48 @@ suite() {  # suite BUILD_DIR [CTEST ARGS...]: run ctest there, then list its 15 
 # the sanitizers they cost minutes each.
 LONG_TESTS='^CliAgainst\.PairsAreAddedUntilTheIntervalIsNarrowEnough$'
 
+# The arm64 guest (scripts/arm64-guest.sh) emulates one CPU (-icount keeps QEMU to one
+# thread), so it runs in the background beside the sanitizer and fuzz stages, on the core they
+# leave idle, instead of after them; its output is printed when it ends.
+guest_pid=""
+guest_log=""
+stop_guest() {  # on any exit: a guest still running is stopped, with all it started
+  if [ -n "$guest_pid" ]; then
+    # Its own process group (setsid below): QEMU or the cross build's compilers stop at once,
+    # not when bash would next run the script's trap.
+    kill -TERM -- -"$guest_pid" 2>/dev/null || kill -TERM "$guest_pid" 2>/dev/null || true
+    wait "$guest_pid" 2>/dev/null || true
+  fi
+  [ -z "$guest_log" ] || rm -f "$guest_log"
+}
+trap stop_guest EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 stage "release build" scripts/build.sh release --for-tests
 stage "release tests" suite build
 if [ "${1:-}" != "--fast" ]; then
+  # arm64 on a real kernel PMU: cross build, Debian's arm64 kernel under QEMU with an emulated
+  # PMU, the hardware-path tests and exact-count checks (docs/arm64.md).
+  # PERFGAUGE_SKIP_ARM64_GUEST=1 leaves it out.
+  if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
+    echo "test.sh: == arm64 guest (in the background from here)"
+    guest_log=$(mktemp)
+    guest_start=$SECONDS
+    setsid bash scripts/arm64-guest.sh >"$guest_log" 2>&1 </dev/null &
+    guest_pid=$!
+  fi
   stage "sanitizer build" scripts/build.sh sanitize --for-tests
   stage "sanitizer tests" suite build-sanitize --exclude-regex "$LONG_TESTS"
   stage "fuzz build" scripts/build.sh fuzz
   stage "fuzz run" bash -c 'cd build-fuzz && ctest --output-on-failure'
-  # arm64 on a real kernel PMU: cross build, Debian's arm64 kernel under QEMU with an emulated
-  # PMU, the hardware-path tests and exact-count checks (scripts/arm64-guest.sh,
-  # docs/arm64.md). PERFGAUGE_SKIP_ARM64_GUEST=1 leaves it out.
-  if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
-    stage "arm64 guest" bash scripts/arm64-guest.sh
+  if [ -n "$guest_pid" ]; then
+    echo "test.sh: == arm64 guest: waiting for it"
+    guest_rc=0
+    wait "$guest_pid" || guest_rc=$?
+    guest_pid=""
+    cat "$guest_log"
+    echo "test.sh: == arm64 guest took $((SECONDS - guest_start)) s (beside the stages above)"
+    [ "$guest_rc" -eq 0 ] || { echo "test.sh: the arm64 guest failed (exit $guest_rc)"; exit "$guest_rc"; }
   fi
 fi
