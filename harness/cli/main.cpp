@@ -12,6 +12,7 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "hints.hpp"
+#include "perfgauge/harness/stage_failures.hpp"
 #include "perfgauge/pmu/event_list.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 
@@ -140,6 +141,10 @@ int main(int argc, char** argv) {
                  error != 0 ? fmt::format(": {}", std::strerror(error)) : "");
         status = cli::kExitFailure;
     }
+    // A stage that failed while the rest was kept (a simulation, a measuring process) has said
+    // what was lost; the status says that something failed.
+    if (status == cli::kExitOk && !harness::stage_failures().empty())
+        status = cli::kExitFailure;
     // stat's status is the measured command's, kept even when its report could not be shown.
     if (cli::stderr_failed() && status == cli::kExitOk && prefix != "perfgauge stat")
         status = cli::kExitFailure;
