@@ -57,9 +57,15 @@ std::optional<LostProcess> collect_part(std::vector<RunResult>& parts, const Pro
         fmt::format("measuring process {} of {}", share.index + 1, share.processes);
     if (status.exec_failed || status.signaled || status.code != 0)
         return LostProcess{name, status.describe()};
+    // Messages name the process, never its file: the scratch directory is gone by then.
+    std::string text;
     try {
-        parts.push_back(
-            parse_run_json(read_text_file(share.result_path), share.result_path.string()));
+        text = read_text_file(share.result_path);
+    } catch (const std::exception&) {
+        return LostProcess{name, "left no result"};
+    }
+    try {
+        parts.push_back(parse_run_json(text, "its result"));
     } catch (const std::exception& e) {
         return LostProcess{name, fmt::format("left no readable result ({})", e.what())};
     }

@@ -165,6 +165,8 @@ TEST(ProcessFanOut, AProcessWhoseResultCannotBeReadIsLostLikeAFailedOne) {
     ASSERT_EQ(merged.benchmarks.size(), 2u);
     EXPECT_EQ(merged.benchmarks[0].ns_per_item, (std::vector<double>{2}));
     EXPECT_TRUE(warned(merged, "measuring process 1 of 2 left no readable result"));
+    for (const auto& w : merged.warnings)
+        EXPECT_EQ(w.find("perfgauge-run"), std::string::npos) << "a scratch path: " << w;
     EXPECT_EQ(stage_failures(), (std::vector<std::string>{"measuring process 1 of 2"}));
     clear_stage_failures();
 }
