@@ -17,6 +17,7 @@ Debian's python3-matplotlib (scripts/install-deps.sh).
 import argparse
 import collections
 import json
+import os
 import sys
 
 import matplotlib
@@ -29,9 +30,20 @@ import matplotlib.ticker  # noqa: E402
 DEFAULT_COUNTERS = ["instructions", "branch-misses"]
 
 
-def fail(message):
-    print(f"plot_sweep.py: {message}", file=sys.stderr)
-    sys.exit(2)
+def note(message):
+    """Says `message` on stderr; a full or closed stderr loses the note, never the picture."""
+    data = f"plot_sweep.py: {message}\n".encode(errors="replace")
+    try:
+        while data:
+            data = data[os.write(2, data):]
+    except OSError:
+        pass
+
+
+def fail(message, status=2):
+    """Exit 2: the input or the options are wrong; 1: the work could not be done (a full disk)."""
+    note(message)
+    sys.exit(status)
 
 
 def percentile(sorted_values, q):
@@ -42,17 +54,18 @@ def percentile(sorted_values, q):
     return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (position - low)
 
 
-def load(path):
+def load(path, shown):
+    """The result at `path`, named `shown` in messages (the file the user gave)."""
     try:
         with open(path, encoding="utf-8") as f:
             result = json.load(f)
     except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}")
+        fail(f"cannot read {shown}: {e.strerror}")
     except json.JSONDecodeError as e:
-        fail(f"{path} is not JSON: {e}")
+        fail(f"{shown} is not JSON: {e}")
     perfgauge = result.get("context", {}).get("perfgauge")
     if perfgauge is None or "benchmarks" not in result:
-        fail(f"{path} is not a perfgauge run result (no context.perfgauge)")
+        fail(f"{shown} is not a perfgauge run result (no context.perfgauge)")
     return result, perfgauge
 
 
@@ -119,11 +132,17 @@ def main():
     parser.add_argument("-o", "--output", required=True, help="FILE.png or FILE.svg")
     parser.add_argument("--counters", help="counter rows, comma-separated (default: "
                         "instructions,branch-misses when counted; 'none' for time only)")
+    # perfgauge plot draws into a scratch directory (and reads a pipe's copy from there): the
+    # messages name the files the user gave, never a scratch path that is gone by then.
+    parser.add_argument("--result-name", help="the result's name in messages (default: RESULT)")
+    parser.add_argument("--output-name", help="the picture's name in messages (default: -o)")
     args = parser.parse_args()
+    result_name = args.result_name or args.result
+    output_name = args.output_name or args.output
     if not args.output.endswith((".png", ".svg")):
-        fail(f"-o {args.output}: the file must end in .png or .svg")
+        fail(f"-o {output_name}: the file must end in .png or .svg")
 
-    result, perfgauge = load(args.result)
+    result, perfgauge = load(args.result, result_name)
     counted = [e["name"] for e in perfgauge.get("events", []) if e.get("counted")]
     if args.counters == "none":
         counters = []
@@ -139,7 +158,7 @@ def main():
 
     series = collect(result, counters)
     if not series:
-        fail(f"{args.result} has no sweep to plot (no perfgauge_params with sizes)")
+        fail(f"{result_name} has no sweep to plot (no perfgauge_params with sizes)")
     caches = [c for c in ("hot", "cold", "flush") if any(k[0] == c for k in series)]
     context = perfgauge.get("workload_context", {})
     cache_lines = [(name, int(context.get(key, 0))) for name, key in
@@ -218,9 +237,11 @@ def main():
     try:
         figure.savefig(args.output, dpi=110)
     except OSError as e:
-        fail(f"cannot write {args.output}: {e.strerror}")
-    print(f"plot_sweep.py: wrote {args.output} ({len(caches)} cache states, "
-          f"{len(style)} lines, rows: {', '.join(metrics)})", file=sys.stderr)
+        where = " (drawing it in perfgauge's temporary directory, under $TMPDIR)" \
+            if args.output_name else ""
+        fail(f"cannot write {output_name}: {e.strerror}{where}", status=1)
+    note(f"wrote {output_name} ({len(caches)} cache states, {len(style)} lines, rows: "
+         f"{', '.join(metrics)})")
 
 
 if __name__ == "__main__":

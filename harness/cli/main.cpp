@@ -12,6 +12,9 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "hints.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/interrupted.hpp"
+#include "perfgauge/harness/stage_failures.hpp"
 #include "perfgauge/pmu/event_list.hpp"
 #include "perfgauge/pmu/suggest.hpp"
 
@@ -99,6 +102,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         cli::say("perfgauge {}: {}\n{}\n", command, e.what(),
                  cli::hint_text(pmu::ToolHint::list_events));
         return cli::kExitUsage;
+    } catch (const harness::Interrupted& e) {
+        // Interrupted while writing an output that was waiting for its reader.
+        cli::say("perfgauge {}: {}\n", command, e.what());
+        return harness::interrupted_exit_status(e.signal());
     } catch (const std::bad_alloc&) {
         // What could not be allocated is unknown here; the data of large working sets is the
         // usual cause (run checks them against MemAvailable first, but memory can shrink).
@@ -140,6 +147,19 @@ int main(int argc, char** argv) {
                  error != 0 ? fmt::format(": {}", std::strerror(error)) : "");
         status = cli::kExitFailure;
     }
+    // An interrupt that came as the command finished (while its outputs were saved: a file is
+    // complete or not there, interrupts wait for its rename) still ends perfgauge as
+    // interrupted, whatever status it meant to give. What could not be written has been said.
+    if (const int signal = harness::interrupt_signal();
+        signal != 0 && status != harness::interrupted_exit_status(signal)) {
+        cli::say("{}: interrupted by {} while its outputs were written\n", prefix,
+                 harness::signal_name(signal));
+        status = harness::interrupted_exit_status(signal);
+    }
+    // A stage that failed while the rest was kept (a simulation, a measuring process) has said
+    // what was lost; the status says that something failed.
+    if (status == cli::kExitOk && !harness::stage_failures().empty())
+        status = cli::kExitFailure;
     // stat's status is the measured command's, kept even when its report could not be shown.
     if (cli::stderr_failed() && status == cli::kExitOk && prefix != "perfgauge stat")
         status = cli::kExitFailure;

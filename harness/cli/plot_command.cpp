@@ -149,8 +149,9 @@ int plot_command(const std::vector<std::string>& args) {
         drawn_from = (scratch.path() / "result.json").string();
         harness::write_output_file(drawn_from, read_input_file(result));
     }
-    std::vector<std::string> command = {*python, script->string(), drawn_from, "-o",
-                                        drawn.string()};
+    std::vector<std::string> command = {*python, script->string(), drawn_from,
+                                        "-o",    drawn.string(),   "--result-name",
+                                        result,  "--output-name",  output};
     if (vm.count("counters")) {
         command.push_back("--counters");
         command.push_back(vm["counters"].as<std::string>());

@@ -1,6 +1,7 @@
 #include "run_simulation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "console.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/stage_failures.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/callgrind_output.hpp"
 #include "perfgauge/pmu/event_name.hpp"
@@ -91,6 +93,12 @@ harness::SimulationResult run_simulation(const po::variables_map& vm,
 }
 
 std::string time_breakdown(const harness::SimulationResult& sim, double native_seconds) {
+    if (sim.failure) {
+        return fmt::format(
+            "native measurement {:.1f} s, then {} ({:.1f} s); the simulated "
+            "events are marked not counted",
+            native_seconds, sim.failure->reason, sim.wall_seconds);
+    }
     return fmt::format(
         "native measurement {:.1f} s, then simulation {:.1f} s ({} process{} at once{}; {:.1f}x "
         "native)",
@@ -102,6 +110,8 @@ std::string time_breakdown(const harness::SimulationResult& sim, double native_s
 std::vector<std::pair<std::string, std::string>> simulation_context(
     const harness::EventPlan& plan, const harness::SimulationResult& sim,
     const harness::SimulatedCaches& caches, const po::variables_map& vm, double native_seconds) {
+    if (sim.failure)  // no simulator, caches or items to report: the columns say why
+        return {};
     std::vector<std::string> per_benchmark;
     for (const auto& b : sim.benchmarks)
         per_benchmark.push_back(fmt::format("{} {:.2f}", b.name, b.seconds));
@@ -136,14 +146,20 @@ std::optional<harness::SimulationResult> simulate_unless_interrupted(
     const po::variables_map& vm, const harness::EventPlan& plan,
     const harness::SimulatedCaches& caches, const std::string& valgrind,
     harness::RunResult& result) {
+    const auto start = std::chrono::steady_clock::now();
     try {
         auto sim = run_simulation(vm, plan, caches, valgrind, result.benchmarks.size());
         if (harness::interrupt_signal() == 0)
             return sim;
-    } catch (const std::runtime_error&) {
+    } catch (const std::runtime_error& e) {
         // valgrind (or perfgauge under it) ended by the signal: any error it caused is moot.
-        if (harness::interrupt_signal() == 0)
-            throw;
+        // Any other failure loses the simulated counts only: the native result is kept.
+        if (harness::interrupt_signal() == 0) {
+            harness::record_stage_failure("the simulation under callgrind");
+            return harness::failed_simulation(
+                e.what(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
     }
     result.interrupted_by = harness::signal_name(harness::interrupt_signal());
     return std::nullopt;

@@ -56,7 +56,9 @@ harness::EventRefusal interrupted_simulation(
     const std::string& when = "while simulated under callgrind");
 
 /// run_simulation, unless an interrupt stops it: then nullopt and `result` is marked
-/// interrupted (merge it with without_simulation(plan, interrupted_simulation())).
+/// interrupted (merge it with without_simulation(plan, interrupted_simulation())). A simulation
+/// that fails otherwise gives a failed_simulation (merged, its events say why) and is recorded
+/// as a failed stage: the native result is kept, and the exit status is 1.
 std::optional<harness::SimulationResult> simulate_unless_interrupted(
     const po::variables_map& vm, const harness::EventPlan& plan,
     const harness::SimulatedCaches& caches, const std::string& valgrind,

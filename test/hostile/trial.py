@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""A hostile user's trial of perfgauge (issue 38): classes 1, 2, 5, 6 and 7.
+"""A hostile user's trial of perfgauge (issue 38): classes 1 to 8 (9 has its own tests).
 
-Usage: /usr/bin/python3 test/hostile/trial.py PERFGAUGE [--verbose] [--only=5,1,6,2,7]
+Usage: /usr/bin/python3 test/hostile/trial.py PERFGAUGE [--verbose] [--only=5,1,6,2,7,3,4,8]
 
 Runs a few hundred commands against the given perfgauge binary (this branch's, or main's to see
 what it fixes) and prints, per class, how many cases behaved and which did not. Not in ctest: it
@@ -341,6 +341,362 @@ def class7(tmp):
             os.unlink(out_path)
 
 
+# ---------------------------------------------------------------- classes 3, 4, 8: helpers
+QUICK_RUN = ["run", "--workload", "memcpy", "--sizes", "1K", "--cache", "hot", "-r", "2",
+             "--processes", "1", "--min-time", "0.0002", "--warmup", "0", "--precision", "0",
+             "-q"]
+VALGRIND = shutil.which("valgrind")
+
+
+def script(tmp, name, body):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + body + "\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+def load_json(path):
+    try:
+        with open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def columns(result):
+    """Event name -> the result's column description (context.perfgauge.events)."""
+    events = ((result or {}).get("context", {}).get("perfgauge", {}).get("events", []))
+    return {e.get("name"): e for e in events}
+
+
+class FullFilesystem:
+    """A 64 KiB tmpfs filled up (root only): yields its path, or None with the reason why not."""
+
+    def __init__(self, tmp, name):
+        self.path = os.path.join(tmp, name)
+        self.mounted = False
+        self.why_not = ""
+
+    def __enter__(self):
+        os.makedirs(self.path, exist_ok=True)
+        p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", self.path],
+                           capture_output=True)
+        if p.returncode != 0:
+            self.why_not = p.stderr.decode(errors="replace").strip() or "mount refused"
+            return None
+        self.mounted = True
+        try:
+            with open(os.path.join(self.path, "filler"), "wb") as f:
+                while True:
+                    f.write(b"x" * 4096)
+                    f.flush()
+        except OSError:
+            pass
+        return self.path
+
+    def __exit__(self, *exc):
+        if self.mounted:
+            subprocess.run(["umount", self.path], capture_output=True)
+        return False
+
+
+def run_interrupted(args, after, sig=signal.SIGINT, timeout=30, cwd=None):
+    """Starts args, sends `sig` to it after `after` seconds; (exit status, stderr)."""
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or SCRATCH,
+                         preexec_fn=limit_memory, start_new_session=True)
+    time.sleep(after)
+    try:
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return "timeout", b""
+    return (p.returncode if p.returncode >= 0 else 128 - p.returncode), err
+
+
+def kill_child_when_seen(marker, deadline):
+    """Polls /proc for a process whose command line holds `marker` and SIGKILLs it (the marker
+    names a private directory: nobody else's process matches)."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if marker in f.read():
+                        os.kill(int(pid), signal.SIGKILL)
+                        return True
+            except OSError:
+                continue
+        time.sleep(0.005)
+    return False
+
+
+# ---------------------------------------------------------------- class 3: failed stages
+def sim_failure_case(tmp, case, env_extra, expect_reason=None):
+    saved = os.path.join(tmp, "sim.json")
+    if os.path.exists(saved):
+        os.unlink(saved)
+    env = dict(os.environ, **env_extra)
+    code, out, err, _ = run([PERFGAUGE] + QUICK_RUN + ["--backend", "sim", "-e",
+                                                       "task-clock,instructions", "--json",
+                                                       saved], timeout=300, env=env)
+    cols = columns(load_json(saved))
+    native = cols.get("task-clock", {}).get("counted") is True
+    sim = cols.get("instructions", {})
+    why = sim.get("refusal", {}).get("reason", "")
+    ok = (code == 1 and native and sim.get("counted") is False and "simulation" in why and
+          len(out) > 0 and clean_error(err) and (expect_reason is None or expect_reason in why))
+    record(3, f"run --backend sim, {case}: native kept, sim not counted, exit 1", ok,
+           f"exit {code}, native {native}, sim counted {sim.get('counted')!r} {why[:120]!r}, "
+           f"table {len(out)} bytes: {err[-200:]!r}")
+
+
+def class3(tmp):
+    fails = script(tmp, "valgrind-fails", 'echo "valgrind: broken on purpose" >&2; exit 1')
+    killed = script(tmp, "valgrind-killed", "kill -9 $$")
+    gone = script(tmp, "valgrind-gone", 'exec /nonexistent/valgrind "$@"')
+    terminated = script(tmp, "valgrind-term", "kill -TERM $$")
+    sim_failure_case(tmp, "valgrind exits 1", {"PERFGAUGE_VALGRIND": fails})
+    sim_failure_case(tmp, "valgrind killed by SIGKILL", {"PERFGAUGE_VALGRIND": killed})
+    sim_failure_case(tmp, "valgrind killed by SIGTERM", {"PERFGAUGE_VALGRIND": terminated})
+    sim_failure_case(tmp, "valgrind's program missing", {"PERFGAUGE_VALGRIND": gone})
+    if VALGRIND:
+        sim_failure_case(tmp, "TMPDIR missing", {"TMPDIR": os.path.join(tmp, "no-such-dir")})
+        emfile = script(tmp, "valgrind-emfile", f'ulimit -n 10; exec {VALGRIND} "$@"')
+        sim_failure_case(tmp, "EMFILE (ulimit -n 10)", {"PERFGAUGE_VALGRIND": emfile})
+        with FullFilesystem(tmp, "full-tmp") as full:
+            if full:
+                sim_failure_case(tmp, "TMPDIR full", {"TMPDIR": full})
+    # --processes 3 with the second measuring process killed: the others' samples are kept.
+    saved = os.path.join(tmp, "procs.json")
+    args = [PERFGAUGE, "run", "--workload", "memcpy", "--sizes", "1K,4K", "--cache", "hot", "-r",
+            "6", "--processes", "3", "--min-time", "0.002", "--warmup", "0", "--precision", "0",
+            "-e", "task-clock", "-q", "--json", saved]
+    private_tmp = os.path.join(tmp, "procs-tmp")
+    os.makedirs(private_tmp, exist_ok=True)
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=SCRATCH,
+                         start_new_session=True, env=dict(os.environ, TMPDIR=private_tmp))
+    killed_child = kill_child_when_seen(
+        b"--internal-measure-child=1:3:" + private_tmp.encode(), 120)
+    out, err = p.communicate(timeout=300)
+    result = load_json(saved)
+    warnings = " ".join((result or {}).get("context", {}).get("perfgauge", {})
+                        .get("warnings", [])) if result else ""
+    benches = [b for b in (result or {}).get("benchmarks", []) if b.get("run_type") != "aggregate"]
+    record(3, "run --processes 3 with process 2 killed: the others' samples merged, exit 1",
+           killed_child and p.returncode == 1 and result is not None and len(benches) > 0 and
+           "measuring process 2 of 3" in warnings + err.decode(errors="replace"),
+           f"killed {killed_child}, exit {p.returncode}, result {result is not None}, "
+           f"warnings {warnings[:160]!r}: {err[-200:]!r}")
+    # plot: a finished picture is kept when stderr cannot take the note.
+    run_json = os.path.join(tmp, "plot-input.json")
+    code, out, _, _ = run([PERFGAUGE] + QUICK_RUN[:4] + ["1K,4K"] + QUICK_RUN[5:] +
+                          ["--format", "json", "--json", "none"], timeout=120)
+    with open(run_json, "wb") as f:
+        f.write(out)
+    for label, prefix in (("full (/dev/full)", "exec 2>/dev/full;"), ("closed", "exec 2>&-;")):
+        picture = os.path.join(tmp, "kept.png")
+        if os.path.exists(picture):
+            os.unlink(picture)
+        code, _, _, _ = run([PERFGAUGE, "plot", run_json, "-o", picture], timeout=120,
+                            shell_prefix=prefix)
+        png = os.path.exists(picture) and open(picture, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+        record(3, f"plot keeps the picture when stderr is {label}", png,
+               f"exit {code}, picture written: {png}")
+    # The output stage: a JSON that cannot be written on a full file system must not stop the
+    # table or -o (issue 38's must-show), and the reverse.
+    fixture = FullFilesystem(tmp, "full-out")
+    with fixture as full:
+        if not full:
+            print(f"class 3: full file system cases skipped: {fixture.why_not}")
+            return
+        table = os.path.join(tmp, "table.txt")
+        for stage, extra, kept in (
+                ("--json on a full file system", ["--json", os.path.join(full, "r.json"), "-o",
+                                                  table], table),
+                ("-o on a full file system", ["--json", os.path.join(tmp, "kept.json"), "-o",
+                                              os.path.join(full, "t.txt")],
+                 os.path.join(tmp, "kept.json"))):
+            for p in (table, os.path.join(tmp, "kept.json")):
+                if os.path.exists(p):
+                    os.unlink(p)
+            code, out, err, _ = run([PERFGAUGE] + QUICK_RUN + ["-e", "task-clock"] + extra,
+                                    timeout=120)
+            failed_name = extra[1] if stage.startswith("--json") else extra[3]
+            ok = (code == 1 and os.path.exists(kept) and os.path.getsize(kept) > 0 and
+                  failed_name.encode() in err and clean_error(err))
+            record(3, f"run {stage}: the other output written, exit 1, the failed one named", ok,
+                   f"exit {code}, other kept {os.path.exists(kept)}: {err[-200:]!r}")
+
+
+# ---------------------------------------------------------------- class 4: unique names
+def class4(tmp, run_json):
+    selections = {
+        "--sizes 4K,4096": ["--workload", "memcpy", "--sizes", "4K,4096", "--cache", "hot"],
+        "--sizes 1K,1024,1k": ["--workload", "memcpy", "--sizes", "1K,1024,1k", "--cache", "hot"],
+        "--sizes 4K,4K": ["--workload", "memcpy", "--sizes", "4K,4K", "--cache", "hot"],
+        "--cache hot,hot": ["--workload", "memcpy", "--sizes", "4K", "--cache", "hot,hot"],
+        "--workload memcpy,memcpy": ["--workload", "memcpy,memcpy", "--sizes", "4K", "--cache",
+                                     "hot"],
+        "--variant branchy,branchy": ["--workload", "varint", "--variant", "branchy,branchy",
+                                      "--sizes", "4K", "--cache", "hot", "--dist", "uniform"],
+    }
+    for label, selection in selections.items():
+        code, out, err, _ = run([PERFGAUGE, "run", "-r", "2", "--processes", "1", "--min-time",
+                                 "0.0002", "--warmup", "0", "--precision", "0", "-e",
+                                 "task-clock", "-q", "--format", "json", "--json", "none"] +
+                                selection, timeout=300)
+        result = load_json_bytes(out)
+        # One median entry per benchmark (the iteration entries are one per sample).
+        names = [b.get("run_name") for b in (result or {}).get("benchmarks", [])
+                 if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"]
+        record(4, f"run {label}: folded, every benchmark name once",
+               code == 0 and names and len(names) == len(set(names)) and len(err) > 0,
+               f"exit {code}, names {names}: {err[-160:]!r}")
+    # Readers refuse colliding benchmark names instead of merging them.
+    collide_gb = os.path.join(tmp, "collide-gb.json")
+    with open(collide_gb, "w") as f:
+        f.write(gbench(["x", "x"]))
+    run_result = json.loads(run_json)
+    run_result["benchmarks"] = run_result["benchmarks"] + run_result["benchmarks"]
+    collide_run = os.path.join(tmp, "collide-run.json")
+    with open(collide_run, "w") as f:
+        json.dump(run_result, f)
+    good = os.path.join(tmp, "good4.json")
+    with open(good, "wb") as f:
+        f.write(run_json)
+    for kind, path in (("Google Benchmark", collide_gb), ("perfgauge run", collide_run)):
+        for cname, args in (("export", ["export", path]),
+                            ("export --format json", ["export", path, "--format", "json"]),
+                            ("compare X X", ["compare", path, path]),
+                            ("compare good X", ["compare", good, path]),
+                            ("plot", ["plot", path, "-o", os.path.join(tmp, "c.png")])):
+            if cname == "compare good X" and kind == "Google Benchmark":
+                continue
+            code, _, err, _ = run([PERFGAUGE] + args, timeout=60)
+            record(4, f"{cname} on a {kind} result with colliding names: refused",
+                   code == 2 and clean_error(err) and (b"x" in err or b"name" in err),
+                   f"exit {code}: {err[:160]!r}")
+
+
+def load_json_bytes(data):
+    try:
+        return json.loads(data.decode("utf-8"))
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------- class 8: statuses, messages
+def class8(tmp, run_json):
+    for args in (["run", "--seed", "-1"], ["run", "--sim-items", "-1"], ["run", "--sim-jobs", "-1"],
+                 ["run", "-r", "-1"], ["run", "--processes", "-1"], ["stat", "-r", "-1", "--",
+                                                                     "true"],
+                 ["calibrate", "--samples", "-1"], ["run", "--pairs", "-1", "--against",
+                                                    "/bin/true"]):
+        # A run that takes -1 measures: keep it small (the case fails on its status then).
+        tiny = []
+        if args[0] == "run":
+            tiny = ["--workload", "memcpy", "--sizes", "1K", "--cache", "hot", "--min-time",
+                    "0.0002", "--warmup", "0", "--precision", "0", "-q", "-e", "task-clock",
+                    "--json", "none"]
+            tiny += [] if "-r" in args else ["-r", "2"]
+            tiny += [] if "--processes" in args or "--against" in args else ["--processes", "1"]
+        code, _, err, _ = run([PERFGAUGE] + args + tiny, timeout=60)
+        record(8, f"{' '.join(args[:3])}: -1 is refused as not positive",
+               code == 2 and b"18446744073709551615" not in err and clean_error(err) and
+               (b"positive" in err or b"non-negative" in err or b"at least" in err or
+                b"must be" in err),
+               f"exit {code}: {err[:160]!r}")
+    # Every list of formats is complete: a command that accepts bmf lists it.
+    formats_good = os.path.join(tmp, "formats.json")
+    with open(formats_good, "wb") as f:
+        f.write(run_json)
+    for command in ("run", "stat", "export", "compare"):
+        tail = {"stat": ["--", "true"], "export": [formats_good],
+                "compare": [formats_good, formats_good]}.get(command, [])
+        _, help_out, _, _ = run([PERFGAUGE, command, "--help"], timeout=30)
+        code, _, err, _ = run([PERFGAUGE, command, "--format", "nope"] + tail, timeout=30)
+        accepts = b"bmf" in help_out or command in ("export", "compare")
+        record(8, f"{command} --format nope lists every format", code == 2 and
+               (not accepts or b"bmf" in err), f"exit {code}: {err[:200]!r}")
+    # A misconfigured PERFGAUGE_VALGRIND is named under --backend auto too.
+    for value in ("/nonexistent/valgrind", tmp):
+        env = dict(os.environ, PERFGAUGE_VALGRIND=value)
+        for args in (QUICK_RUN + ["-e", "task-clock,instructions", "--json", "none"],
+                     ["stat", "-e", "task-clock,instructions", "--", "true"]):
+            code, out, err, _ = run([PERFGAUGE] + args, timeout=120, env=env)
+            record(8, f"{args[0]} --backend auto with PERFGAUGE_VALGRIND={value}: named",
+                   b"PERFGAUGE_VALGRIND" in out + err and clean_error(err),
+                   f"exit {code}: {err[-200:]!r}")
+    env = dict(os.environ, PERFGAUGE_PYTHON="/nonexistent/python3")
+    good = os.path.join(tmp, "good8.json")
+    with open(good, "wb") as f:
+        f.write(run_json)
+    code, _, err, _ = run([PERFGAUGE, "plot", good, "-o", os.path.join(tmp, "p8.png")],
+                          timeout=60, env=env)
+    record(8, "plot with a missing PERFGAUGE_PYTHON: named", b"PERFGAUGE_PYTHON" in err,
+           f"exit {code}: {err[:160]!r}")
+    # A full or missing TMPDIR is exit 1 (the work could not be done), naming the user's file.
+    picture = os.path.join(tmp, "p8.png")
+    with FullFilesystem(tmp, "full8") as full:
+        tmpdirs = {"missing": os.path.join(tmp, "no-such-tmp")}
+        if full:
+            tmpdirs["full"] = full
+        for label, tmpdir in tmpdirs.items():
+            env = dict(os.environ, TMPDIR=tmpdir)
+            code, _, err, _ = run([PERFGAUGE, "plot", good, "-o", picture], timeout=120, env=env)
+            record(8, f"plot with a {label} TMPDIR: exit 1, no scratch path named",
+                   code == 1 and b"perfgauge-plot" not in err and clean_error(err),
+                   f"exit {code}: {err[-200:]!r}")
+            if VALGRIND:
+                code, _, err, _ = run([PERFGAUGE] + QUICK_RUN + ["--backend", "sim", "-e",
+                                                                 "instructions", "--json",
+                                                                 "none"], timeout=300, env=env)
+                record(8, f"run --backend sim with a {label} TMPDIR: exit 1",
+                       code == 1 and clean_error(err), f"exit {code}: {err[-200:]!r}")
+    # Messages name the file the user gave, never perfgauge's scratch copy of a stream.
+    stat_json = os.path.join(tmp, "stat8.json")
+    run([PERFGAUGE, "stat", "-e", "task-clock", "--format", "json", "-o", stat_json, "--",
+         "true"], timeout=30)
+    for label, path in (("a stat result", stat_json), ("a run result", good)):
+        fifo = os.path.join(tmp, "fifo8")
+        if os.path.exists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo)
+        code, _, err, _ = run([PERFGAUGE, "plot", fifo, "--counters", "no-such-counter", "-o",
+                               picture], timeout=60, shell_prefix=f'cat "{path}" > "{fifo}" &')
+        record(8, f"plot of {label} through a FIFO, refused: no scratch path named",
+               code == 2 and b"perfgauge-plot" not in err and clean_error(err),
+               f"exit {code}: {err[-200:]!r}")
+    # Interrupted while saving: 128+N, promptly, never a hang or exit 0/1.
+    for fmt in ("table", "json", "csv"):
+        fifo = os.path.join(tmp, "fifo-save")
+        if os.path.exists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo)
+        code, err = run_interrupted([PERFGAUGE, "stat", "-e", "task-clock", "--format", fmt, "-o",
+                                     fifo, "--", "true"], after=2.0)
+        record(8, f"stat --format {fmt} -o FIFO without reader, SIGINT while saving: 130",
+               code == 130 and clean_error(err), f"exit {code}: {err[-200:]!r}")
+    fifo = os.path.join(tmp, "fifo-export")
+    os.mkfifo(fifo)
+    code, err = run_interrupted([PERFGAUGE, "export", good, "-o", fifo], after=1.0,
+                                sig=signal.SIGTERM)
+    record(8, "export -o FIFO without reader, SIGTERM while saving: 143", code == 143,
+           f"exit {code}: {err[-200:]!r}")
+    # plot accepts every result kind compare reads.
+    gb = os.path.join(tmp, "gb8.json")
+    with open(gb, "w") as f:
+        f.write(gbench(["BM_a/64", "BM_a/512", "BM_a/4096"]))
+    code, _, err, _ = run([PERFGAUGE, "plot", gb, "-o", picture], timeout=60)
+    record(8, "plot of a Google Benchmark JSON (compare reads it)", code == 0,
+           f"exit {code}: {err[-200:]!r}")
+
+
 def main():
     global SCRATCH
     tmp = tempfile.mkdtemp(prefix="perfgauge-hostile-")
@@ -349,7 +705,8 @@ def main():
         run_json = quick_run_json(tmp)
         classes = {"5": lambda: class5(tmp), "1": lambda: class1(tmp, run_json),
                    "6": lambda: class6(tmp, run_json), "2": lambda: class2(tmp),
-                   "7": lambda: class7(tmp)}
+                   "7": lambda: class7(tmp), "3": lambda: class3(tmp),
+                   "4": lambda: class4(tmp, run_json), "8": lambda: class8(tmp, run_json)}
         only = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--only=")]
         for name, fn in classes.items():
             if not only or name in only[0].split(","):

@@ -1,5 +1,6 @@
 #include "perfgauge/harness/process_fanout.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -10,6 +11,7 @@
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
+#include "perfgauge/harness/stage_failures.hpp"
 
 namespace perfgauge::harness {
 
@@ -41,6 +43,47 @@ void keep_interrupted_part(std::vector<RunResult>& parts, const std::filesystem:
     }
 }
 
+// A measuring process that failed: its samples are lost, the others' are kept.
+struct LostProcess {
+    std::string name;  // "measuring process 2 of 3"
+    std::string why;   // "killed by signal 9 (SIGKILL)"
+};
+
+// What a finished process left, or why it is lost: it must have ended well and written a result
+// that reads back.
+std::optional<LostProcess> collect_part(std::vector<RunResult>& parts, const ProcessShare& share,
+                                        const ExitStatus& status) {
+    const std::string name =
+        fmt::format("measuring process {} of {}", share.index + 1, share.processes);
+    if (status.exec_failed || status.signaled || status.code != 0)
+        return LostProcess{name, status.describe()};
+    // Messages name the process, never its file: the scratch directory is gone by then.
+    std::string text;
+    try {
+        text = read_text_file(share.result_path);
+    } catch (const std::exception&) {
+        return LostProcess{name, "left no result"};
+    }
+    try {
+        parts.push_back(parse_run_json(text, "its result"));
+    } catch (const std::exception& e) {
+        return LostProcess{name, fmt::format("left no readable result ({})", e.what())};
+    }
+    return std::nullopt;
+}
+
+// The merged result says what was lost, and the lost processes are failed stages (exit 1).
+void note_lost(RunResult& merged, const std::vector<LostProcess>& lost, std::size_t processes) {
+    for (const auto& l : lost) {
+        merged.warnings.push_back(fmt::format("{} {}; its samples are lost", l.name, l.why));
+        record_stage_failure(l.name);
+    }
+    merged.warnings.push_back(fmt::format(
+        "{} of {} measuring processes lost: the statistics are of the samples of the {} that "
+        "finished",
+        lost.size(), processes, merged.processes));
+}
+
 }  // namespace
 
 std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::size_t processes) {
@@ -64,6 +107,7 @@ RunResult measure_in_processes(const FanOut& fan_out, const MeasuringProcess& ru
     const auto shares = repetitions_per_process(fan_out.repetitions, processes);
     const ScratchDir dir("perfgauge-run", "the measuring processes' results");
     std::vector<RunResult> parts;
+    std::vector<LostProcess> lost;
     for (std::size_t i = 0; i < processes && interrupted() == 0; ++i) {
         ProcessShare share;
         share.index = i;
@@ -78,16 +122,19 @@ RunResult measure_in_processes(const FanOut& fan_out, const MeasuringProcess& ru
             keep_interrupted_part(parts, share.result_path, i);
             break;
         }
-        if (status.exec_failed || status.signaled || status.code != 0) {
-            throw std::runtime_error(
-                fmt::format("measuring process {} of {} {}", i + 1, processes, status.describe()));
-        }
-        parts.push_back(
-            parse_run_json(read_text_file(share.result_path), share.result_path.string()));
+        // A process that died loses its own share only: the next one still runs.
+        if (auto failed = collect_part(parts, share, status))
+            lost.push_back(std::move(*failed));
+    }
+    if (parts.empty() && !lost.empty() && interrupted() == 0) {
+        throw std::runtime_error(fmt::format("every measuring process failed; {} {}",
+                                             lost.front().name, lost.front().why));
     }
     if (parts.empty())
         return {};  // interrupted before any benchmark had a sample
     auto merged = merge_processes(std::move(parts));
+    if (!lost.empty())
+        note_lost(merged, lost, processes);
     if (const int signal = interrupted(); signal != 0 && merged.interrupted_by.empty())
         merged.interrupted_by = signal_name(signal);
     return merged;

@@ -43,7 +43,20 @@ void merge_simulated(StatResult& r, const EventPlan& plan, const CommandSimulati
     r.regions = sim.regions;
 }
 
+SimulationResult failed_simulation(const std::string& error, double wall_seconds) {
+    SimulationResult sim;
+    sim.wall_seconds = wall_seconds;
+    sim.failure = EventRefusal{
+        "not counted",
+        fmt::format("the simulation under callgrind failed: {}; the native measurement is kept",
+                    error),
+        "count natively only (--backend perf), or see perfgauge doctor"};
+    return sim;
+}
+
 void merge_simulated(RunResult& r, const EventPlan& plan, const SimulationResult& sim) {
+    if (sim.failure)
+        return merge_simulated(r, without_simulation(plan, *sim.failure), SimulationResult{});
     std::map<std::string, const SimulatedCounts*> counts;
     for (const auto& c : sim.benchmarks)
         counts[c.name] = &c;

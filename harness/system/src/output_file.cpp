@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/interrupted.hpp"
 #include "perfgauge/pmu/file_descriptor.hpp"
 
 namespace perfgauge::harness {
@@ -114,10 +115,26 @@ Target resolve(const fs::path& path) {
     refuse(path, "too many levels of symbolic links");
 }
 
-void write_all(int fd, const std::string& content) {
+// A write that blocks (a FIFO or terminal nobody reads) returns EINTR when an interrupt
+// arrives (no SA_RESTART): it is given up then, and said to be incomplete, instead of waiting
+// on for a reader that may never come.
+[[noreturn]] void interrupted_writing(const fs::path& path, std::size_t written, std::size_t size) {
+    const int signal = interrupt_signal();
+    throw Interrupted(
+        signal,
+        fmt::format("interrupted by {} while writing {}: {}", signal_name(signal), path.string(),
+                    written == 0 ? std::string("nothing was written")
+                                 : fmt::format("{} of {} bytes written, the output "
+                                               "is incomplete",
+                                               written, size)));
+}
+
+void write_all(const fs::path& path, int fd, const std::string& content) {
     std::size_t written = 0;
     while (written < content.size()) {
         const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+        if (n < 0 && errno == EINTR && interrupt_signal() != 0)
+            interrupted_writing(path, written, content.size());
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -141,7 +158,7 @@ void write_to_descriptor(const fs::path& path, const Target& t, const std::strin
         std::fflush(stdout);
     check_descriptor_writable(path, t.fd);
     try {
-        write_all(t.fd, content);
+        write_all(path, t.fd, content);
     } catch (const std::system_error& e) {
         fail(path, "writing", e.code().value());
     }
@@ -153,10 +170,13 @@ void write_in_place(const fs::path& path, const Target& t, const std::string& co
     const int flags =
         O_WRONLY | O_NOCTTY | O_CLOEXEC | (t.exists && S_ISREG(t.st.st_mode) ? O_TRUNC : 0);
     pmu::FileDescriptor fd(::open(t.path.c_str(), flags));
+    // A FIFO blocks the open until a reader comes: an interrupt ends the wait.
+    if (!fd && errno == EINTR && interrupt_signal() != 0)
+        interrupted_writing(path, 0, content.size());
     if (!fd)
         fail(path, "opening", errno);
     try {
-        write_all(fd.get(), content);
+        write_all(path, fd.get(), content);
     } catch (const std::system_error& e) {
         fail(path, "writing", e.code().value());
     }
@@ -176,7 +196,7 @@ class Temporary {
             fail(shown, "creating a temporary file", errno);
         created_ = true;
         try {
-            write_all(fd.get(), content);
+            write_all(shown, fd.get(), content);
         } catch (const std::system_error& e) {
             give_up(shown, "writing", e.code().value());
         }

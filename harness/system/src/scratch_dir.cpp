@@ -64,8 +64,13 @@ ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
     std::string pattern =
         (temp_root() / fmt::format("{}{}{}-XXXXXX", prefix, kOwnerTag, ::getpid())).string();
     if (::mkdtemp(pattern.data()) == nullptr) {
-        throw std::runtime_error(fmt::format("cannot create a directory for {} ({}): {}", purpose,
-                                             pattern, std::strerror(errno)));
+        // The directory it would have made never existed: the message names where it was to be.
+        const int error = errno;
+        const char* tmpdir = std::getenv("TMPDIR");
+        throw std::runtime_error(fmt::format("cannot create a directory for {} in {}{}: {}",
+                                             purpose, temp_root().string(),
+                                             tmpdir && *tmpdir ? " ($TMPDIR)" : "",
+                                             std::strerror(error)));
     }
     path_ = pattern;
 }

@@ -13,6 +13,7 @@
 
 #include "perfgauge/harness/process_fanout.hpp"
 #include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/stage_failures.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -103,25 +104,91 @@ TEST(ProcessFanOut, EachProcessGetsItsShareSeedBudgetAndFileAndTheResultsAreMerg
     EXPECT_TRUE(merged.interrupted_by.empty());
 }
 
-TEST(ProcessFanOut, AFailedProcessIsNamedAndNoLaterOneStarts) {
+// Whether one of `warnings` contains `text`.
+bool warned(const RunResult& r, const std::string& text) {
+    for (const auto& w : r.warnings) {
+        if (w.find(text) != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
+// A measuring process that dies (a signal, an exit status, no result file) loses its own
+// samples only: the later processes still run, the others' samples are merged, and the result
+// and the failed stages say which process was lost and why.
+TEST(ProcessFanOut, AFailedProcessLosesOnlyItsOwnSamples) {
+    clear_stage_failures();
+    const FanOut fan_out = fan_out_of(4, 8, kNoSignal);
+    std::size_t started = 0;
+    const auto merged = measure_in_processes(fan_out, [&](const ProcessShare& share) {
+        ++started;
+        ExitStatus status;
+        if (share.index == 1) {  // killed before it saved anything
+            status.signaled = true;
+            status.code = SIGKILL;
+            return status;
+        }
+        write(share.result_path, part(share.index, share.repetitions, kNames));
+        if (share.index == 2)
+            status.code = 3;  // wrote a file, but said it failed: not trusted
+        return status;
+    });
+    EXPECT_EQ(started, 4u) << "the processes after a failed one still run";
+    ASSERT_EQ(merged.benchmarks.size(), 2u);
+    // Processes 1 and 4 (indices 0 and 3), 2 rounds each.
+    EXPECT_EQ(merged.benchmarks[0].ns_per_item, (std::vector<double>{1, 1, 4, 4}));
+    EXPECT_EQ(merged.benchmarks[1].ns_per_item, (std::vector<double>{1, 1, 4, 4}));
+    EXPECT_TRUE(warned(merged, "measuring process 2 of 4 killed by signal 9 (SIGKILL)")) << [&] {
+        std::string all;
+        for (const auto& w : merged.warnings)
+            all += w + "\n";
+        return all;
+    }();
+    EXPECT_TRUE(warned(merged, "measuring process 3 of 4 exited with 3"));
+    EXPECT_TRUE(warned(merged, "2 of 4 measuring processes lost"));
+    EXPECT_EQ(stage_failures(),
+              (std::vector<std::string>{"measuring process 2 of 4", "measuring process 3 of 4"}));
+    EXPECT_TRUE(merged.interrupted_by.empty());
+    clear_stage_failures();
+}
+
+TEST(ProcessFanOut, AProcessWhoseResultCannotBeReadIsLostLikeAFailedOne) {
+    clear_stage_failures();
+    const FanOut fan_out = fan_out_of(2, 2, kNoSignal);
+    const auto merged = measure_in_processes(fan_out, [&](const ProcessShare& share) {
+        if (share.index == 0)
+            std::ofstream(share.result_path) << "{\"truncated\": ";
+        else
+            write(share.result_path, part(share.index, share.repetitions, kNames));
+        return ExitStatus{};
+    });
+    ASSERT_EQ(merged.benchmarks.size(), 2u);
+    EXPECT_EQ(merged.benchmarks[0].ns_per_item, (std::vector<double>{2}));
+    EXPECT_TRUE(warned(merged, "measuring process 1 of 2 left no readable result"));
+    for (const auto& w : merged.warnings)
+        EXPECT_EQ(w.find("perfgauge-run"), std::string::npos) << "a scratch path: " << w;
+    EXPECT_EQ(stage_failures(), (std::vector<std::string>{"measuring process 1 of 2"}));
+    clear_stage_failures();
+}
+
+TEST(ProcessFanOut, WhenEveryProcessFailsTheRunFailsNamingTheFirst) {
+    clear_stage_failures();
     const FanOut fan_out = fan_out_of(3, 3, kNoSignal);
     std::size_t started = 0;
     try {
-        measure_in_processes(fan_out, [&](const ProcessShare& share) {
+        measure_in_processes(fan_out, [&](const ProcessShare&) {
             ++started;
             ExitStatus status;
-            if (share.index == 1) {
-                status.code = 3;
-                return status;
-            }
-            write(share.result_path, part(share.index, share.repetitions, kNames));
+            status.code = 3;
             return status;
         });
-        FAIL() << "a process that exited with 3 must fail the run";
+        FAIL() << "no process measured anything: the run must fail";
     } catch (const std::runtime_error& e) {
-        EXPECT_EQ(std::string(e.what()), "measuring process 2 of 3 exited with 3");
+        EXPECT_EQ(std::string(e.what()),
+                  "every measuring process failed; measuring process 1 of 3 exited with 3");
     }
-    EXPECT_EQ(started, 2u);
+    EXPECT_EQ(started, 3u);
+    clear_stage_failures();
 }
 
 TEST(ProcessFanOut, AnInterruptionKeepsWhatWasMeasuredAndRecordsTheSignal) {

@@ -252,6 +252,34 @@ TEST(MergeSimulated, ABenchmarkWithoutCountsIsAnError) {
     EXPECT_THROW(merge_simulated(r, p, s), pmu::SimulationError);
 }
 
+// A simulation that failed (valgrind missing, failing, killed, a full TMPDIR) keeps the native
+// columns as measured and marks the simulated ones not counted, saying why.
+TEST(MergeSimulated, AFailedSimulationKeepsTheNativeColumnsAndSaysWhy) {
+    const auto p = plan("instructions,task-clock,cycles", Backend::sim, true, false);
+    auto r = native_run();
+    const auto failed = failed_simulation("valgrind exited with 1", 2.5);
+    ASSERT_TRUE(failed.failure.has_value());
+    EXPECT_DOUBLE_EQ(failed.wall_seconds, 2.5);
+    merge_simulated(r, p, failed);
+    ASSERT_EQ(r.events.size(), 3u);
+    EXPECT_EQ(r.events[0].name, "instructions");
+    EXPECT_FALSE(r.events[0].counted);
+    EXPECT_EQ(r.events[0].refusal.status, "not counted");
+    EXPECT_EQ(r.events[0].refusal.reason,
+              "the simulation under callgrind failed: valgrind exited with 1; the native "
+              "measurement is kept");
+    EXPECT_NE(r.events[0].refusal.fix.find("--backend perf"), std::string::npos);
+    EXPECT_EQ(r.events[1].name, "task-clock");
+    EXPECT_TRUE(r.events[1].counted);
+    EXPECT_FALSE(r.events[2].counted);
+    for (const auto& b : r.benchmarks) {
+        ASSERT_EQ(b.counters_per_item.size(), 3u);
+        EXPECT_EQ(b.counters_per_item[0], (std::vector<double>{0, 0, 0}));  // no count: zeros
+        EXPECT_EQ(b.counters_per_item[1], (std::vector<double>{2, 3, 4}));  // native, untouched
+        EXPECT_EQ(b.ns_per_item, (std::vector<double>{2, 3, 4}));
+    }
+}
+
 RunResult merged_run() {
     const auto p = plan("instructions,task-clock", Backend::sim, true, false);
     auto r = native_run();

@@ -47,7 +47,10 @@ struct FanOut {
 /// their results (merge_processes). After an interruption the processes already done are kept,
 /// and so is the interrupted one's result when it sampled every benchmark (it saves what it
 /// had); the merged result then records the signal. Returns an empty result when nothing was
-/// sampled. Throws std::runtime_error naming the process that failed.
+/// sampled. A process that fails (an exit status, a signal, no readable result) loses its own
+/// samples only: the later ones still run, the others are merged, the result's warnings name
+/// the process lost and why, and each is a failed stage (record_stage_failure: exit status 1).
+/// Throws std::runtime_error naming the first failure when every process failed.
 RunResult measure_in_processes(const FanOut& fan_out, const MeasuringProcess& run_process);
 
 }  // namespace perfgauge::harness

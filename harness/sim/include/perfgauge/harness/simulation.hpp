@@ -108,7 +108,15 @@ struct SimulationResult {
     double wall_seconds = 0;
     unsigned jobs = 1;      ///< simulation processes run at once
     bool cache_sim = true;  ///< callgrind simulated the caches (a cache event was asked for)
+    /// Set when the simulation failed and gave no counts (valgrind missing, failing or killed,
+    /// a full TMPDIR, no file descriptor left): why, for every simulated event. The native
+    /// result stands alone; merge_simulated marks the simulated events not counted.
+    std::optional<EventRefusal> failure;
 };
+
+/// What a run keeps when simulate() threw `error` after `wall_seconds`: no counts, and the
+/// refusal every simulated event gets ("not counted", the error, what to do instead).
+SimulationResult failed_simulation(const std::string& error, double wall_seconds);
 
 /// Runs the child under callgrind in a private temporary directory (removed afterwards) and
 /// reads its dumps. Throws pmu::SimulationError when it fails, with valgrind's exit status.
@@ -150,6 +158,8 @@ void merge_simulated(StatResult& native, const EventPlan& plan, const CommandSim
 /// Puts the simulated counts into `native` (the run of plan.native_list), giving every event of
 /// the plan its place in list order and its source; refused events of the plan are listed as
 /// unsupported. Every sample of a benchmark gets the same (deterministic) simulated value.
+/// A failed simulation (sim.failure) leaves the native columns as measured and marks every
+/// simulated event not counted, with the failure as the reason.
 void merge_simulated(RunResult& native, const EventPlan& plan, const SimulationResult& sim);
 
 }  // namespace perfgauge::harness

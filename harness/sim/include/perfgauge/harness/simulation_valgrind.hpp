@@ -11,7 +11,8 @@ namespace perfgauge::harness {
 
 /// valgrind's path when `backend` may simulate with it (nullopt: do not simulate). The sim
 /// backend insists: std::runtime_error, starting with `flag` ("--backend sim"), when valgrind is
-/// missing or this build cannot run under it.
+/// missing or this build cannot run under it. Any backend but perf refuses a PERFGAUGE_VALGRIND
+/// that names no usable program (std::runtime_error naming it).
 std::optional<std::string> simulation_valgrind(Backend backend, const std::string& flag);
 
 /// The running program's path (/proc/self/exe), for re-running itself under valgrind.

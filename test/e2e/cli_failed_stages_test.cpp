@@ -1,0 +1,318 @@
+// End-to-end, issue 38's classes 3 and 8: a stage that fails after the measurement keeps the
+// rest (a simulation, a measuring process, plot's note on stderr), the exit status says that
+// something failed, and statuses and messages tell the truth (a full TMPDIR, an interrupted
+// save, a misconfigured PERFGAUGE_VALGRIND).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "../support/cli.hpp"
+#include "../support/full_filesystem.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace perfgauge::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A shell script standing in for valgrind.
+fs::path fake_valgrind(const TempDir& dir, const std::string& name, const std::string& body) {
+    const auto path = dir.path() / name;
+    std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
+    fs::permissions(path, fs::perms::owner_all);
+    return path;
+}
+
+// A tiny run: one memcpy benchmark, task-clock natively, instructions simulated.
+std::vector<std::string> tiny_sim_run(const std::vector<std::string>& env, const fs::path& saved) {
+    std::vector<std::string> argv = {"/usr/bin/env"};
+    argv.insert(argv.end(), env.begin(), env.end());
+    for (const char* a : {PERFGAUGE_CLI_PATH,
+                          "run",
+                          "--workload",
+                          "memcpy",
+                          "--sizes",
+                          "1K",
+                          "--cache",
+                          "hot",
+                          "-r",
+                          "2",
+                          "--processes",
+                          "1",
+                          "--min-time",
+                          "0.0002",
+                          "--warmup",
+                          "0",
+                          "--precision",
+                          "0",
+                          "-q",
+                          "--backend",
+                          "sim",
+                          "-e",
+                          "task-clock,instructions"})
+        argv.emplace_back(a);
+    argv.insert(argv.end(), {"--json", saved.string()});
+    return argv;
+}
+
+std::map<std::string, nlohmann::json> event_columns(const fs::path& saved) {
+    std::map<std::string, nlohmann::json> out;
+    const auto j = nlohmann::json::parse(read_file(saved), nullptr, false);
+    if (j.is_discarded())
+        return out;
+    for (const auto& e : j["context"]["perfgauge"]["events"])
+        out[e["name"].get<std::string>()] = e;
+    return out;
+}
+
+// The simulation failed as `why` says: the native result is saved and printed, the simulated
+// event is not counted and says why, exit 1.
+void expect_native_kept(const ProcessResult& r, const fs::path& saved, const std::string& why) {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const auto columns = event_columns(saved);
+    ASSERT_EQ(columns.count("task-clock"), 1u) << "no result saved: " << r.err;
+    EXPECT_TRUE(columns.at("task-clock")["counted"].get<bool>());
+    const auto& sim = columns.at("instructions");
+    EXPECT_FALSE(sim["counted"].get<bool>());
+    const auto reason = sim["refusal"]["reason"].get<std::string>();
+    EXPECT_NE(reason.find("the simulation under callgrind failed"), std::string::npos) << reason;
+    EXPECT_NE(reason.find(why), std::string::npos) << reason;
+    EXPECT_NE(r.out.find("task-clock"), std::string::npos) << "the table: " << r.out;
+    EXPECT_NE(r.err.find("the simulated events are marked not counted"), std::string::npos)
+        << r.err;
+}
+
+#define SKIP_IN_SANITIZED_BUILDS()                                                          \
+    do {                                                                                    \
+        if (PERFGAUGE_SANITIZED_BUILD)                                                      \
+            GTEST_SKIP() << "AddressSanitizer builds refuse to simulate (no valgrind run)"; \
+    } while (false)
+
+TEST(CliFailedStages, ASimulationThatFailsKeepsTheNativeResult) {
+    SKIP_IN_SANITIZED_BUILDS();
+    TempDir dir;
+    const std::map<std::string, std::pair<std::string, std::string>> cases = {
+        {"exits 1", {"echo 'valgrind: broken on purpose' >&2; exit 1", "exited with 1"}},
+        {"SIGKILL", {"kill -9 $$", "killed by signal 9 (SIGKILL)"}},
+        {"SIGTERM", {"kill -TERM $$", "killed by signal 15 (SIGTERM)"}},
+        {"gone", {"exec /nonexistent/valgrind \"$@\"", "exited with 127"}}};
+    for (const auto& [name, script] : cases) {
+        SCOPED_TRACE(name);
+        const auto valgrind = fake_valgrind(dir, "valgrind-" + name.substr(0, 4), script.first);
+        const auto saved = dir.path() / ("r-" + name.substr(0, 4) + ".json");
+        const auto r =
+            run_process(tiny_sim_run({"PERFGAUGE_VALGRIND=" + valgrind.string()}, saved));
+        expect_native_kept(r, saved, script.second);
+    }
+}
+
+TEST(CliFailedStages, ASimulationWithoutAScratchDirectoryKeepsTheNativeResult) {
+    SKIP_IN_SANITIZED_BUILDS();
+    TempDir dir;
+    const auto valgrind = fake_valgrind(dir, "valgrind", "exit 0");
+    const auto saved = dir.path() / "r.json";
+    const auto r = run_process(tiny_sim_run(
+        {"PERFGAUGE_VALGRIND=" + valgrind.string(), "TMPDIR=" + (dir.path() / "gone").string()},
+        saved));
+    expect_native_kept(r, saved, "cannot create a directory for callgrind's output");
+}
+
+// The measuring children's command line names their index and their result file, under this
+// test's TMPDIR: "--internal-measure-child=1:3:TMPDIR/perfgauge-run.pid...". Only a process
+// whose command line holds every one of `markers` is killed (other tests run beside this one).
+bool kill_when_seen(const std::vector<std::string>& markers, std::chrono::seconds deadline) {
+    const auto end = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < end) {
+        std::error_code ec;  // processes come and go while /proc is listed
+        for (fs::directory_iterator it("/proc", ec), end_of; !ec && it != end_of;
+             it.increment(ec)) {
+            const auto& entry = *it;
+            const auto pid = entry.path().filename().string();
+            if (pid.find_first_not_of("0123456789") != std::string::npos)
+                continue;
+            const auto cmdline = read_file(entry.path() / "cmdline");
+            if (std::all_of(markers.begin(), markers.end(), [&](const std::string& m) {
+                    return cmdline.find(m) != std::string::npos;
+                })) {
+                ::kill(std::stoi(pid), SIGKILL);
+                return true;
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return false;
+}
+
+TEST(CliFailedStages, AKilledMeasuringProcessLosesOnlyItsOwnSamples) {
+    TempDir dir;
+    const auto saved = dir.path() / "r.json";
+    const auto tmp = dir.path() / "tmp";
+    fs::create_directory(tmp);
+    bool killed = false;
+    std::thread killer([&] {
+        killed = kill_when_seen({"--internal-measure-child=1:3:" + tmp.string()},
+                                std::chrono::seconds(60));
+    });
+    const auto r = run_process({"/usr/bin/env",
+                                "TMPDIR=" + tmp.string(),
+                                PERFGAUGE_CLI_PATH,
+                                "run",
+                                "--workload",
+                                "memcpy",
+                                "--sizes",
+                                "1K,4K",
+                                "--cache",
+                                "hot",
+                                "-r",
+                                "6",
+                                "--processes",
+                                "3",
+                                "--min-time",
+                                "0.002",
+                                "--warmup",
+                                "0",
+                                "--precision",
+                                "0",
+                                "-e",
+                                "task-clock",
+                                "-q",
+                                "--json",
+                                saved.string()});
+    killer.join();
+    ASSERT_TRUE(killed) << "measuring process 2 was never seen: " << r.err;
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const auto j = nlohmann::json::parse(read_file(saved), nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << r.err;
+    EXPECT_EQ(j["context"]["perfgauge"]["processes"], 2) << "processes 1 and 3 merged";
+    std::string warnings;
+    for (const auto& w : j["context"]["perfgauge"]["warnings"])
+        warnings += w.get<std::string>() + "\n";
+    EXPECT_NE(warnings.find("measuring process 2 of 3 killed by signal 9 (SIGKILL); its samples "
+                            "are lost"),
+              std::string::npos)
+        << warnings;
+    EXPECT_NE(r.out.find("memcpy"), std::string::npos) << "the table: " << r.out;
+}
+
+bool python_has_matplotlib() {
+    return run_process({"/usr/bin/python3", "-c", "import matplotlib"}).exit_code == 0;
+}
+
+// A small sweep to plot.
+fs::path sweep_result(const TempDir& dir) {
+    const auto path = dir.path() / "sweep.json";
+    const auto r =
+        perfgauge({"run",        "--workload", "memcpy", "--sizes",     "1K,4K",    "--cache",
+                   "hot",        "-r",         "2",      "--processes", "1",        "--min-time",
+                   "0.0002",     "--warmup",   "0",      "--precision", "0",        "-e",
+                   "task-clock", "-q",         "--json", path.string(), "--format", "csv"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return path;
+}
+
+bool is_png(const fs::path& path) {
+    return read_file(path).rfind("\x89PNG\r\n\x1a\n", 0) == 0;
+}
+
+TEST(CliFailedStages, PlotKeepsAFinishedPictureWhenStderrCannotTakeTheNote) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    TempDir dir;
+    const auto result = sweep_result(dir);
+    for (const std::string stderr_path : {"/dev/full", "-"}) {
+        SCOPED_TRACE(stderr_path);
+        const auto png = dir.path() / "kept.png";
+        fs::remove(png);
+        ProcessOptions options;
+        options.stderr_path = stderr_path;
+        const auto r = perfgauge_with(options, {"plot", result.string(), "-o", png.string()});
+        EXPECT_TRUE(is_png(png)) << "exit " << r.exit_code;
+        // The lost note is Python's ("wrote ..."): the picture asked for is there, exit 0.
+        EXPECT_EQ(r.exit_code, 0);
+    }
+}
+
+TEST(CliFailedStages, PlotWithAFullTmpdirIsExit1NamingTheUsersFile) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    FullFilesystem full;
+    if (!full.available())
+        GTEST_SKIP() << full.why_not();
+    TempDir dir;
+    const auto result = sweep_result(dir);
+    const auto png = dir.path() / "wanted.png";
+    const auto r = run_process({"/usr/bin/env", "TMPDIR=" + full.path().string(),
+                                PERFGAUGE_CLI_PATH, "plot", result.string(), "-o", png.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(png.string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("perfgauge-plot"), std::string::npos) << "a scratch path: " << r.err;
+    EXPECT_FALSE(fs::exists(png));
+}
+
+TEST(CliFailedStages, PlotNamesTheStreamItWasGivenNotItsScratchCopy) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    TempDir dir;
+    const auto result = sweep_result(dir);
+    const auto fifo = dir.path() / "stream";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto r = run_process(
+        {"/bin/sh", "-c", "cat \"$1\" > \"$2\" & exec \"$3\" plot \"$2\" --counters none -o \"$4\"",
+         "sh", result.string(), fifo.string(), PERFGAUGE_CLI_PATH,
+         (dir.path() / "p.png").string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("wrote " + (dir.path() / "p.png").string()), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("perfgauge-plot"), std::string::npos) << "a scratch path: " << r.err;
+}
+
+// Interrupted while saving (-o is a FIFO nobody reads): 128+N, promptly, not an error about
+// an interrupted system call and never a hang.
+TEST(CliFailedStages, InterruptedWhileSavingIs128PlusN) {
+    TempDir dir;
+    const auto fifo = dir.path() / "out";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    ProcessOptions options;
+    options.signal = SIGINT;
+    options.signal_after_s = 1.5;
+    const auto r = perfgauge_with(options, {"stat", "-e", "task-clock", "--format", "json", "-o",
+                                            fifo.string(), "--", "true"});
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_NE(r.err.find("interrupted by SIGINT while writing " + fifo.string()), std::string::npos)
+        << r.err;
+}
+
+TEST(CliFailedStages, AMisconfiguredValgrindIsNamedUnderBackendAuto) {
+    SKIP_IN_SANITIZED_BUILDS();
+    for (const std::string command : {"run", "stat"}) {
+        SCOPED_TRACE(command);
+        std::vector<std::string> argv = {"/usr/bin/env",
+                                         "PERFGAUGE_VALGRIND=/nonexistent/valgrind",
+                                         PERFGAUGE_CLI_PATH,
+                                         command,
+                                         "-e",
+                                         "task-clock,instructions"};
+        if (command == "run")
+            argv.insert(argv.end(), {"--workload", "memcpy", "--sizes", "1K", "--json", "none"});
+        else
+            argv.insert(argv.end(), {"--", "true"});
+        const auto r = run_process(argv);
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("PERFGAUGE_VALGRIND=/nonexistent/valgrind: no such file"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("--backend perf"), std::string::npos) << r.err;
+    }
+}
+
+}  // namespace
+}  // namespace perfgauge::test
