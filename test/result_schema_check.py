@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-"""Validates the JSON files tiny perfgauge runs write against docs/schema/*.schema.json with a
-real validator (Debian's python3-jsonschema), and checks that the validator rejects a file with
-a required field taken out (so a schema that accepts anything cannot pass).
+"""Validates perfgauge's JSON files against docs/schema/*.schema.json with a real validator
+(Debian's python3-jsonschema).
 
-usage: result_schema_check.py PERFGAUGE SCHEMA_DIR
+usage: result_schema_check.py PERFGAUGE SCHEMA_DIR [SESSION_PROGRAM]
+    runs tiny perfgauge commands of every kind (and SESSION_PROGRAM FILE, which writes a
+    Session report), validates their files, and checks that the validator rejects each without
+    a required field (so a schema that accepts anything cannot pass);
 """
 import json
 import os
@@ -37,6 +39,7 @@ def validator_for(kind, schemas):
 
 def main():
     perfgauge, schema_dir = os.path.abspath(sys.argv[1]), sys.argv[2]
+    session_program = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
     schemas = load_schemas(schema_dir)
     work = tempfile.mkdtemp(prefix="perfgauge-schema-")
     tiny_run = ["--workload", "varint,memcpy", "--variant", "branchy,bmi2", "--cache", "hot",
@@ -63,10 +66,13 @@ def main():
         ("calibrate", "calibrate.json", ["calibrate", "--quick", "--format", "json", "-o",
                                          "calibrate.json"]),
     ]
+    if session_program:
+        jobs.append(("session", "session.json", [session_program, "session.json"]))
     failures = []
     validated = {}
     for kind, name, args in jobs:
-        done = subprocess.run([perfgauge, *args], cwd=work, stdout=subprocess.DEVNULL,
+        program = [] if args[0] == session_program else [perfgauge]
+        done = subprocess.run([*program, *args], cwd=work, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
             failures.append(f"perfgauge {' '.join(args)} exited {done.returncode}: {done.stderr}")
@@ -79,13 +85,21 @@ def main():
             failures.append(f"{name} ({kind}): at /{path}: {error.message}")
         if not errors:
             validated.setdefault(kind, []).append(name)
-        # The same document without a field the schema requires must be rejected.
-        required = schemas[kind].get("required", [])
-        if required:
-            broken = {k: v for k, v in document.items() if k != required[0]}
+        # The same document without any one field the schema requires must be rejected; and
+        # with a version this schema does not describe.
+        for field in schemas[kind].get("required", []):
+            broken = {k: v for k, v in document.items() if k != field}
             if validator_for(kind, schemas).is_valid(broken):
-                failures.append(f"{kind} schema accepted {name} without '{required[0]}'")
-    for kind in sorted(schemas):
+                failures.append(f"{kind} schema accepted {name} without '{field}'")
+        newer = dict(document, schema_version=document.get("schema_version", 1) + 1)
+        if validator_for(kind, schemas).is_valid(newer):
+            failures.append(f"{kind} schema accepted {name} with schema_version "
+                            f"{newer['schema_version']}")
+    expected = set(schemas) - ({"session"} if not session_program else set())
+    # selftest takes minutes: its file is validated where its end-to-end test writes it
+    # (--collected)
+    expected.discard("selftest")
+    for kind in sorted(expected):
         if kind not in validated:
             failures.append(f"no file of kind {kind} was validated")
     total = sum(len(files) for files in validated.values())
