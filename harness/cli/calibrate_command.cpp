@@ -268,6 +268,7 @@ int calibrate_command(const std::vector<std::string>& args) {
     const auto& region = c.clocks.front();
     if (format == "json") {
         nlohmann::json j;
+        j[harness::kSchemaVersionKey] = harness::kResultSchemaVersion;
         j["clock"] = region.name;
         j["clock_overhead_ns"] = region.overhead_ns;
         j["clock_granularity_ns"] = region.steps.granularity_ns;

@@ -74,6 +74,7 @@ int export_command(const std::vector<std::string>& args) {
     if (format == harness::OutputFormat::json) {
         // The stored JSON minus the filtered-out entries: nothing is recomputed or lost.
         auto j = nlohmann::json::parse(read_input_file(path));
+        j.emplace(harness::kSchemaVersionKey, harness::kUnversionedSchemaVersion);  // as read
         auto& entries = j["benchmarks"];
         entries.erase(
             std::remove_if(entries.begin(), entries.end(),

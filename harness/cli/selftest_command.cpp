@@ -138,6 +138,7 @@ nlohmann::json report_json(const SelftestReport& r) {
             worst_share = std::max(worst_share, share);
     }
     return {
+        {harness::kSchemaVersionKey, harness::kResultSchemaVersion},
         {"depth", harness::depth_name(r.plan.depth)},
         {"runs", r.plan.runs},
         {"base_operations", r.plan.base_operations},

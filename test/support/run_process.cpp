@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "json_outputs.hpp"
 #include "temp_dir.hpp"
 
 namespace perfgauge::test {
@@ -35,6 +36,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    const JsonOutputs json_outputs(argv, options.working_directory);
     const pid_t pid = ::fork();
     if (pid < 0)
         throw std::runtime_error("fork failed");
@@ -67,6 +69,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.out = read_file(out_path);
     result.err = read_file(err_path);
+    json_outputs.collect(options.stdout_path.empty() ? result.out : std::string());
     return result;
 }
 

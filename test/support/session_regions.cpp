@@ -1,7 +1,9 @@
 // A program timing its own code with Session regions, as a user's would: "large" does ten
 // times the work of "small", each entered three times. Under `perfgauge stat --backend sim`
-// the simulated instructions per region must show that ratio.
+// the simulated instructions per region must show that ratio. With a path (FILE), it also writes
+// its Session report as JSON there, for the schema check (test/result_schema_check.py).
 #include <cstdint>
+#include <fstream>
 
 #include "perfgauge/harness/session.hpp"
 
@@ -16,7 +18,7 @@ std::uint64_t work(std::uint64_t n) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
     perfgauge::harness::Session session("task-clock");
     std::uint64_t total = 0;
     for (int i = 0; i < 3; ++i) {
@@ -28,6 +30,12 @@ int main() {
             auto region = session.region("large");
             total += work(1000000);
         }
+    }
+    if (argc > 1) {
+        std::ofstream report(argv[1]);
+        report << session.report(perfgauge::harness::OutputFormat::json);
+        if (!report.flush())
+            return 1;
     }
     return total == 0 ? 1 : 0;  // stdout stays perfgauge stat's
 }

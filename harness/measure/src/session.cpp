@@ -481,7 +481,8 @@ std::string Session::report(OutputFormat format) const {
         notes.push_back(fmt::format("not counted: {}", u));
     switch (format) {
         case OutputFormat::json: {
-            const nlohmann::json j = {{"clock", clock_.name()},
+            const nlohmann::json j = {{kSchemaVersionKey, kResultSchemaVersion},
+                                      {"clock", clock_.name()},
                                       {"overhead_ns", overhead_.ns},
                                       {"nested_overhead_ns", nested_overhead_.ns},
                                       {"bookkeeping_count", bookkeeping_count_},

@@ -188,6 +188,7 @@ std::string render_markdown(const Comparison& c) {
 
 std::string render_json(const Comparison& c) {
     nlohmann::json j;
+    j[kSchemaVersionKey] = kResultSchemaVersion;
     j["baseline"] = c.baseline_label;
     j["contender"] = c.contender_label;
     j["notes"] = c.notes;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -237,6 +238,38 @@ BenchmarkResult benchmark_from(const json& e, const RunResult& r) {
     return b;
 }
 
+// Two benchmarks written under one name (a selection that named one twice) would have their
+// samples merged into one series, silently; such a file is refused. Each benchmark's entries
+// carry its own family_index and end with its one aggregate, so a name is used twice when
+// its entries change family_index, or an entry follows its aggregate.
+class NameCollisions {
+  public:
+    explicit NameCollisions(std::string origin) : origin_(std::move(origin)) {}
+
+    void see(const json& entry, const std::string& name, bool aggregate) {
+        auto& use = uses_[name];
+        const auto family = entry.find("family_index");
+        const bool other_family = family != entry.end() && use.family && *family != *use.family;
+        if (use.aggregated || other_family) {
+            throw ResultFileError(fmt::format(
+                "{}: two benchmarks are named '{}': their samples cannot be told apart, so the "
+                "file is refused rather than merged (measure them under different names)",
+                origin_, name));
+        }
+        if (family != entry.end())
+            use.family = *family;
+        use.aggregated = aggregate;
+    }
+
+  private:
+    struct Use {
+        std::optional<json> family;
+        bool aggregated = false;
+    };
+    std::string origin_;
+    std::map<std::string, Use> uses_;
+};
+
 // Samples of one benchmark, in repetition order, from its "iteration" entries.
 void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
     const double ns = checked<double>(e.at("perfgauge_ns_per_item"), "perfgauge_ns_per_item");
@@ -273,6 +306,8 @@ RunResult parse_run_json(const std::string& text, const std::string& origin) {
 }
 
 RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
+    if (j.is_object())  // before the shape: a newer version may have another
+        read_schema_version(j, origin);
     if (!j.is_object() || !j.contains("benchmarks") || !j.contains("context")) {
         throw ResultFileError(fmt::format(
             "{}: not a benchmark result (expected an object with 'context' and 'benchmarks', as "
@@ -290,6 +325,7 @@ RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
     try {
         read_context(j.at("context"), r);
         std::map<std::string, std::size_t> index;
+        NameCollisions names(origin);
         // Benchmarks keep the file's order, the one they were written (and measured) in: a
         // benchmark whose every sample was disturbed has only its aggregate entry, and must
         // not move to the end (merging measuring processes matches benchmarks by position).
@@ -298,6 +334,7 @@ RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
             if (type != "iteration" && type != "aggregate")
                 continue;
             const auto name = e.at("run_name").get<std::string>();
+            names.see(e, name, type == "aggregate");
             const auto [it, inserted] = index.emplace(name, r.benchmarks.size());
             if (inserted)  // every sample disturbed: no iteration entry, but it was measured
                 r.benchmarks.push_back(benchmark_from(e, r));

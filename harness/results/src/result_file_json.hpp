@@ -10,6 +10,12 @@
 
 namespace perfgauge::harness {
 
+/// The version of the result contract `j` (a whole file) follows: its "schema_version", or
+/// kUnversionedSchemaVersion without one. A version newer than this binary reads, or one that
+/// is not a positive integer, is refused (ResultFileError naming `origin`, the version and the
+/// newest read).
+int read_schema_version(const nlohmann::json& j, const std::string& origin);
+
 RunResult run_from_json(const nlohmann::json& j, const std::string& origin);
 RunResult stat_from_json(const nlohmann::json& j, const std::string& origin);
 RunResult gbench_from_json(const nlohmann::json& j, const std::string& origin);

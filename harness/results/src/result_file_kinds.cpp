@@ -196,6 +196,8 @@ StatResult stat_result_from_json(const json& j, const std::string& origin) {
 
 RunResult stat_from_json(const json& j, const std::string& origin) {
     constexpr ResultKind kStat = ResultKind::stat;
+    if (j.is_object())
+        read_schema_version(j, origin);
     try {
         if (const auto it = j.find("commands"); it != j.end()) {
             // Side by side: every command's own stat JSON, in the order given; sample k of each
@@ -298,6 +300,7 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
         // Counters in order of first appearance, over every benchmark.
         std::map<std::string, std::size_t> counter_index;
         std::map<std::string, std::size_t> bench_index;
+        std::map<std::string, json> instances;  // per name: its family and instance
         // Per benchmark and counter: the samples that carry it (a counter every sample lacks
         // stays empty, and compare leaves it out for that benchmark).
         std::vector<std::map<std::size_t, std::vector<double>>> values;
@@ -310,6 +313,17 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
                 r.warnings.push_back(
                     fmt::format("{}: left out: Google Benchmark reported {}", name, error));
                 continue;
+            }
+            // Repetitions share a name and an instance; two benchmarks that share a name (two
+            // registered under one) would be merged into one series: refused.
+            const json instance = {e.value("family_index", json()),
+                                   e.value("per_family_instance_index", json())};
+            if (const auto [seen, first] = instances.emplace(name, instance);
+                !first && seen->second != instance) {
+                throw ResultFileError(fmt::format(
+                    "{}: two benchmarks are named '{}': their samples cannot be told apart, so "
+                    "the file is refused rather than merged (give them different names)",
+                    origin, name));
             }
             const auto [it, inserted] = bench_index.emplace(name, r.benchmarks.size());
             if (inserted) {
@@ -429,6 +443,10 @@ RunResult parse_result_json(const std::string& text, const std::string& origin) 
             throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
         return gbench_from_json(quoted, origin);
     }
+    // Before recognising the kind: a file of a newer version is refused as that, whatever
+    // shape it has.
+    if (j.is_object())
+        read_schema_version(j, origin);
     if (j.is_object() && j.contains("context") && j.contains("benchmarks")) {
         if (j["context"].is_object() && !j["context"].contains("perfgauge"))
             return gbench_from_json(j, origin);

@@ -171,6 +171,7 @@ nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std
 
 std::string render_json(const RunResult& r) {
     nlohmann::json j;
+    j[kSchemaVersionKey] = kResultSchemaVersion;
     j["context"] = context_json(r);
     j["benchmarks"] = nlohmann::json::array();
     for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {

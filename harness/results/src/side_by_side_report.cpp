@@ -165,6 +165,7 @@ std::string render_table(const SideBySideResult& r, const Comparison& comparison
 
 std::string render_json(const SideBySideResult& r, const Comparison& comparison) {
     nlohmann::json j;
+    j[kSchemaVersionKey] = kResultSchemaVersion;
     j["side_by_side"] = true;
     j["labels"] = r.labels;
     j["rounds"] = r.complete_rounds();

@@ -261,7 +261,9 @@ nlohmann::json detail::stat_json(const StatResult& r) {
 namespace {
 
 std::string render_json(const StatResult& r) {
-    return json_text(stat_json(r));
+    nlohmann::json j = stat_json(r);  // also each command of a side by side, which has its own
+    j[kSchemaVersionKey] = kResultSchemaVersion;
+    return json_text(j);
 }
 
 std::string render_markdown(const StatResult& r) {

@@ -7,6 +7,15 @@
 
 namespace perfgauge::harness {
 
+/// The version of the result contract (docs/schema/, docs/result-format.md) that every JSON file
+/// this binary writes follows, stated in the file's top-level "schema_version". One number for
+/// every kind: a change to any kind's schema raises it. Readers accept 1 to this, and a file
+/// without the field as version 1 (written before the field existed, in the same format).
+inline constexpr int kResultSchemaVersion = 1;
+inline constexpr const char* kSchemaVersionKey = "schema_version";
+/// What a file without "schema_version" follows.
+inline constexpr int kUnversionedSchemaVersion = 1;
+
 /// `j` as text with a final newline. Strings that are not UTF-8 (a command's argument, a path
 /// or a benchmark name made of arbitrary bytes) have each invalid byte replaced by U+FFFD:
 /// nlohmann's default would throw in the middle of writing a finished result.
