@@ -69,15 +69,13 @@ std::pair<std::string, std::string> equal_length_paths(const std::string& a, con
 
 // One child of `side` measures the benchmark alone into `path`. Nullopt when interrupted
 // meanwhile (what it measured is dropped: a pair needs both sides).
-std::optional<harness::RunResult> measure_one(const Side& side,
-                                              const std::vector<std::string>& arguments,
+std::optional<harness::RunResult> measure_one(const Side& side, harness::RunRequest request,
                                               const std::filesystem::path& path,
                                               const std::string& benchmark) {
-    std::vector<std::string> argv = {side.launch, "run"};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
     // Process 1 of 2: the measuring child of index 0 says the suite's notes, which this
     // process said once already.
-    argv.push_back("--internal-measure-child=1:2:" + path.string());
+    request.measuring_child = harness::MeasuringChild{1, 2, path};
+    const auto argv = measuring_argv(side.launch, request);
     harness::ChildSetup setup;
     setup.stdout_to_stderr = true;  // an OTHER's chatter must not spoil --format json on stdout
     harness::PendingChild child(argv, setup);
@@ -122,7 +120,7 @@ std::string in_turn_token() {
 
 // The benchmarks the selection holds, by name, with the arguments that select each alone;
 // their data is dropped at once (each child builds its own benchmark's).
-using Selections = std::vector<std::pair<std::string, std::vector<std::string>>>;
+using Selections = std::vector<std::pair<std::string, harness::SuiteSelection>>;
 Selections benchmark_selections(const harness::RunRequest& request, workloads::SuiteSpec spec,
                                 const harness::SystemInfo& system) {
     Selections benchmarks;
@@ -131,20 +129,18 @@ Selections benchmark_selections(const harness::RunRequest& request, workloads::S
     for (const auto& note : suite.notes)
         say("perfgauge run: {}\n", note);
     for (const auto& b : suite.benchmarks)
-        benchmarks.emplace_back(b.name, single_benchmark_arguments(request.selection, b.params));
+        benchmarks.emplace_back(b.name, single_benchmark_selection(request.selection, b.params));
     return benchmarks;
 }
 
-// What every child of both builds is given besides its benchmark, rounds and seed.
-std::vector<std::string> child_timing(const harness::RunRequest& request) {
-    std::vector<std::string> timing = timing_arguments(request);
-    timing.push_back("--backend=perf");
-    if (!request.quiet)
-        timing.push_back("--quiet");  // this process shows the progress
+// What every child of both builds is asked besides its benchmark, rounds and seed.
+harness::RunRequest child_request(const harness::RunRequest& request) {
+    harness::RunRequest child = measuring_request(request);
+    child.backend = harness::Backend::perf;
+    child.quiet = true;  // this process shows the progress
     // The per-benchmark budget is the run's, shared between a side's processes like the rounds.
-    timing.push_back(fmt::format("--max-time={}",
-                                 request.max_time_s / static_cast<double>(request.against->pairs)));
-    return timing;
+    child.max_time_s = request.max_time_s / static_cast<double>(request.against->pairs);
+    return child;
 }
 
 // How the pairs went: where measuring stopped early (an interrupt, or a child that failed:
@@ -158,7 +154,7 @@ struct PairsDone {
 struct PairedRun {
     const harness::RunRequest& request;
     const Selections& benchmarks;
-    std::vector<std::string> timing;
+    harness::RunRequest child;
     std::vector<std::size_t> shares;
     std::uint64_t seed;
     bool progress;
@@ -185,10 +181,10 @@ bool measure_benchmark(const PairedRun& run, std::size_t k, Side& own, Side& oth
                       : fmt::format("of {}", against.pairs),
                 name);
         }
-        std::vector<std::string> arguments = selection;
-        arguments.insert(arguments.end(), run.timing.begin(), run.timing.end());
-        arguments.push_back(fmt::format("--repeat={}", run.shares[i % run.shares.size()]));
-        arguments.push_back(fmt::format("--seed={}", run.seed + i));
+        harness::RunRequest child = run.child;
+        child.selection = selection;
+        child.repetitions = run.shares[i % run.shares.size()];
+        child.seed = run.seed + i;
         // A B, B A, A B, ...: a machine that speeds up or slows down steadily favours
         // neither build; with an odd number of pairs, the benchmarks take turns at the
         // extra first place.
@@ -199,7 +195,7 @@ bool measure_benchmark(const PairedRun& run, std::size_t k, Side& own, Side& oth
                 run.dir / fmt::format("{}-{}-{}.json", k, i, side == &own ? "own" : "oth");
             std::optional<harness::RunResult> result;
             try {
-                result = measure_one(*side, arguments, path, name);
+                result = measure_one(*side, child, path, name);
             } catch (const std::runtime_error& e) {
                 done.failure = e.what();
             }
@@ -224,7 +220,7 @@ PairsDone measure_pairs(const harness::RunRequest& request, const Selections& be
     const harness::ScratchDir dir("perfgauge-against", "the two builds' results");
     const PairedRun run{request,
                         benchmarks,
-                        child_timing(request),
+                        child_request(request),
                         repetitions_per_process(request.repetitions, against.pairs),
                         request.seed ? *request.seed : std::random_device{}(),
                         !request.quiet && ::isatty(STDERR_FILENO),

@@ -17,6 +17,7 @@
 
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/process_fanout.hpp"
+#include "perfgauge/harness/request_json.hpp"
 #include "perfgauge/harness/selection.hpp"
 #include "perfgauge/harness/simulation.hpp"
 #include "perfgauge/pmu/suggest.hpp"
@@ -348,31 +349,19 @@ std::optional<int> pin_option(const po::variables_map& vm) {
     return cpu;
 }
 
-// --internal-measure-child INDEX:COUNT:PATH: this perfgauge is one of a run's measuring
-// processes and writes its result to PATH.
-std::optional<harness::MeasuringChild> measuring_child_option(const po::variables_map& vm) {
-    if (!vm.count("internal-measure-child"))
-        return std::nullopt;
-    const std::string text = vm["internal-measure-child"].as<std::string>();
-    const auto bad = [] {
-        return UsageError("--internal-measure-child is perfgauge's own; use --processes");
-    };
-    // INDEX:COUNT:PATH, the path taken whole (it may hold colons, and has no length limit).
-    const std::size_t first = text.find(':');
-    const std::size_t second = first == std::string::npos ? first : text.find(':', first + 1);
-    if (second == std::string::npos || second + 1 == text.size())
-        throw bad();
-    harness::MeasuringChild child;
+// --internal-request JSON: this perfgauge is one of a run's measuring processes (--processes,
+// --against), and its parent wrote the request (run_request_to_json), validated already.
+harness::RunRequest request_from_parent(const std::string& text) {
     try {
-        child.index = std::stoul(text.substr(0, first));
-        child.count = std::stoul(text.substr(first + 1, second - first - 1));
-    } catch (const std::logic_error&) {
-        throw bad();
+        auto request = harness::run_request_from_json(text, PERFGAUGE_VERSION);
+        if (!request.measuring_child ||
+            request.measuring_child->index >= request.measuring_child->count)
+            throw harness::RequestError("a request for no measuring process");
+        return request;
+    } catch (const harness::RequestError& e) {
+        throw UsageError(fmt::format(
+            "--internal-request is perfgauge's own (use --processes or --against): {}", e.what()));
     }
-    if (child.index >= child.count)
-        throw bad();
-    child.result_path = text.substr(second + 1);
-    return child;
 }
 
 // run's --format: the result formats, and the answer (the table format's one-screen summary).
@@ -538,20 +527,18 @@ void read_run(const po::variables_map& vm, harness::RunRequest& request) {
             "OTHER_PERFGAUGE");
     read_format(vm, request);
     request.backend = backend_option(vm);
-    request.measuring_child = measuring_child_option(vm);
     const int processes = vm["processes"].as<int>();
     if (processes < 1 || processes > 64)
         throw UsageError(fmt::format("--processes must be 1 to 64, not {}", processes));
     request.processes = static_cast<std::size_t>(processes);
-    if (processes > 1 && !request.measuring_child)  // every process must get rounds to measure
+    if (processes > 1)  // every process must get rounds to measure
         repetitions_per_process(request.repetitions, request.processes);
     const unsigned long long jobs =
         unsigned_option(vm, "sim-jobs", "a non-negative integer (0: one per CPU, to 256)");
     if (jobs > 256)
         throw UsageError(fmt::format("--sim-jobs must be 0 (one per CPU) to 256, not {}", jobs));
     request.sim_jobs = static_cast<unsigned>(jobs);
-    if (!request.measuring_child)
-        read_outputs(vm, request);
+    read_outputs(vm, request);
 }
 
 }  // namespace
@@ -580,8 +567,9 @@ std::optional<harness::RunRequest> parse_run_request(const std::vector<std::stri
     po::options_description hidden;
     hidden.add_options()("internal-sim-child", po::value<std::string>(),
                          "perfgauge's own: the simulation child writes its manifest here")(
-        "internal-measure-child", po::value<std::string>(),
-        "perfgauge's own: INDEX:COUNT:PATH, a measuring process writes its result to PATH");
+        "internal-request", po::value<std::string>(),
+        "perfgauge's own: a measuring process's request (JSON)")(
+        "internal-measure-child", po::value<std::string>(), "replaced by --internal-request");
     po::options_description all;
     all.add(options).add(hidden);
     const auto vm =
@@ -590,6 +578,10 @@ std::optional<harness::RunRequest> parse_run_request(const std::vector<std::stri
         std::cout << options << '\n';
         return std::nullopt;
     }
+    if (vm.count("internal-measure-child"))
+        throw UsageError("--internal-measure-child is perfgauge's own; use --processes");
+    if (vm.count("internal-request"))
+        return request_from_parent(vm["internal-request"].as<std::string>());
     harness::RunRequest request;
     // Checked first: a bad number is refused at once, before the machine is probed.
     read_timing(vm, request);

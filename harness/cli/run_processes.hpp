@@ -13,9 +13,13 @@
 
 namespace perfgauge::cli {
 
-/// The options every measuring child takes over unchanged besides the selection and the
-/// backend: events, sample and warm-up time, precision, interleaving and scheduling.
-std::vector<std::string> timing_arguments(const harness::RunRequest& request);
+/// `request` as a measuring process's: no outputs of its own, no notes to say again, measured
+/// here (the share of rounds, seed and budget, and its place, are the caller's to set).
+harness::RunRequest measuring_request(harness::RunRequest request);
+
+/// perfgauge `executable` run as the measuring process `request` describes.
+std::vector<std::string> measuring_argv(const std::string& executable,
+                                        const harness::RunRequest& request);
 
 /// harness::measure_in_processes with `perfgauge run` as each measuring process: the same
 /// suite, events and timing options, and the process's share (rounds, seed, budget, file).

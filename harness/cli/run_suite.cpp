@@ -148,20 +148,23 @@ std::vector<std::string> suite_arguments(const harness::SuiteSelection& selectio
     return out;
 }
 
-std::vector<std::string> single_benchmark_arguments(
+harness::SuiteSelection single_benchmark_selection(
     const harness::SuiteSelection& selection,
     const std::vector<std::pair<std::string, std::string>>& params) {
-    const std::string workload = param(params, "workload");
-    std::vector<std::string> out = {"--workload=" + workload};
-    if (workload == "varint") {  // memcpy has neither (its params say "memcpy" and "-")
-        out.push_back("--variant=" + param(params, "variant"));
-        out.push_back("--shape=" + param(params, "shape"));
+    harness::SuiteSelection one;
+    one.workloads = {param(params, "workload")};
+    if (one.workloads.front() == "varint") {  // memcpy has neither ("memcpy" and "-")
+        one.variants = {param(params, "variant")};
+        one.shapes = {*workloads::parse_shape(param(params, "shape"))};
     }
-    out.push_back("--dist=" + param(params, "dist"));
-    out.push_back("--cache=" + param(params, "cache"));
-    out.push_back("--sizes=" + param(params, "size_bytes"));
-    add_cache_arguments(selection, out);
-    return out;
+    one.distributions = {*workloads::parse_distribution(param(params, "dist"))};
+    one.caches = {*workloads::parse_cache_state(param(params, "cache"))};
+    one.sizes = {std::stoull(param(params, "size_bytes"))};
+    one.l1d = selection.l1d;
+    one.l2 = selection.l2;
+    one.l3 = selection.l3;
+    one.data_seed = selection.data_seed;
+    return one;
 }
 
 }  // namespace perfgauge::cli

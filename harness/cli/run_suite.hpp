@@ -15,10 +15,10 @@ namespace perfgauge::cli {
 /// perfgauge (a measuring process, the simulation) rebuilds exactly the same suite from them.
 std::vector<std::string> suite_arguments(const harness::SuiteSelection& selection);
 
-/// The options one benchmark's selection takes (--workload, --variant, --dist, --shape,
-/// --cache, --sizes from its params), beside the cache sizes and data seed of the run's: a child
-/// perfgauge given them builds exactly that benchmark, under the same name.
-std::vector<std::string> single_benchmark_arguments(
+/// One benchmark's selection (--workload, --variant, --dist, --shape, --cache, --sizes from its
+/// params), with the cache sizes and data seed of `selection`: a child perfgauge given it builds
+/// exactly that benchmark, under the same name.
+harness::SuiteSelection single_benchmark_selection(
     const harness::SuiteSelection& selection,
     const std::vector<std::pair<std::string, std::string>>& params);
 
