@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -191,30 +192,37 @@ std::string render_run_output(const harness::RunRequest& request, const harness:
     return rendered;
 }
 
-// The JSON result first: when the table cannot be printed (a full disk behind stdout), the
-// measurement is still kept.
+// Every output attempted whatever happened to the others (a JSON result that cannot be written
+// must not cost the table or -o, nor the reverse), each failure named; exit 1 when any failed.
+// The JSON result first: when the table cannot be printed, the measurement is still kept.
 int write_run_outputs(const harness::RunRequest& request, const harness::RunResult& result) {
     using Where = harness::SavedResult::Where;
+    std::vector<std::string> failures;
+    const auto attempt = [&](const char* name, const auto& write) {
+        try {
+            write();
+        } catch (const std::exception& e) {
+            failures.push_back(fmt::format("{}: {}", name, e.what()));
+        }
+    };
     std::string json_path;
     if (request.json.where != Where::nowhere) {
-        json_path = save_result_json(harness::render_run(result, harness::OutputFormat::json),
-                                     request.json.where == Where::path
-                                         ? std::optional(request.json.path.string())
-                                         : std::nullopt,
-                                     default_result_stem(), request.output.string());
+        attempt("--json", [&] {
+            json_path = save_result_json(harness::render_run(result, harness::OutputFormat::json),
+                                         request.json.where == Where::path
+                                             ? std::optional(request.json.path.string())
+                                             : std::nullopt,
+                                         default_result_stem(), request.output.string());
+        });
     }
-    const auto saved = [&] {
-        if (!json_path.empty())
-            say("perfgauge run: result saved to {}\n", json_path);
-    };
-    try {
+    attempt(request.output.empty() ? "the table" : "-o", [&] {
         write_output(render_run_output(request, result, json_path), request.output.string());
-    } catch (...) {
-        saved();  // what was kept, beside the error main reports
-        throw;
-    }
-    saved();
-    return interrupted_or_ok(result);
+    });
+    if (!json_path.empty())
+        say("perfgauge run: result saved to {}\n", json_path);
+    for (const auto& failure : failures)
+        say("perfgauge run: error: {}\n", failure);
+    return failures.empty() ? interrupted_or_ok(result) : kExitFailure;
 }
 
 // A measuring process: its result to the file its parent named, even when interrupted (the

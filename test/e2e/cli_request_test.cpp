@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "../support/cli.hpp"
+#include "../support/temp_dir.hpp"
 
 namespace perfgauge::test {
 namespace {
@@ -89,6 +93,41 @@ TEST(CliRequest, FormatListsAreComplete) {
     const auto exported = perfgauge({"export", "none.json", "--format", "bogus"});
     EXPECT_EQ(exported.exit_code, 2);
     EXPECT_TRUE(contains(exported.err, "choose table, csv, json, md or bmf")) << exported.err;
+}
+
+// A run's outputs are written independently (issue 38, class 3): a JSON result that cannot be
+// written (/dev/full passes every check made up front) leaves the table in -o, and the
+// reverse; each failure is named, and the exit status is 1.
+TEST(CliRequest, EachOutputIsWrittenWhateverHappensToTheOthers) {
+    TempDir dir;
+    const std::vector<std::string> run = {
+        "run",      "--l3", "64K",     "-r",         "3",           "--min-time", "0.0002",
+        "--warmup", "0",    "-e",      "task-clock", "-q",          "--workload", "memcpy",
+        "--cache",  "hot",  "--sizes", "1K",         "--processes", "1"};
+    const auto read = [](const std::filesystem::path& path) {
+        std::ostringstream text;
+        text << std::ifstream(path).rdbuf();
+        return text.str();
+    };
+    auto args = run;
+    const auto table = dir.path() / "table.txt";
+    args.insert(args.end(), {"--json", "/dev/full", "-o", table.string()});
+    const auto no_json = perfgauge(args);
+    EXPECT_EQ(no_json.exit_code, 1) << no_json.err;
+    EXPECT_TRUE(contains(read(table), "BENCHMARK")) << no_json.err;
+    EXPECT_TRUE(contains(no_json.err, "perfgauge run: error: --json: cannot write '/dev/full'"))
+        << no_json.err;
+
+    args = run;
+    const auto json = dir.path() / "r.json";
+    args.insert(args.end(), {"--json", json.string(), "-o", "/dev/full"});
+    const auto no_table = perfgauge(args);
+    EXPECT_EQ(no_table.exit_code, 1) << no_table.err;
+    EXPECT_FALSE(nlohmann::json::parse(read(json))["benchmarks"].empty());
+    EXPECT_TRUE(contains(no_table.err, "perfgauge run: result saved to " + json.string()))
+        << no_table.err;
+    EXPECT_TRUE(contains(no_table.err, "perfgauge run: error: -o: cannot write '/dev/full'"))
+        << no_table.err;
 }
 
 }  // namespace
