@@ -24,6 +24,7 @@
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/request_json.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
@@ -83,8 +84,16 @@ std::optional<harness::RunResult> measure_one(const Side& side, harness::RunRequ
     if (harness::interrupt_signal() != 0)
         return std::nullopt;
     if (status.exec_failed || status.signaled || status.code != 0) {
-        throw std::runtime_error(fmt::format("{} ({}) {} while measuring {}", side.label,
-                                             side.executable, status.describe(), benchmark));
+        // Exit 2 is how a perfgauge refuses its request: one older than the request format (or
+        // of another format) is the likely cause, and it says so above this line.
+        const bool refused = !status.exec_failed && !status.signaled && status.code == 2;
+        throw std::runtime_error(fmt::format(
+            "{} ({}) {} while measuring {}{}", side.label, side.executable, status.describe(),
+            benchmark,
+            refused ? fmt::format("; it refused its request: --against needs a perfgauge that "
+                                  "reads request format {} (builds from before it do not)",
+                                  harness::kRunRequestFormat)
+                    : ""));
     }
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {

@@ -130,5 +130,24 @@ TEST(CliRequest, EachOutputIsWrittenWhateverHappensToTheOthers) {
         << no_table.err;
 }
 
+// A build that does not read this build's request format (one from before it) refuses its
+// request with exit 2 at the first child; run --against says what that means.
+TEST(CliRequest, AnOtherBuildThatRefusesTheRequestIsNamed) {
+    TempDir dir;
+    const auto older = dir.path() / "older-perfgauge";
+    std::ofstream(older) << "#!/bin/sh\necho \"perfgauge run: unrecognised option\" >&2\nexit 2\n";
+    std::filesystem::permissions(older, std::filesystem::perms::owner_all);
+    const auto r = perfgauge({"run",        "--l3",    "64K",        "-r",        "3",
+                              "--min-time", "0.0002",  "--warmup",   "0",         "-e",
+                              "task-clock", "-q",      "--workload", "memcpy",    "--cache",
+                              "hot",        "--sizes", "1K",         "--against", older.string(),
+                              "--pairs",    "3",       "--json",     "none",      "--against-json",
+                              "none"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "the other build (" + older.string() + ") exited with 2")) << r.err;
+    EXPECT_TRUE(contains(r.err, "--against needs a perfgauge that reads request format 1"))
+        << r.err;
+}
+
 }  // namespace
 }  // namespace perfgauge::test
