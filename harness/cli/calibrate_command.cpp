@@ -187,45 +187,47 @@ RowCounts count_rows(const std::vector<CorrectionCheck>& checks) {
     return counts;
 }
 
-}  // namespace
+// calibrate's --help.
+std::string calibrate_usage() {
+    return "usage: perfgauge calibrate [--format table|json] [-o FILE] [--samples N] "
+           "[--events LIST] [--quick]\n\n"
+           "Measures what measuring costs here, then checks that perfgauge's correction of it "
+           "holds.\n"
+           "- Each clock: its granularity, measured (the smallest non-zero difference between\n"
+           "  consecutive reads, and the most frequent differences), next to its nominal "
+           "frequency\n"
+           "  (one TSC tick numbers time more finely than the TSC may advance); the cost of one\n"
+           "  start/stop pair around nothing (median of the means of groups of 32 pairs, which\n"
+           "  survives the clock's steps); one counter snapshot (read() of a 3-event group; rdpmc\n"
+           "  where the PMU allows).\n"
+           "- Seed experiment (Ou 2020), through perfgauge's own runner: k = 1, 10, ..., 100000\n"
+           "  dependent atomic adds per iteration, timed in a loop that never pauses (REFERENCE)\n"
+           "  and with a pause()/resume() pair in every iteration, RAW and CORRECTED by the\n"
+           "  calibrated costs the runner subtracts (it calibrates the pair between pieces of\n"
+           "  work, where a benchmark puts one: six kinds, whose median it subtracts; how far the\n"
+           "  furthest kind is from it is printed: at small k the error is as much about which\n"
+           "  work this is as about the correction). Where a counter snapshot is a\n"
+           "  system call (any software event; hardware ones without rdpmc), the runner times a\n"
+           "  pausing benchmark in batches whose pauses read only the clock and counts it in\n"
+           "  batches beside them: a system call can cost the work after it more than itself (on\n"
+           "  a kernel with page-table isolation and no PCID each flushes the TLB), by an amount\n"
+           "  no constant fits; SNAPSHOTS says how much, per pair (what the snapshots added).\n"
+           "  ERROR = CORRECTED - REFERENCE\n"
+           "  (the median of the differences within a round: the two sides alternate batch by\n"
+           "  batch), target |ERROR| <= max(1 ns, 2% of REFERENCE) (1 ns at k = 1, 2% from\n"
+           "  k = 100 on). Once with no counters, once with --events. Medians of the runner's\n"
+           "  clean samples; PAIRS: rounds in which both sides had one (disturbed batches are\n"
+           "  re-taken, not counted); a row with none says 'no pair' (its errors are null in the\n"
+           "  JSON) and does not pass. DRIFT: how much slower (+) or faster (-) perfgauge's\n"
+           "  machine probe ran during the row than while the pair was calibrated (before the\n"
+           "  sweep): a pair whose cost moved with the machine leaves that share of itself in\n"
+           "  ERROR, which a failed row then says when it is beyond the probe's noise (5%);\n"
+           "  - (null in the JSON) where no sample was timed to measure it.\n"
+           "Exit status 0 whatever the verdicts (it is a report); the JSON carries pass flags.\n"
+           "\noptions";
+}
 
-int calibrate_command(const std::vector<std::string>& args) {
-    po::options_description options(
-        "usage: perfgauge calibrate [--format table|json] [-o FILE] [--samples N] "
-        "[--events LIST] [--quick]\n\n"
-        "Measures what measuring costs here, then checks that perfgauge's correction of it "
-        "holds.\n"
-        "- Each clock: its granularity, measured (the smallest non-zero difference between\n"
-        "  consecutive reads, and the most frequent differences), next to its nominal frequency\n"
-        "  (one TSC tick numbers time more finely than the TSC may advance); the cost of one\n"
-        "  start/stop pair around nothing (median of the means of groups of 32 pairs, which\n"
-        "  survives the clock's steps); one counter snapshot (read() of a 3-event group; rdpmc\n"
-        "  where the PMU allows).\n"
-        "- Seed experiment (Ou 2020), through perfgauge's own runner: k = 1, 10, ..., 100000\n"
-        "  dependent atomic adds per iteration, timed in a loop that never pauses (REFERENCE)\n"
-        "  and with a pause()/resume() pair in every iteration, RAW and CORRECTED by the\n"
-        "  calibrated costs the runner subtracts (it calibrates the pair between pieces of\n"
-        "  work, where a benchmark puts one: six kinds, whose median it subtracts; how far the\n"
-        "  furthest kind is from it is printed: at small k the error is as much about which\n"
-        "  work this is as about the correction). Where a counter snapshot is a\n"
-        "  system call (any software event; hardware ones without rdpmc), the runner times a\n"
-        "  pausing benchmark in batches whose pauses read only the clock and counts it in\n"
-        "  batches beside them: a system call can cost the work after it more than itself (on\n"
-        "  a kernel with page-table isolation and no PCID each flushes the TLB), by an amount\n"
-        "  no constant fits; SNAPSHOTS says how much, per pair (what the snapshots added).\n"
-        "  ERROR = CORRECTED - REFERENCE\n"
-        "  (the median of the differences within a round: the two sides alternate batch by\n"
-        "  batch), target |ERROR| <= max(1 ns, 2% of REFERENCE) (1 ns at k = 1, 2% from\n"
-        "  k = 100 on). Once with no counters, once with --events. Medians of the runner's\n"
-        "  clean samples; PAIRS: rounds in which both sides had one (disturbed batches are\n"
-        "  re-taken, not counted); a row with none says 'no pair' (its errors are null in the\n"
-        "  JSON) and does not pass. DRIFT: how much slower (+) or faster (-) perfgauge's\n"
-        "  machine probe ran during the row than while the pair was calibrated (before the\n"
-        "  sweep): a pair whose cost moved with the machine leaves that share of itself in\n"
-        "  ERROR, which a failed row then says when it is beyond the probe's noise (5%);\n"
-        "  - (null in the JSON) where no sample was timed to measure it.\n"
-        "Exit status 0 whatever the verdicts (it is a report); the JSON carries pass flags.\n"
-        "\noptions");
+void add_calibrate_options(po::options_description& options) {
     options.add_options()("help,h", "show this help")(
         "format", po::value<std::string>()->default_value("table"), "table or json")(
         "output,o", po::value<std::string>(),
@@ -237,72 +239,51 @@ int calibrate_command(const std::vector<std::string>& args) {
         "quick",
         "5 samples per side, no more for precision, and a 5 ms warm-up in the sweeps (a few "
         "seconds, less precise)");
-    const auto vm = parse_options(args, options, {});
-    if (vm.count("help")) {
-        std::cout << options << '\n';
-        return kExitOk;
-    }
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "table" && format != "json")
-        throw UsageError("--format must be table or json, not '" + format + "'");
-    const std::string output = output_option(vm);  // checked before the seconds of measuring
-    refuse_outputs_over_inputs({{"-o", output}}, {});
-    const std::size_t samples = vm["samples"].as<std::size_t>();
-    if (samples < 100 || samples > 100'000'000)
-        throw UsageError("--samples must be between 100 and 100000000");
-    const std::string events = vm["events"].as<std::string>();
-    if (events.empty())
-        throw UsageError("--events must name at least one event (the first sweep has none)");
-    pmu::EventResolver().resolve(events);  // a misspelled name fails now, not after a sweep
-    harness::CorrectionCheckOptions sweep;
-    if (vm.count("quick")) {
-        sweep.repetitions = 5;
-        sweep.precision = 0;
-        sweep.warmup_time_s = 0.005;
-    }
+}
 
-    const auto c = harness::calibrate(samples);
-    const std::vector<CorrectionCheck> checks = {harness::check_correction("", sweep),
-                                                 harness::check_correction(events, sweep)};
-    const RowCounts counts = count_rows(checks);
+// The calibration and both sweeps as JSON.
+std::string calibration_json(const harness::Calibration& c,
+                             const std::vector<CorrectionCheck>& checks, const RowCounts& counts) {
     const auto& region = c.clocks.front();
-    if (format == "json") {
-        nlohmann::json j;
-        j[harness::kSchemaVersionKey] = harness::kResultSchemaVersion;
-        j["clock"] = region.name;
-        j["clock_overhead_ns"] = region.overhead_ns;
-        j["clock_granularity_ns"] = region.steps.granularity_ns;
-        j["snapshot_read_ns"] = number_or_null(c.snapshot_read_ns);
-        j["snapshot_rdpmc_ns"] =
-            c.snapshot_rdpmc_ns ? nlohmann::json(*c.snapshot_rdpmc_ns) : nlohmann::json(nullptr);
-        j["samples"] = c.samples;
-        for (const auto& clock : c.clocks) {
-            nlohmann::json steps = nlohmann::json::array();
-            for (const auto& s : clock.steps.common)
-                steps.push_back({{"ns", s.ns}, {"share", s.share}});
-            j["clocks"].push_back({{"name", clock.name},
-                                   {"overhead_ns", clock.overhead_ns},
-                                   {"granularity_ns", clock.steps.granularity_ns},
-                                   {"granularity_is_upper_bound", !clock.steps.exact},
-                                   {"same_value_share", clock.steps.same_value_share},
-                                   {"steps", steps},
-                                   {"nominal_ghz", clock.nominal_ghz}});
-        }
-        j["correction"] = {{"experiment",
-                            "Ou 2020 (Go issue 41641): k dependent atomic adds "
-                            "per iteration, with and without a pause/resume pair"},
-                           {"tolerance_ns", harness::kCorrectionToleranceNs},
-                           {"tolerance_share", harness::kCorrectionToleranceShare},
-                           {"rows", counts.rows},
-                           {"rows_passed", counts.passed},
-                           {"rows_unchecked", counts.unchecked},
-                           {"pass", counts.passed == counts.rows},
-                           {"checks", nlohmann::json::array()}};
-        for (const auto& check : checks)
-            j["correction"]["checks"].push_back(check_json(check));
-        write_output(harness::json_text(j), output);
-        return kExitOk;
+    nlohmann::json j;
+    j[harness::kSchemaVersionKey] = harness::kResultSchemaVersion;
+    j["clock"] = region.name;
+    j["clock_overhead_ns"] = region.overhead_ns;
+    j["clock_granularity_ns"] = region.steps.granularity_ns;
+    j["snapshot_read_ns"] = number_or_null(c.snapshot_read_ns);
+    j["snapshot_rdpmc_ns"] =
+        c.snapshot_rdpmc_ns ? nlohmann::json(*c.snapshot_rdpmc_ns) : nlohmann::json(nullptr);
+    j["samples"] = c.samples;
+    for (const auto& clock : c.clocks) {
+        nlohmann::json steps = nlohmann::json::array();
+        for (const auto& s : clock.steps.common)
+            steps.push_back({{"ns", s.ns}, {"share", s.share}});
+        j["clocks"].push_back({{"name", clock.name},
+                               {"overhead_ns", clock.overhead_ns},
+                               {"granularity_ns", clock.steps.granularity_ns},
+                               {"granularity_is_upper_bound", !clock.steps.exact},
+                               {"same_value_share", clock.steps.same_value_share},
+                               {"steps", steps},
+                               {"nominal_ghz", clock.nominal_ghz}});
     }
+    j["correction"] = {{"experiment",
+                        "Ou 2020 (Go issue 41641): k dependent atomic adds "
+                        "per iteration, with and without a pause/resume pair"},
+                       {"tolerance_ns", harness::kCorrectionToleranceNs},
+                       {"tolerance_share", harness::kCorrectionToleranceShare},
+                       {"rows", counts.rows},
+                       {"rows_passed", counts.passed},
+                       {"rows_unchecked", counts.unchecked},
+                       {"pass", counts.passed == counts.rows},
+                       {"checks", nlohmann::json::array()}};
+    for (const auto& check : checks)
+        j["correction"]["checks"].push_back(check_json(check));
+    return harness::json_text(j);
+}
+
+// The calibration and both sweeps as tables, with the verdict.
+std::string calibration_table(const harness::Calibration& c,
+                              const std::vector<CorrectionCheck>& checks, const RowCounts& counts) {
     std::string out;
     harness::TextTable table({"CLOCK", "OVERHEAD", "GRANULARITY", "NOMINAL", "STEPS SEEN"},
                              {harness::TextTable::Align::left, harness::TextTable::Align::right,
@@ -346,7 +327,45 @@ int calibrate_command(const std::vector<std::string>& args) {
                        : fmt::format("; {} not checked (no round without a disturbed batch: the "
                                      "machine was busy, run it again)",
                                      counts.unchecked));
-    write_output(out, output);
+    return out;
+}
+
+}  // namespace
+
+int calibrate_command(const std::vector<std::string>& args) {
+    po::options_description options(calibrate_usage());
+    add_calibrate_options(options);
+    const auto vm = parse_options(args, options, {});
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return kExitOk;
+    }
+    const std::string format = vm["format"].as<std::string>();
+    if (format != "table" && format != "json")
+        throw UsageError("--format must be table or json, not '" + format + "'");
+    const std::string output = output_option(vm);  // checked before the seconds of measuring
+    refuse_outputs_over_inputs({{"-o", output}}, {});
+    const std::size_t samples = vm["samples"].as<std::size_t>();
+    if (samples < 100 || samples > 100'000'000)
+        throw UsageError("--samples must be between 100 and 100000000");
+    const std::string events = vm["events"].as<std::string>();
+    if (events.empty())
+        throw UsageError("--events must name at least one event (the first sweep has none)");
+    pmu::EventResolver().resolve(events);  // a misspelled name fails now, not after a sweep
+    harness::CorrectionCheckOptions sweep;
+    if (vm.count("quick")) {
+        sweep.repetitions = 5;
+        sweep.precision = 0;
+        sweep.warmup_time_s = 0.005;
+    }
+
+    const auto c = harness::calibrate(samples);
+    const std::vector<CorrectionCheck> checks = {harness::check_correction("", sweep),
+                                                 harness::check_correction(events, sweep)};
+    const RowCounts counts = count_rows(checks);
+    const std::string text = format == "json" ? calibration_json(c, checks, counts)
+                                              : calibration_table(c, checks, counts);
+    write_output(text, output);
     return kExitOk;
 }
 

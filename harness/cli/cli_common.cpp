@@ -77,11 +77,14 @@ std::vector<std::string> canonical_spellings(
     return args;
 }
 
-harness::OutputFormat format_option(const po::variables_map& vm) {
+harness::OutputFormat format_option(const po::variables_map& vm, const char* choices) {
+    const std::string text = vm["format"].as<std::string>();
     try {
-        return harness::parse_output_format(vm["format"].as<std::string>());
+        return harness::parse_output_format(text);
     } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
+        if (choices == nullptr)
+            throw UsageError(e.what());
+        throw UsageError(fmt::format("unknown format '{}': choose {}", text, choices));
     }
 }
 

@@ -54,8 +54,9 @@ double bounded_option(const po::variables_map& vm, const char* name, const Bound
 std::vector<std::string> canonical_spellings(
     std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& aliases);
 
-/// The value of --format as an OutputFormat; UsageError for an unknown one.
-harness::OutputFormat format_option(const po::variables_map& vm);
+/// The value of --format as an OutputFormat; UsageError for an unknown one, naming `choices`
+/// when the command has formats of its own beside these ("table, csv, json, md or bmf").
+harness::OutputFormat format_option(const po::variables_map& vm, const char* choices = nullptr);
 /// UsageError unless `path` can be written: checked before any work, so nothing is lost.
 void check_output_path(const std::string& path);
 /// The value of -o/--output, "" when absent or "-" (the standard stream); checked with

@@ -50,7 +50,8 @@ int export_command(const std::vector<std::string>& args) {
         throw UsageError("which result file? perfgauge export RESULT.json --format ...");
     // bmf is an export of its own, not one of the formats every result renders in.
     const bool bmf = vm["format"].as<std::string>() == "bmf";
-    const harness::OutputFormat format = bmf ? harness::OutputFormat::json : format_option(vm);
+    const harness::OutputFormat format =
+        bmf ? harness::OutputFormat::json : format_option(vm, "table, csv, json, md or bmf");
     std::optional<UserPattern> filter;
     if (vm.count("filter"))
         filter.emplace("--filter", vm["filter"].as<std::string>());

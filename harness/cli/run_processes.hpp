@@ -4,26 +4,25 @@
 // passing for a property of the code.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "cli_common.hpp"
 #include "perfgauge/harness/result.hpp"
+#include "perfgauge/harness/run_request.hpp"
 
 namespace perfgauge::cli {
 
-/// The options every measuring child takes over unchanged besides the selection and the
-/// backend: events, sample and warm-up time, precision, interleaving and scheduling.
-std::vector<std::string> timing_arguments(const po::variables_map& vm);
+/// `request` as a measuring process's: no outputs of its own, no notes to say again, measured
+/// here (the share of rounds, seed and budget, and its place, are the caller's to set).
+harness::RunRequest measuring_request(harness::RunRequest request);
 
-/// harness::repetitions_per_process, its refusal a UsageError.
-std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::size_t processes);
+/// perfgauge `executable` run as the measuring process `request` describes.
+std::vector<std::string> measuring_argv(const std::string& executable,
+                                        const harness::RunRequest& request);
 
 /// harness::measure_in_processes with `perfgauge run` as each measuring process: the same
 /// suite, events and timing options, and the process's share (rounds, seed, budget, file).
-harness::RunResult measure_in_processes(const po::variables_map& vm, std::size_t processes,
-                                        std::uint64_t seed);
+harness::RunResult measure_in_processes(const harness::RunRequest& request, std::uint64_t seed);
 
 }  // namespace perfgauge::cli

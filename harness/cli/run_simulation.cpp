@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli_common.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
@@ -14,7 +15,7 @@
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/callgrind_output.hpp"
 #include "perfgauge/pmu/event_name.hpp"
-#include "run_options.hpp"
+#include "run_suite.hpp"
 
 namespace perfgauge::cli {
 
@@ -29,42 +30,40 @@ std::string describe_caches(const harness::SimulatedCaches& caches) {
 }
 
 harness::SimulatedCaches simulated_caches_for(const workloads::SuiteSpec& spec,
-                                              const po::variables_map& vm,
+                                              const harness::SuiteSelection& selection,
                                               const harness::SystemInfo& system) {
     return harness::simulated_caches(
-        system.caches, vm.count("l1d") ? std::optional(spec.cache_sizes.l1d) : std::nullopt,
-        vm.count("l3") ? std::optional(spec.cache_sizes.l3) : std::nullopt);
+        system.caches, selection.l1d ? std::optional(spec.cache_sizes.l1d) : std::nullopt,
+        selection.l3 ? std::optional(spec.cache_sizes.l3) : std::nullopt);
 }
 
-int run_simulation_child(const std::string& manifest_path, const workloads::SuiteSpec& spec,
-                         const po::variables_map& vm, const harness::SystemInfo& system) {
+int run_simulation_child(const harness::RunRequest& request, const workloads::SuiteSpec& spec,
+                         const harness::SystemInfo& system) {
     if (!pmu::callgrind::running_on_valgrind()) {
         throw UsageError(
             "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
     }
-    const std::uint64_t items = vm["sim-items"].as<std::uint64_t>();
+    const std::uint64_t items = request.sim_items;
     workloads::SuiteSpec simulated = spec;
     simulated.check_decoders = false;  // the parent did, on the same bytes, before measuring
     simulated.max_items_per_iteration = items;
     const workloads::Suite suite = workloads::build_suite(simulated, system.cpu);
-    const auto caches = simulated_caches_for(spec, vm, system);
+    const auto caches = simulated_caches_for(spec, request.selection, system);
     const std::uint64_t ll_bytes = caches.ll ? caches.ll->size : spec.cache_sizes.l3;
     const auto manifest =
-        harness::run_simulated_batches(suite.benchmarks, items, ll_bytes, simulation_jobs(vm));
+        harness::run_simulated_batches(suite.benchmarks, items, ll_bytes, simulation_jobs(request));
     if (const int signal = harness::interrupt_signal(); signal != 0)
         return harness::interrupted_exit_status(signal);  // its processes were reaped
-    harness::write_output_file(manifest_path, harness::manifest_to_json(manifest));
+    harness::write_output_file(request.sim_child_manifest->string(),
+                               harness::manifest_to_json(manifest));
     return kExitOk;
 }
 
-unsigned simulation_jobs(const po::variables_map& vm) {
-    const unsigned jobs = vm["sim-jobs"].as<unsigned>();
-    if (jobs > 256)
-        throw UsageError(fmt::format("--sim-jobs must be 0 (one per CPU) to 256, not {}", jobs));
-    return jobs == 0 ? harness::default_simulation_jobs() : jobs;
+unsigned simulation_jobs(const harness::RunRequest& request) {
+    return request.sim_jobs == 0 ? harness::default_simulation_jobs() : request.sim_jobs;
 }
 
-harness::SimulationResult run_simulation(const po::variables_map& vm,
+harness::SimulationResult run_simulation(const harness::RunRequest& run,
                                          const harness::EventPlan& plan,
                                          const harness::SimulatedCaches& caches,
                                          const std::string& valgrind, std::size_t benchmarks) {
@@ -74,11 +73,11 @@ harness::SimulationResult run_simulation(const po::variables_map& vm,
     request.setup.d1 = caches.d1;
     request.setup.ll = caches.ll;
     request.program = {own_executable(), "run"};
-    for (auto& a : suite_arguments(vm))
+    for (auto& a : suite_arguments(run.selection))
         request.program.push_back(std::move(a));
-    request.program.push_back(fmt::format("--sim-items={}", vm["sim-items"].as<std::uint64_t>()));
+    request.program.push_back(fmt::format("--sim-items={}", run.sim_items));
     request.events = plan.simulated_events();
-    request.jobs = simulation_jobs(vm);
+    request.jobs = simulation_jobs(run);
     const bool cache_sim = harness::needs_cache_simulation(request.events);
     if (cache_sim) {
         for (const auto& note : caches.notes)
@@ -109,7 +108,8 @@ std::string time_breakdown(const harness::SimulationResult& sim, double native_s
 
 std::vector<std::pair<std::string, std::string>> simulation_context(
     const harness::EventPlan& plan, const harness::SimulationResult& sim,
-    const harness::SimulatedCaches& caches, const po::variables_map& vm, double native_seconds) {
+    const harness::SimulatedCaches& caches, const harness::RunRequest& request,
+    double native_seconds) {
     if (sim.failure)  // no simulator, caches or items to report: the columns say why
         return {};
     std::vector<std::string> per_benchmark;
@@ -119,7 +119,7 @@ std::vector<std::pair<std::string, std::string>> simulation_context(
         {"notice", plan.notice},
         {"simulator", sim.creator},
         {"caches", sim.cache_sim ? describe_caches(caches) : "not simulated (no cache event)"},
-        {"min_items", std::to_string(vm["sim-items"].as<std::uint64_t>())},
+        {"min_items", std::to_string(request.sim_items)},
         {"simulation_seconds", fmt::format("{:.2f}", sim.wall_seconds)},
         {"native_seconds", fmt::format("{:.2f}", native_seconds)},
         {"simulation_jobs", std::to_string(sim.jobs)},
@@ -143,12 +143,12 @@ harness::EventRefusal interrupted_simulation(const std::string& when) {
 }
 
 std::optional<harness::SimulationResult> simulate_unless_interrupted(
-    const po::variables_map& vm, const harness::EventPlan& plan,
+    const harness::RunRequest& request, const harness::EventPlan& plan,
     const harness::SimulatedCaches& caches, const std::string& valgrind,
     harness::RunResult& result) {
     const auto start = std::chrono::steady_clock::now();
     try {
-        auto sim = run_simulation(vm, plan, caches, valgrind, result.benchmarks.size());
+        auto sim = run_simulation(request, plan, caches, valgrind, result.benchmarks.size());
         if (harness::interrupt_signal() == 0)
             return sim;
     } catch (const std::runtime_error& e) {

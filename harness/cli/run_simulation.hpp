@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "cli_common.hpp"
 #include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/run_request.hpp"
 #include "perfgauge/harness/simulation.hpp"
 #include "perfgauge/harness/system_facts.hpp"
 #include "perfgauge/workloads/suite.hpp"
@@ -21,21 +21,21 @@ std::string describe_caches(const harness::SimulatedCaches& caches);
 
 /// The simulated caches follow --l1d/--l3 like the sweep does.
 harness::SimulatedCaches simulated_caches_for(const workloads::SuiteSpec& spec,
-                                              const po::variables_map& vm,
+                                              const harness::SuiteSelection& selection,
                                               const harness::SystemInfo& system);
 
-/// Inside valgrind (--internal-sim-child): builds the same suite (not checking the decoders
-/// again, and cutting iterations of more than --sim-items items to their first --sim-items),
-/// runs each benchmark between client requests in a process of its own, --sim-jobs at once,
-/// writes the manifest. UsageError when not under valgrind.
-int run_simulation_child(const std::string& manifest_path, const workloads::SuiteSpec& spec,
-                         const po::variables_map& vm, const harness::SystemInfo& system);
+/// Inside valgrind (--internal-sim-child, the request's manifest path): builds the same suite (not
+/// checking the decoders again, and cutting iterations of more than --sim-items items to their
+/// first --sim-items), runs each benchmark between client requests in a process of its own,
+/// --sim-jobs at once, writes the manifest. UsageError when not under valgrind.
+int run_simulation_child(const harness::RunRequest& request, const workloads::SuiteSpec& spec,
+                         const harness::SystemInfo& system);
 
 /// --sim-jobs, 0 meaning one per CPU this process may use.
-unsigned simulation_jobs(const po::variables_map& vm);
+unsigned simulation_jobs(const harness::RunRequest& request);
 
 /// Parent: perfgauge itself, with the same suite options, under callgrind.
-harness::SimulationResult run_simulation(const po::variables_map& vm,
+harness::SimulationResult run_simulation(const harness::RunRequest& request,
                                          const harness::EventPlan& plan,
                                          const harness::SimulatedCaches& caches,
                                          const std::string& valgrind, std::size_t benchmarks);
@@ -48,7 +48,8 @@ std::string time_breakdown(const harness::SimulationResult& sim, double native_s
 /// est-cycles formula when est-cycles was simulated.
 std::vector<std::pair<std::string, std::string>> simulation_context(
     const harness::EventPlan& plan, const harness::SimulationResult& sim,
-    const harness::SimulatedCaches& caches, const po::variables_map& vm, double native_seconds);
+    const harness::SimulatedCaches& caches, const harness::RunRequest& request,
+    double native_seconds);
 
 /// Why simulated events have no value when an interrupt stopped the simulation, or (`when`)
 /// what ran before it.
@@ -60,7 +61,7 @@ harness::EventRefusal interrupted_simulation(
 /// that fails otherwise gives a failed_simulation (merged, its events say why) and is recorded
 /// as a failed stage: the native result is kept, and the exit status is 1.
 std::optional<harness::SimulationResult> simulate_unless_interrupted(
-    const po::variables_map& vm, const harness::EventPlan& plan,
+    const harness::RunRequest& request, const harness::EventPlan& plan,
     const harness::SimulatedCaches& caches, const std::string& valgrind,
     harness::RunResult& result);
 

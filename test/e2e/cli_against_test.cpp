@@ -264,17 +264,35 @@ TEST(CliAgainst, EachChildOfTheOtherBuildMeasuresOneBenchmarkOfTheSelection) {
         lines.push_back(line);
     // varint end-on-end, varint one-shot, memcpy: three benchmarks, three pairs each.
     ASSERT_EQ(lines.size(), 9u) << read_file(log);
-    const auto count = [&](const std::string& text) {
-        return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) {
-            return l.find(text) != std::string::npos;
+    // Each child is handed its request as JSON (--internal-request), not as options.
+    std::vector<nlohmann::json> requests;
+    for (const auto& line : lines) {
+        const std::string flag = "--internal-request=";
+        ASSERT_NE(line.find(flag), std::string::npos) << line;
+        requests.push_back(nlohmann::json::parse(line.substr(line.find(flag) + flag.size())));
+    }
+    const auto count = [&](const std::string& workload, const std::string& shape) {
+        return std::count_if(requests.begin(), requests.end(), [&](const nlohmann::json& r) {
+            const auto& s = r["selection"];
+            if (s["workloads"] != nlohmann::json::array({workload}))
+                return false;
+            if (workload == "varint")
+                return s["variants"] == nlohmann::json::array({"branchy"}) &&
+                       s["shapes"] == nlohmann::json::array({shape});
+            return s["distributions"] == nlohmann::json::array({"log-uniform"}) &&
+                   s["caches"] == nlohmann::json::array({"hot"}) &&
+                   s["sizes"] == nlohmann::json::array({1024});
         });
     };
-    EXPECT_EQ(count("--workload=varint --variant=branchy --shape=end-on-end"), 3);
-    EXPECT_EQ(count("--workload=varint --variant=branchy --shape=one-shot"), 3);
-    EXPECT_EQ(count("--workload=memcpy --dist=log-uniform --cache=hot --sizes=1024"), 3);
-    EXPECT_EQ(count("--variant"), 6) << "memcpy has no variant";
-    EXPECT_EQ(count("--l3=64K"), 9);
-    EXPECT_EQ(count("--internal-measure-child=1:2:"), 9);
+    EXPECT_EQ(count("varint", "end-on-end"), 3);
+    EXPECT_EQ(count("varint", "one-shot"), 3);
+    EXPECT_EQ(count("memcpy", ""), 3);
+    for (const auto& r : requests) {
+        EXPECT_EQ(r["selection"]["l3"], 65536) << r;
+        EXPECT_EQ(r["measuring_child"]["index"], 1) << r;
+        EXPECT_EQ(r["measuring_child"]["count"], 2) << r;
+        EXPECT_EQ(r["backend"], "perf") << r;
+    }
     // The comparison has the one-shot benchmark too.
     EXPECT_NE(r.out.find("one-shot"), std::string::npos) << r.out;
 }
@@ -313,7 +331,7 @@ std::map<std::string, int> children_per_benchmark(const std::filesystem::path& l
     std::map<std::string, int> out;
     std::istringstream in(read_file(log));
     for (std::string line; std::getline(in, line);)
-        ++out[line.find("--workload=memcpy") != std::string::npos ? "memcpy" : "varint"];
+        ++out[line.find("\"workloads\":[\"memcpy\"]") != std::string::npos ? "memcpy" : "varint"];
     return out;
 }
 

@@ -1,0 +1,191 @@
+#include "stat_options.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <set>
+
+#include "cli_common.hpp"
+#include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/stat.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+constexpr int kDefaultRounds = 10;
+
+// Everything before the command: up to "--", or up to the first word that is neither an
+// option nor an option's value. The rest is the command, passed on untouched.
+std::size_t command_start(const std::vector<std::string>& args) {
+    static const std::set<std::string> takes_value = {
+        "-e", "--events", "-r",        "--repeat", "--repetitions", "--format",
+        "-o", "--output", "--backend", "--delay",  "--warmup",      "--prepare"};
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--")
+            return i;
+        if (args[i].empty() || args[i][0] != '-')
+            return i;
+        if (takes_value.count(args[i]))
+            ++i;
+    }
+    return args.size();
+}
+
+// "A ::: B ::: C" -> {A, B, C}; a ":::" at either end or twice in a row leaves a command empty.
+std::vector<std::vector<std::string>> split_commands(const std::vector<std::string>& words) {
+    std::vector<std::vector<std::string>> commands(1);
+    for (const auto& w : words) {
+        if (w == ":::")
+            commands.emplace_back();
+        else
+            commands.back().push_back(w);
+    }
+    for (std::size_t c = 0; c < commands.size(); ++c) {
+        if (commands[c].empty()) {
+            throw UsageError(fmt::format(
+                "command {} of {} is empty: separate commands with ':::' (perfgauge stat -- "
+                "CMD_A [ARGS] ::: CMD_B [ARGS])",
+                c + 1, commands.size()));
+        }
+    }
+    return commands;
+}
+
+std::string stat_usage() {
+    return fmt::format(
+        "usage: perfgauge stat [-e LIST] [-r N] [--markers | --delay MS] [--warmup N]\n"
+        "                      [--prepare CMD] [--format table|csv|json|md] [-o FILE] [-v]\n"
+        "                      [--] CMD [ARGS...] [::: CMD_B [ARGS...] ...]\n\n"
+        "Runs CMD (no shell; PATH is searched) with counters attached from its exec on,\n"
+        "its children included, and reports each event like perf stat: the median over the\n"
+        "runs, the robust spread (median absolute deviation, % of the median), the running\n"
+        "fraction when counters were multiplexed, and IPC / miss rates when their inputs exist,\n"
+        "with the wall time and the CPU time (user, sys) of each run.\n"
+        "Side by side: commands separated by ':::' run round by round, interleaved (A B, then\n"
+        "B A, ...: drift of the machine weighs on each alike), -r N rounds. One table shows each\n"
+        "command's medians and spreads, then every command against the first: ratio, the 95%\n"
+        "interval of the change paired by round, and a verdict (faster/slower, fewer/more,\n"
+        "equivalent, inconclusive), as perfgauge compare gives them.\n"
+        "Where the kernel cannot count hardware events (no PMU) and valgrind is installed,\n"
+        "--backend auto (the default) simulates those callgrind can (instructions, branches,\n"
+        "branch-misses, L1-dcache-*, LLC-*) by running each command once more under valgrind\n"
+        "--tool=callgrind (children followed); --backend sim always does, --backend perf never.\n"
+        "Every value is labelled hw, sw or sim; time is never simulated.\n"
+        "--markers counts only the regions CMD marks with perfgauge_marker_start() and\n"
+        "perfgauge_marker_stop() from the header-only <perfgauge/marker.h> (C or C++, nothing\n"
+        "to link; they do nothing outside perfgauge): counters start disabled, and every marker\n"
+        "turns them on or off for all of CMD's threads and children before it returns. The\n"
+        "report says how many marked intervals it saw; 0 when CMD never marked (then nothing\n"
+        "is counted). Simulated counts follow the markers too (callgrind's client requests).\n"
+        "--delay MS enables the counters MS milliseconds after exec (perf stat -D); not with\n"
+        "--markers, nor with simulated events (callgrind has no clock to wait for).\n"
+        "--warmup N runs each command N times first, uncounted; --prepare CMD runs CMD with\n"
+        "/bin/sh -c before every run (warmups and the run under callgrind too), e.g. to drop\n"
+        "caches; failing before the run under callgrind, it leaves the simulated events not\n"
+        "counted (the exit status stays the command's).\n"
+        "CMD's output passes through untouched; the report goes to stderr, or to FILE (written\n"
+        "atomically: complete or not at all).\n\n"
+        "SIGINT, SIGTERM and SIGHUP are passed on to CMD (a second one kills it); the runs that\n"
+        "completed are reported, marked interrupted, and perfgauge exits 128+N. Killed by a\n"
+        "signal it does not handle (SIGKILL, SIGQUIT, ...), perfgauge takes CMD along (not\n"
+        "what CMD started, nor a set-user-ID CMD).\n\n"
+        "Exit status: CMD's own (also when the report cannot be written); side by side, 0 when\n"
+        "every command exited 0, else the status of the first that failed (named; the rounds\n"
+        "stop there, and the complete ones are reported); the same for a failing --prepare;\n"
+        "128+N when a signal N killed it or interrupted perfgauge; 127 when it cannot be\n"
+        "executed; 2 for bad options or event names (nothing is run).\n\n"
+        "Default events: {}\n\noptions",
+        harness::kDefaultStatEvents);
+}
+
+void add_stat_options(po::options_description& options) {
+    options.add_options()("help,h", "show this help")(
+        "events,e",
+        po::value<std::string>()->default_value(harness::kDefaultStatEvents, "(see above)"),
+        "event list (syntax: perfgauge events --help)")(
+        "repeat,r", po::value<int>()->default_value(1),
+        "run CMD N times (1 to 100000; side by side: N rounds, 10 when not given); report "
+        "medians (--repetitions: the same)")("warmup", po::value<int>()->default_value(0),
+                                             "uncounted runs of each command first (0 to 1000)")(
+        "prepare", po::value<std::string>(), "shell command run before every run")(
+        "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
+        "output,o", po::value<std::string>(),
+        "write the report to FILE instead of stderr (- is stderr)")(
+        "verbose,v",
+        "print the perf_event_attr each event was opened with (as the kernel accepted it: "
+        "inherit, enable_on_exec, read_format) first")(
+        "backend", po::value<std::string>()->default_value("auto"), "auto, perf or sim")(
+        "markers", "count only between CMD's perfgauge_marker_start()/stop() (marker.h)")(
+        "delay", po::value<long>(),
+        "enable the counters MS milliseconds after exec (1 to 3600000)");
+}
+
+// The runs: how many, warmups, --prepare, --markers or --delay.
+void read_runs(const po::variables_map& vm, harness::StatRequest& request) {
+    // Side by side, a comparison needs rounds: 10 unless -r says otherwise (hyperfine's least).
+    request.repetitions = request.side_by_side() && vm["repeat"].defaulted()
+                              ? kDefaultRounds
+                              : vm["repeat"].as<int>();
+    if (request.repetitions < 1 || request.repetitions > 100000) {
+        throw UsageError(
+            fmt::format("-r/--repeat must be 1 to 100000, not {}", request.repetitions));
+    }
+    request.warmup = vm["warmup"].as<int>();
+    if (request.warmup < 0 || request.warmup > 1000)
+        throw UsageError(fmt::format("--warmup must be 0 to 1000, not {}", request.warmup));
+    if (vm.count("prepare")) {
+        request.prepare = vm["prepare"].as<std::string>();
+        if (request.prepare.find_first_not_of(" \t") == std::string::npos)
+            throw UsageError("--prepare is empty: give a shell command, or leave it out");
+    }
+    request.markers = vm.count("markers") != 0;
+    if (vm.count("delay")) {
+        const long delay = vm["delay"].as<long>();
+        if (delay < 1 || delay > 3600000)
+            throw UsageError(fmt::format("--delay must be 1 to 3600000 ms, not {}", delay));
+        if (request.markers)
+            throw UsageError(
+                "--delay and --markers cannot be combined: with --markers, CMD "
+                "itself says when counting starts");
+        request.delay = std::chrono::milliseconds(delay);
+    }
+}
+
+}  // namespace
+
+std::optional<harness::StatRequest> parse_stat_request(const std::vector<std::string>& args) {
+    po::options_description options(stat_usage());
+    add_stat_options(options);
+    const std::size_t split = command_start(args);
+    const std::vector<std::string> own(args.begin(), args.begin() + static_cast<long>(split));
+    std::vector<std::string> command_words(args.begin() + static_cast<long>(split), args.end());
+    if (!command_words.empty() && command_words.front() == "--")
+        command_words.erase(command_words.begin());
+
+    // -r is --repeat in run and stat alike; run's old --repetitions is accepted in both.
+    const auto vm =
+        parse_options(canonical_spellings(own, {{"--repetitions", "--repeat"}}), options, {});
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return std::nullopt;
+    }
+    if (command_words.empty())
+        throw UsageError("no command given: perfgauge stat [OPTIONS] -- CMD [ARGS...]");
+    harness::StatRequest request;
+    request.commands = split_commands(command_words);
+    read_runs(vm, request);
+    request.format = format_option(vm);
+    request.output = output_option(vm);
+    std::vector<harness::NamedPath> executables;
+    for (const auto& command : request.commands)
+        executables.push_back(
+            {"the command", harness::executable_path(command.front()).value_or("")});
+    refuse_outputs_over_inputs({{"-o", request.output.string()}}, executables);
+    request.backend = backend_option(vm);
+    request.events = vm["events"].as<std::string>();
+    request.verbose = vm.count("verbose") != 0;
+    return request;
+}
+
+}  // namespace perfgauge::cli

@@ -1,0 +1,34 @@
+// perfgauge stat's request: the commands and how to count them, typed and validated. Built
+// once by harness/cli from the options; nothing below it sees an option name.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/output_format.hpp"
+
+namespace perfgauge::harness {
+
+struct StatRequest {
+    /// CMD [ARGS...], one or more (side by side); each with at least its program.
+    std::vector<std::vector<std::string>> commands;
+    std::string events = kDefaultStatEvents;  ///< resolved by select_events, with the backend
+    Backend backend = Backend::automatic;
+    int repetitions = 1;  ///< runs of one command, or rounds side by side
+    int warmup = 0;       ///< uncounted runs of each command first
+    std::string prepare;  ///< a shell command before every run; empty: none
+    bool markers = false;
+    std::optional<std::chrono::milliseconds> delay;
+    bool verbose = false;  ///< print each event's perf_event_attr as opened
+    OutputFormat format = OutputFormat::table;
+    std::filesystem::path output;  ///< -o; empty: stderr
+
+    bool side_by_side() const { return commands.size() > 1; }
+};
+
+}  // namespace perfgauge::harness
