@@ -13,6 +13,7 @@
 #include "cli_common.hpp"
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
+#include "perfgauge/harness/machine_fingerprint.hpp"
 #include "result_input.hpp"
 
 namespace perfgauge::cli {
@@ -97,13 +98,29 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const char* us
 // Only `add` creates a SQLite store: reading one that is not there is a mistyped path.
 enum class Create { yes, no };
 
-std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm,
-                                                  Create create = Create::no) {
+std::string store_location(const po::variables_map& vm) {
     const std::string location =
         vm.count("db") ? vm["db"].as<std::string>() : harness::default_history_location();
     if (location.empty())
         throw UsageError("--db: empty location");
-    const bool server = location.find("://") != std::string::npos;
+    return location;
+}
+
+bool on_a_server(const std::string& location) {
+    return location.find("://") != std::string::npos;
+}
+
+// An output file is never the SQLite store it is made from (-o history.db would replace it).
+void refuse_output_over_store(const std::string& output, const po::variables_map& vm) {
+    const std::string location = store_location(vm);
+    if (!output.empty() && !on_a_server(location))
+        refuse_outputs_over_inputs({{"-o", output}}, {{"the history store", location}});
+}
+
+std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm,
+                                                  Create create = Create::no) {
+    const std::string location = store_location(vm);
+    const bool server = on_a_server(location);
     if (create == Create::no && !server && !std::filesystem::exists(location)) {
         throw UsageError(fmt::format(
             "no history store at {} (perfgauge history add creates one; --db names another)",
@@ -146,6 +163,14 @@ std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, co
     return out;
 }
 
+// The matching series of --metric, for show, check and plot; UsageError when none matches.
+std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store, const Parsed& p) {
+    auto keys = selected_series(store, pattern(p.positional, 0), p.vm["metric"].as<std::string>());
+    if (keys.empty())
+        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    return keys;
+}
+
 std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& entries) {
     std::vector<harness::RunPoint> out;
     for (const auto& e : entries)
@@ -178,8 +203,12 @@ int add(const std::vector<std::string>& args) {
     }
     // Every file is read and checked before anything is stored: a bad one adds nothing.
     std::vector<harness::RunResult> results;
-    for (const auto& path : p->positional)
+    for (const auto& path : p->positional) {
         results.push_back(read_any_result_file(path));
+        const auto why = harness::unidentified_machine(results.back(), harness::machine_label(how));
+        if (!why.empty())
+            throw UsageError(path + ": " + why);
+    }
     auto store = open_store(p->vm, Create::yes);
     std::string out;
     for (std::size_t i = 0; i < results.size(); ++i) {
@@ -227,12 +256,9 @@ int show(const std::vector<std::string>& args) {
                    metric_option());
     if (!p)
         return kExitOk;
-    const auto re = pattern(p->positional, 0);
     auto store = open_store(p->vm);
     const auto summaries = class_summaries(*store);
-    const auto keys = selected_series(*store, re, p->vm["metric"].as<std::string>());
-    if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    const auto keys = required_series(*store, *p);
     std::string out;
     for (const auto& key : keys) {
         const auto entries = store->series_runs(key);
@@ -269,11 +295,8 @@ int check(const std::vector<std::string>& args) {
                    metric_option());
     if (!p)
         return kExitOk;
-    const auto re = pattern(p->positional, 0);
     auto store = open_store(p->vm);
-    const auto keys = selected_series(*store, re, p->vm["metric"].as<std::string>());
-    if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    const auto keys = required_series(*store, *p);
     std::string out;
     int regressions = 0;
     for (const auto& key : keys) {
@@ -335,6 +358,7 @@ int export_history(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("--format {}: expected csv or json", format));
     const auto re = pattern(p->positional, 0);
     const std::string output = output_option(p->vm);
+    refuse_output_over_store(output, p->vm);
     auto store = open_store(p->vm);
     std::string text;
     nlohmann::json array = nlohmann::json::array();

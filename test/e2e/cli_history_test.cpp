@@ -151,12 +151,16 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     EXPECT_NE(r.err.find("KEY=VALUE"), std::string::npos) << r.err;
     r = perfgauge({"history", "frobnicate"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("add, list, show, check, export or forget"), std::string::npos);
+    EXPECT_NE(r.err.find("add, list, show, check, export or forget"),
+              std::string::npos);
     ASSERT_EQ(perfgauge({"history", "add", good.string(), "--db", store}).exit_code, 0);
     r = perfgauge({"history", "forget", "7", "--db", store});
     EXPECT_EQ(r.exit_code, 2);
     r = perfgauge({"history", "forget", "x1", "--db", store});
     EXPECT_EQ(r.exit_code, 2);
+    r = perfgauge({"history", "export", "-o", store, "--db", store});  // would replace it
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("the history store"), std::string::npos) << r.err;
     EXPECT_EQ(harness::HistoryStore::open(store)->runs().size(), 1U);
     r = perfgauge({"history", "check", "--db", (dir.path() / "typo.db").string()});
     EXPECT_EQ(r.exit_code, 2);
@@ -165,6 +169,42 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     r = perfgauge({"history", "list", "--db", "postgresql:///x?host=/nonexistent&port=1"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("cannot connect to the history store"), std::string::npos) << r.err;
+}
+
+TEST(HistoryCliInput, FilesWithoutAMachineNeedALabelAndNeverShareAClass) {
+    TempDir dir;
+    const std::string store = (dir.path() / "h.db").string();
+    const auto gbench = [&](const std::string& name, const std::string& host) {
+        nlohmann::json j = {{"context", {{"date", "2026-11-27T12:00:00+00:00"}}},
+                            {"benchmarks",
+                             {{{"name", "BM_x"},
+                               {"run_type", "iteration"},
+                               {"iterations", 100},
+                               {"real_time", 5.0},
+                               {"cpu_time", 5.0},
+                               {"time_unit", "ns"}}}}};
+        if (!host.empty())
+            j["context"]["host_name"] = host;
+        return dir.write(name, j.dump()).string();
+    };
+    auto r = perfgauge({"history", "add", gbench("anon.json", ""), "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--label machine=NAME"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(store));
+    for (const auto& [file, extra] :
+         std::vector<std::pair<std::string, std::string>>{{gbench("a.json", "node-a"), ""},
+                                                          {gbench("b.json", "node-b"), ""},
+                                                          {gbench("c.json", ""), "machine=box"}}) {
+        std::vector<std::string> args = {"history", "add", file, "--db", store};
+        if (!extra.empty())
+            args.insert(args.end(), {"--label", extra});
+        r = perfgauge(args);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    std::set<std::string> classes;
+    for (const auto& run : harness::HistoryStore::open(store)->runs())
+        classes.insert(run.machine_class);
+    EXPECT_EQ(classes.size(), 3U);  // node-a, node-b, box: three machines, three classes
 }
 
 TEST(HistoryCliInput, CommitDefaultsToTheGitHeadOfTheCurrentDirectory) {
