@@ -14,6 +14,9 @@
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
 #include "perfgauge/harness/machine_fingerprint.hpp"
+#include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
+#include "plot_python.hpp"
 #include "result_input.hpp"
 
 namespace perfgauge::cli {
@@ -36,6 +39,8 @@ subcommands:
   check [REGEX] [--metric M]
                      the latest run of each series against its history: exit 3 on a
                      regression (like compare --fail-on-regression)
+  plot [REGEX] [--metric M] -o FILE.png|FILE.svg
+                     each matching series over its runs, change points marked
   export [REGEX] --format csv|json [-o FILE]
                      every stored measurement with its samples
   forget RUN_ID...   remove runs and their samples
@@ -342,6 +347,75 @@ int check(const std::vector<std::string>& args) {
     return regressions ? kExitRegression : kExitOk;
 }
 
+// At most this many panels in one picture: beyond it the plot is unreadable, and a narrower
+// pattern says which series are meant.
+constexpr std::size_t kMostPlottedSeries = 12;
+
+int plot(const std::vector<std::string>& args) {
+    po::options_description extra = metric_option();
+    extra.add_options()("output,o", po::value<std::string>(), "FILE.png or FILE.svg (required)");
+    auto p = parse(args,
+                   "usage: perfgauge history plot [REGEX] [--metric M] -o FILE.png|FILE.svg "
+                   "[--db ...]\n\nEach matching series over its runs (median and 95% interval per "
+                   "run), its segments' levels and its change points marked with their size.\n\n"
+                   "options",
+                   extra);
+    if (!p)
+        return kExitOk;
+    if (!p->vm.count("output"))
+        throw UsageError("-o FILE.png or -o FILE.svg is required");
+    const std::string output = p->vm["output"].as<std::string>();
+    const auto extension = std::filesystem::path(output).extension();
+    if (extension != ".png" && extension != ".svg")
+        throw UsageError(fmt::format("-o {}: the file must end in .png or .svg", output));
+    check_output_path(output);
+    refuse_output_over_store(output, p->vm);
+    auto store = open_store(p->vm);
+    const auto summaries = class_summaries(*store);
+    const auto keys = required_series(*store, *p);
+    if (keys.size() > kMostPlottedSeries) {
+        throw UsageError(
+            fmt::format("{} series match, more than one picture shows ({}): give a narrower REGEX",
+                        keys.size(), kMostPlottedSeries));
+    }
+    nlohmann::json data = {{"series", nlohmann::json::array()}};
+    for (const auto& key : keys) {
+        const auto entries = store->series_runs(key);
+        if (entries.empty())
+            continue;
+        nlohmann::json series = {
+            {"benchmark", key.benchmark},
+            {"metric", key.metric},
+            {"machine",
+             fmt::format("{} ({})",
+                         summaries.count(key.machine_class) ? summaries.at(key.machine_class) : "?",
+                         key.machine_class.substr(0, 8))},
+            {"unit", entries.front().unit},
+            {"runs", nlohmann::json::array()},
+            {"changes", nlohmann::json::array()}};
+        for (const auto& e : entries)
+            series["runs"].push_back({{"run", e.run_id},
+                                      {"commit", e.commit},
+                                      {"median", e.point.value},
+                                      {"spread", e.point.spread}});
+        for (const auto& c : harness::detect_change_points(points(entries)))
+            series["changes"].push_back({{"index", c.index},
+                                         {"size", c.size},
+                                         {"low", c.size_low},
+                                         {"high", c.size_high},
+                                         {"regression", c.regression}});
+        data["series"].push_back(std::move(series));
+    }
+    if (data["series"].empty())
+        throw UsageError("the matching series have no samples to draw");
+    const auto script = plotting_script("history_plot.py");
+    const auto python = python_for_plotting();
+    const harness::ScratchDir scratch("perfgauge-history-plot", "the series to draw");
+    const auto series_file = (scratch.path() / "series.json").string();
+    harness::write_output_file(series_file, data.dump());
+    return draw_with_script(python, script, {series_file}, output);
+}
+
 int export_history(const std::vector<std::string>& args) {
     po::options_description extra;
     extra.add_options()("format", po::value<std::string>()->default_value("csv"), "csv or json")(
@@ -432,7 +506,7 @@ int forget(const std::vector<std::string>& args) {
 
 int history_command(const std::vector<std::string>& args) {
     if (args.empty())
-        throw UsageError("which subcommand? add, list, show, check, export or forget");
+        throw UsageError("which subcommand? add, list, show, check, plot, export or forget");
     if (args[0] == "--help" || args[0] == "-h") {
         std::cout << kOverview;
         return kExitOk;
@@ -449,10 +523,12 @@ int history_command(const std::vector<std::string>& args) {
         return check(rest);
     if (sub == "export")
         return export_history(rest);
+    if (sub == "plot")
+        return plot(rest);
     if (sub == "forget")
         return forget(rest);
-    throw UsageError(
-        fmt::format("unknown subcommand '{}': add, list, show, check, export or forget", sub));
+    throw UsageError(fmt::format(
+        "unknown subcommand '{}': add, list, show, check, plot, export or forget", sub));
 }
 
 }  // namespace perfgauge::cli

@@ -151,7 +151,7 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     EXPECT_NE(r.err.find("KEY=VALUE"), std::string::npos) << r.err;
     r = perfgauge({"history", "frobnicate"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("add, list, show, check, export or forget"),
+    EXPECT_NE(r.err.find("add, list, show, check, plot, export or forget"),
               std::string::npos);
     ASSERT_EQ(perfgauge({"history", "add", good.string(), "--db", store}).exit_code, 0);
     r = perfgauge({"history", "forget", "7", "--db", store});
@@ -169,6 +169,36 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     r = perfgauge({"history", "list", "--db", "postgresql:///x?host=/nonexistent&port=1"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("cannot connect to the history store"), std::string::npos) << r.err;
+}
+
+TEST(HistoryCliPlot, DrawsTheSeriesWithItsChangePointMarked) {
+    TempDir dir;
+    const std::string store = (dir.path() / "h.db").string();
+    for (int run = 1; run <= 12; ++run) {
+        // Deterministic runs (every sample equal): the change at run 7 is found exactly.
+        const auto file = dir.write(
+            "r" + std::to_string(run) + ".json",
+            harness::render_run(synthetic_run(run < 7 ? 40 : 44), harness::OutputFormat::json));
+        ASSERT_EQ(perfgauge({"history", "add", file.string(), "--db", store, "--commit",
+                             "commit" + std::to_string(run)})
+                      .exit_code,
+                  0);
+    }
+    const auto svg = dir.path() / "h.svg";
+    auto r = perfgauge({"history", "plot", "varint", "-o", svg.string(), "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string drawn = read_file(svg);
+    EXPECT_NE(drawn.find("<svg"), std::string::npos);
+    EXPECT_NE(drawn.find("change +10.0% [+10.0%, +10.0%] regression, run 7"), std::string::npos);
+    EXPECT_NE(drawn.find("varint/decode [time] on Test CPU 3000"), std::string::npos);
+    const auto png = dir.path() / "h.png";
+    r = perfgauge({"history", "plot", "-o", png.string(), "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(png).substr(0, 4), "\x89PNG");
+    r = perfgauge({"history", "plot", "-o", (dir.path() / "h.pdf").string(), "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    r = perfgauge({"history", "plot", "nomatch", "-o", svg.string(), "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
 }
 
 TEST(HistoryCliInput, FilesWithoutAMachineNeedALabelAndNeverShareAClass) {
