@@ -11,6 +11,7 @@ packages=(
   valgrind linux-perf clang libclang-rt-14-dev clang-tidy
   python3 python3-matplotlib python3-scipy python3-jsonschema
   libsqlite3-dev sqlite3 libpq-dev postgresql zlib1g-dev
+  slurm-wlm munge util-linux
 )
 
 missing=()

@@ -1,5 +1,6 @@
 // perfgauge history: results over time and across machines, in a SQLite file or on a
 // PostgreSQL server; change points per series; `check` exits 3 on a regression.
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +14,11 @@
 #include "cli_common.hpp"
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
+#include "perfgauge/harness/machine_fingerprint.hpp"
+#include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
+#include "perfgauge/harness/statistics.hpp"
+#include "plot_python.hpp"
 #include "result_input.hpp"
 
 namespace perfgauge::cli {
@@ -35,6 +41,11 @@ subcommands:
   check [REGEX] [--metric M]
                      the latest run of each series against its history: exit 3 on a
                      regression (like compare --fail-on-regression)
+  plot [REGEX] [--metric M] -o FILE.png|FILE.svg
+                     each matching series over its runs, change points marked
+  compare [REGEX] --by machine [--reference CLASS] [--commit REV]
+                     machine classes side by side, as ratios to a reference (per item,
+                     and per instruction where counted), on the same benchmarks
   export [REGEX] --format csv|json [-o FILE]
                      every stored measurement with its samples
   forget RUN_ID...   remove runs and their samples
@@ -97,13 +108,29 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const char* us
 // Only `add` creates a SQLite store: reading one that is not there is a mistyped path.
 enum class Create { yes, no };
 
-std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm,
-                                                  Create create = Create::no) {
+std::string store_location(const po::variables_map& vm) {
     const std::string location =
         vm.count("db") ? vm["db"].as<std::string>() : harness::default_history_location();
     if (location.empty())
         throw UsageError("--db: empty location");
-    const bool server = location.find("://") != std::string::npos;
+    return location;
+}
+
+bool on_a_server(const std::string& location) {
+    return location.find("://") != std::string::npos;
+}
+
+// An output file is never the SQLite store it is made from (-o history.db would replace it).
+void refuse_output_over_store(const std::string& output, const po::variables_map& vm) {
+    const std::string location = store_location(vm);
+    if (!output.empty() && !on_a_server(location))
+        refuse_outputs_over_inputs({{"-o", output}}, {{"the history store", location}});
+}
+
+std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm,
+                                                  Create create = Create::no) {
+    const std::string location = store_location(vm);
+    const bool server = on_a_server(location);
     if (create == Create::no && !server && !std::filesystem::exists(location)) {
         throw UsageError(fmt::format(
             "no history store at {} (perfgauge history add creates one; --db names another)",
@@ -146,6 +173,14 @@ std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, co
     return out;
 }
 
+// The matching series of --metric, for show, check and plot; UsageError when none matches.
+std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store, const Parsed& p) {
+    auto keys = selected_series(store, pattern(p.positional, 0), p.vm["metric"].as<std::string>());
+    if (keys.empty())
+        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    return keys;
+}
+
 std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& entries) {
     std::vector<harness::RunPoint> out;
     for (const auto& e : entries)
@@ -178,8 +213,12 @@ int add(const std::vector<std::string>& args) {
     }
     // Every file is read and checked before anything is stored: a bad one adds nothing.
     std::vector<harness::RunResult> results;
-    for (const auto& path : p->positional)
+    for (const auto& path : p->positional) {
         results.push_back(read_any_result_file(path));
+        const auto why = harness::unidentified_machine(results.back(), harness::machine_label(how));
+        if (!why.empty())
+            throw UsageError(path + ": " + why);
+    }
     auto store = open_store(p->vm, Create::yes);
     std::string out;
     for (std::size_t i = 0; i < results.size(); ++i) {
@@ -227,12 +266,9 @@ int show(const std::vector<std::string>& args) {
                    metric_option());
     if (!p)
         return kExitOk;
-    const auto re = pattern(p->positional, 0);
     auto store = open_store(p->vm);
     const auto summaries = class_summaries(*store);
-    const auto keys = selected_series(*store, re, p->vm["metric"].as<std::string>());
-    if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    const auto keys = required_series(*store, *p);
     std::string out;
     for (const auto& key : keys) {
         const auto entries = store->series_runs(key);
@@ -269,11 +305,8 @@ int check(const std::vector<std::string>& args) {
                    metric_option());
     if (!p)
         return kExitOk;
-    const auto re = pattern(p->positional, 0);
     auto store = open_store(p->vm);
-    const auto keys = selected_series(*store, re, p->vm["metric"].as<std::string>());
-    if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    const auto keys = required_series(*store, *p);
     std::string out;
     int regressions = 0;
     for (const auto& key : keys) {
@@ -319,6 +352,227 @@ int check(const std::vector<std::string>& args) {
     return regressions ? kExitRegression : kExitOk;
 }
 
+// At most this many panels in one picture: beyond it the plot is unreadable, and a narrower
+// pattern says which series are meant.
+constexpr std::size_t kMostPlottedSeries = 12;
+
+int plot(const std::vector<std::string>& args) {
+    po::options_description extra = metric_option();
+    extra.add_options()("output,o", po::value<std::string>(), "FILE.png or FILE.svg (required)");
+    auto p = parse(args,
+                   "usage: perfgauge history plot [REGEX] [--metric M] -o FILE.png|FILE.svg "
+                   "[--db ...]\n\nEach matching series over its runs (median and 95% interval per "
+                   "run), its segments' levels and its change points marked with their size.\n\n"
+                   "options",
+                   extra);
+    if (!p)
+        return kExitOk;
+    if (!p->vm.count("output"))
+        throw UsageError("-o FILE.png or -o FILE.svg is required");
+    const std::string output = p->vm["output"].as<std::string>();
+    const auto extension = std::filesystem::path(output).extension();
+    if (extension != ".png" && extension != ".svg")
+        throw UsageError(fmt::format("-o {}: the file must end in .png or .svg", output));
+    check_output_path(output);
+    refuse_output_over_store(output, p->vm);
+    auto store = open_store(p->vm);
+    const auto summaries = class_summaries(*store);
+    const auto keys = required_series(*store, *p);
+    if (keys.size() > kMostPlottedSeries) {
+        throw UsageError(
+            fmt::format("{} series match, more than one picture shows ({}): give a narrower REGEX",
+                        keys.size(), kMostPlottedSeries));
+    }
+    nlohmann::json data = {{"series", nlohmann::json::array()}};
+    for (const auto& key : keys) {
+        const auto entries = store->series_runs(key);
+        if (entries.empty())
+            continue;
+        nlohmann::json series = {
+            {"benchmark", key.benchmark},
+            {"metric", key.metric},
+            {"machine",
+             fmt::format("{} ({})",
+                         summaries.count(key.machine_class) ? summaries.at(key.machine_class) : "?",
+                         key.machine_class.substr(0, 8))},
+            {"unit", entries.front().unit},
+            {"runs", nlohmann::json::array()},
+            {"changes", nlohmann::json::array()}};
+        for (const auto& e : entries)
+            series["runs"].push_back({{"run", e.run_id},
+                                      {"commit", e.commit},
+                                      {"median", e.point.value},
+                                      {"spread", e.point.spread}});
+        for (const auto& c : harness::detect_change_points(points(entries)))
+            series["changes"].push_back({{"index", c.index},
+                                         {"size", c.size},
+                                         {"low", c.size_low},
+                                         {"high", c.size_high},
+                                         {"regression", c.regression}});
+        data["series"].push_back(std::move(series));
+    }
+    if (data["series"].empty())
+        throw UsageError("the matching series have no samples to draw");
+    const auto script = plotting_script("history_plot.py");
+    const auto python = python_for_plotting();
+    const harness::ScratchDir scratch("perfgauge-history-plot", "the series to draw");
+    const auto series_file = (scratch.path() / "series.json").string();
+    harness::write_output_file(series_file, data.dump());
+    return draw_with_script(python, script, {series_file}, output);
+}
+
+// ---- machines side by side ----------------------------------------------------------------
+
+// The value of a benchmark's metric on one machine class: the median of its runs' medians.
+using ClassValues = std::map<std::string, double>;  // by machine class
+
+std::map<std::string, ClassValues> values_by_benchmark(harness::HistoryStore& store,
+                                                       const std::regex& re,
+                                                       const std::string& metric,
+                                                       const std::string& commit) {
+    std::map<std::string, ClassValues> out;
+    for (const auto& key : selected_series(store, re, metric)) {
+        std::vector<double> medians;
+        for (const auto& e : store.series_runs(key))
+            if (commit.empty() || e.commit.starts_with(commit))
+                medians.push_back(e.point.value);
+        if (!medians.empty())
+            out[key.benchmark][key.machine_class] = harness::median(medians);
+    }
+    return out;
+}
+
+// The machine class `wanted` names: a prefix of its id, or a piece of its summary or of a
+// host name among its runs; exactly one.
+std::string class_named(harness::HistoryStore& store, const std::set<std::string>& classes,
+                        const std::string& wanted) {
+    std::set<std::string> found;
+    for (const auto& r : store.runs()) {
+        if (classes.count(r.machine_class) &&
+            (r.machine_class.starts_with(wanted) ||
+             r.machine_summary.find(wanted) != std::string::npos || r.machine_id == wanted))
+            found.insert(r.machine_class);
+    }
+    if (found.size() == 1)
+        return *found.begin();
+    throw UsageError(fmt::format(
+        "--reference {}: {} of the compared machine classes ({}) match; give more of a class id "
+        "(history compare lists them)",
+        wanted, found.empty() ? "none" : std::to_string(found.size()), fmt::join(classes, ", ")));
+}
+
+std::string ratio(double value, double reference) {
+    return reference > 0 ? fmt::format("{:.3f}x", value / reference) : "-";
+}
+
+int compare(const std::vector<std::string>& args) {
+    po::options_description extra = metric_option();
+    extra.add_options()("by", po::value<std::string>(), "machine (the only grouping so far)")(
+        "reference", po::value<std::string>(),
+        "the machine class the others are divided by: a prefix of its id or a piece of its "
+        "summary (default: the class of the earliest run)")(
+        "commit", po::value<std::string>(), "only runs of this commit (a prefix of it)");
+    auto p = parse(args,
+                   "usage: perfgauge history compare [REGEX] --by machine [--reference CLASS] "
+                   "[--commit REV] [--metric M] [--db ...]\n\nMachine classes side by side on "
+                   "the benchmarks every one of them measured: the median of each class's runs, "
+                   "as a ratio to the reference class's (larger: slower), and per instruction "
+                   "where instructions were counted on both.\n\noptions",
+                   extra);
+    if (!p)
+        return kExitOk;
+    if (!p->vm.count("by") || p->vm["by"].as<std::string>() != "machine")
+        throw UsageError("history compare needs --by machine (the only grouping so far)");
+    const auto re = pattern(p->positional, 0);
+    const std::string metric = p->vm["metric"].as<std::string>();
+    const std::string commit = p->vm.count("commit") ? p->vm["commit"].as<std::string>() : "";
+    auto store = open_store(p->vm);
+    const auto values = values_by_benchmark(*store, re, metric, commit);
+    const auto instructions = values_by_benchmark(*store, re, "instructions", commit);
+    std::set<std::string> classes;
+    for (const auto& [benchmark, by_class] : values)
+        for (const auto& [machine_class, value] : by_class)
+            classes.insert(machine_class);
+    if (classes.size() < 2) {
+        throw UsageError(
+            fmt::format("{} machine class{} measured the matching benchmarks{}: nothing to compare",
+                        classes.size(), classes.size() == 1 ? "" : "es",
+                        commit.empty() ? "" : " at commit " + commit));
+    }
+    std::string reference;
+    if (p->vm.count("reference")) {
+        reference = class_named(*store, classes, p->vm["reference"].as<std::string>());
+    } else {
+        for (const auto& r : store->runs())  // in the order added
+            if (reference.empty() && classes.count(r.machine_class))
+                reference = r.machine_class;
+    }
+    std::vector<std::string> order = {reference};
+    for (const auto& c : classes)
+        if (c != reference)
+            order.push_back(c);
+    const auto summaries = class_summaries(*store);
+    std::string out = "machine classes (ratios: value / the reference's; larger is slower):\n";
+    for (std::size_t i = 0; i < order.size(); ++i)
+        out += fmt::format("  M{}  {}  {}{}\n", i, order[i], summaries.at(order[i]),
+                           i == 0 ? "  (reference)" : "");
+    out += fmt::format("{:<32} {:>14}", "benchmark [" + metric + "]", "M0");
+    for (std::size_t i = 1; i < order.size(); ++i)
+        out += fmt::format(" {:>10}", fmt::format("M{}/M0", i));
+    out += "\n";
+    std::vector<double> log_sums(order.size(), 0);
+    std::size_t common = 0, left_out = 0;
+    const auto on_every_class = [&](const ClassValues& v) {
+        for (const auto& c : order)
+            if (!v.count(c))
+                return false;
+        return true;
+    };
+    for (const auto& [benchmark, by_class] : values) {
+        if (!on_every_class(by_class)) {
+            ++left_out;
+            continue;
+        }
+        ++common;
+        const double ref = by_class.at(reference);
+        out += fmt::format("{:<32} {:>14.6g}", benchmark, ref);
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            out += fmt::format(" {:>10}", ratio(by_class.at(order[i]), ref));
+            if (ref > 0 && by_class.at(order[i]) > 0)
+                log_sums[i] += std::log(by_class.at(order[i]) / ref);
+        }
+        out += "\n";
+        // Per instruction: how much of the difference is the machine, not the instruction count
+        // (a different compiler or ISA path executes a different number of instructions).
+        const auto counted = instructions.find(benchmark);
+        if (metric != "instructions" && counted != instructions.end() &&
+            on_every_class(counted->second) && counted->second.at(reference) > 0) {
+            const double ref_per = ref / counted->second.at(reference);
+            out += fmt::format("{:<32} {:>14.6g}", "  per instruction", ref_per);
+            for (std::size_t i = 1; i < order.size(); ++i) {
+                const double n = counted->second.at(order[i]);
+                out +=
+                    fmt::format(" {:>10}", n > 0 ? ratio(by_class.at(order[i]) / n, ref_per) : "-");
+            }
+            out += "\n";
+        }
+    }
+    if (common == 0) {
+        throw UsageError(fmt::format(
+            "no matching benchmark was measured on every machine class ({} measured on some "
+            "only): narrow the REGEX or --commit",
+            left_out));
+    }
+    out += fmt::format("{:<32} {:>14}", "geometric mean", "");
+    for (std::size_t i = 1; i < order.size(); ++i)
+        out += fmt::format(" {:>10}", fmt::format("{:.3f}x", std::exp(log_sums[i] / common)));
+    out += fmt::format(
+        "\n{} benchmark{} on every class{}\n", common, common == 1 ? "" : "s",
+        left_out ? fmt::format(", {} left out (not measured on every class)", left_out) : "");
+    write_output(out, "");
+    return kExitOk;
+}
+
 int export_history(const std::vector<std::string>& args) {
     po::options_description extra;
     extra.add_options()("format", po::value<std::string>()->default_value("csv"), "csv or json")(
@@ -335,6 +589,7 @@ int export_history(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("--format {}: expected csv or json", format));
     const auto re = pattern(p->positional, 0);
     const std::string output = output_option(p->vm);
+    refuse_output_over_store(output, p->vm);
     auto store = open_store(p->vm);
     std::string text;
     nlohmann::json array = nlohmann::json::array();
@@ -408,7 +663,8 @@ int forget(const std::vector<std::string>& args) {
 
 int history_command(const std::vector<std::string>& args) {
     if (args.empty())
-        throw UsageError("which subcommand? add, list, show, check, export or forget");
+        throw UsageError(
+            "which subcommand? add, list, show, check, plot, compare, export or forget");
     if (args[0] == "--help" || args[0] == "-h") {
         std::cout << kOverview;
         return kExitOk;
@@ -425,10 +681,14 @@ int history_command(const std::vector<std::string>& args) {
         return check(rest);
     if (sub == "export")
         return export_history(rest);
+    if (sub == "plot")
+        return plot(rest);
+    if (sub == "compare")
+        return compare(rest);
     if (sub == "forget")
         return forget(rest);
-    throw UsageError(
-        fmt::format("unknown subcommand '{}': add, list, show, check, export or forget", sub));
+    throw UsageError(fmt::format(
+        "unknown subcommand '{}': add, list, show, check, plot, compare, export or forget", sub));
 }
 
 }  // namespace perfgauge::cli

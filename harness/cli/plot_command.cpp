@@ -16,6 +16,7 @@
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
+#include "plot_python.hpp"
 #include "result_input.hpp"
 
 namespace perfgauge::cli {
@@ -34,8 +35,9 @@ bool has_matplotlib(const std::string& python) {
     return !status.exec_failed && !status.signaled && status.code == 0;
 }
 
-/// $PERFGAUGE_PYTHON alone when set; else Debian's /usr/bin/python3, then every python3 on PATH.
-std::optional<std::string> python_with_matplotlib() {
+}  // namespace
+
+std::string python_for_plotting() {
     if (const char* chosen = std::getenv("PERFGAUGE_PYTHON"); chosen != nullptr && *chosen) {
         // The user's choice is not second-guessed, but what is wrong with it is said.
         if (::access(chosen, X_OK) != 0) {
@@ -67,26 +69,50 @@ std::optional<std::string> python_with_matplotlib() {
         if (::access(python.c_str(), X_OK) == 0 && has_matplotlib(python))
             return python;
     }
-    return std::nullopt;
+    throw std::runtime_error(
+        "no Python with matplotlib found ($PERFGAUGE_PYTHON, else /usr/bin/python3 or "
+        "python3 on PATH); install it with: sudo apt-get install python3-matplotlib");
 }
 
-/// Installed beside the executable (bin/../share/perfgauge), else in the source tree this
-/// perfgauge was built from.
-std::optional<fs::path> plot_script() {
+fs::path plotting_script(const std::string& name) {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     std::vector<fs::path> candidates;
     if (!ec)
-        candidates.push_back(exe.parent_path().parent_path() / "share/perfgauge/plot_sweep.py");
-    candidates.push_back(fs::path(PERFGAUGE_SOURCE_DIR) / "scripts/plot_sweep.py");
+        candidates.push_back(exe.parent_path().parent_path() / "share/perfgauge" / name);
+    candidates.push_back(fs::path(PERFGAUGE_SOURCE_DIR) / "scripts" / name);
     for (const auto& candidate : candidates) {
         if (fs::is_regular_file(candidate, ec))
             return candidate;
     }
-    return std::nullopt;
+    throw std::runtime_error(name + " is neither installed nor in the source tree");
 }
 
-}  // namespace
+int draw_with_script(const std::string& python, const fs::path& script,
+                     const std::vector<std::string>& args, const std::string& output) {
+    // matplotlib writes into a scratch directory; perfgauge puts the picture in place by its
+    // own safe-output rules (no rename over a device, symlinks followed, never half a file).
+    const harness::ScratchDir scratch("perfgauge-plot", "the picture being drawn");
+    const fs::path drawn = scratch.path() / ("picture" + fs::path(output).extension().string());
+    std::vector<std::string> command = {python, script.string()};
+    command.insert(command.end(), args.begin(), args.end());
+    command.push_back("-o");
+    command.push_back(drawn.string());
+    // An interrupt reaches matplotlib and ends the plot; the scratch directory goes with it.
+    const harness::InterruptHandling interrupts;
+    harness::PendingChild child(command);
+    child.start();
+    const auto status = child.wait();
+    if (const int signal = harness::interrupt_signal())
+        return harness::interrupted_exit_status(signal);
+    if (!status.exec_failed && !status.signaled && status.code == 0) {
+        harness::write_output_file(output, harness::read_text_file(drawn));
+        return kExitOk;
+    }
+    // The script exits 2 for bad input (not a run result, a counter the run lacks) and has
+    // said why on stderr.
+    return !status.signaled && status.code == kExitUsage ? kExitUsage : kExitFailure;
+}
 
 int plot_command(const std::vector<std::string>& args) {
     po::options_description options(
@@ -124,52 +150,30 @@ int plot_command(const std::vector<std::string>& args) {
     read_input_file(result);  // UsageError when it cannot be read
     check_output_path(output);
 
-    const auto script = plot_script();
-    if (!script)
-        throw std::runtime_error("plot_sweep.py is neither installed nor in the source tree");
-    const auto python = python_with_matplotlib();
-    if (!python) {
-        throw std::runtime_error(
-            "no Python with matplotlib found ($PERFGAUGE_PYTHON, else /usr/bin/python3 or "
-            "python3 on PATH); install it with: sudo apt-get install python3-matplotlib");
-    }
-    refuse_outputs_over_inputs({{"-o", output}}, {{"the result", result},
-                                                  {"the plotting script", script->string()},
-                                                  {"the Python", *python}});
+    const auto script = plotting_script("plot_sweep.py");
+    const auto python = python_for_plotting();
+    refuse_outputs_over_inputs(
+        {{"-o", output}},
+        {{"the result", result}, {"the plotting script", script.string()}, {"the Python", python}});
     // Read as compare and export read it: a file with impossible values (negative times, ...)
     // is refused with its name (exit 2) before Python draws them.
     read_result_file(result);
-    // matplotlib writes into a scratch directory; perfgauge puts the picture in place by its
-    // own safe-output rules (no rename over a device, symlinks followed, never half a file).
-    const harness::ScratchDir scratch("perfgauge-plot", "the picture being drawn");
-    const fs::path drawn = scratch.path() / ("sweep" + extension.string());
-    // A pipe or <(...) was consumed by reading it: Python draws the copy perfgauge read.
+    // A pipe or <(...) was consumed by reading it: Python draws a copy of what perfgauge read.
+    std::optional<harness::ScratchDir> copy;
     std::string drawn_from = result;
     if (!fs::is_regular_file(result)) {
-        drawn_from = (scratch.path() / "result.json").string();
+        copy.emplace("perfgauge-plot", "the result being drawn");
+        drawn_from = (copy->path() / "result.json").string();
         harness::write_output_file(drawn_from, read_input_file(result));
     }
-    std::vector<std::string> command = {*python, script->string(), drawn_from,
-                                        "-o",    drawn.string(),   "--result-name",
-                                        result,  "--output-name",  output};
+    // The script's messages name the user's files, not the copies it is given.
+    std::vector<std::string> script_args = {drawn_from, "--result-name", result, "--output-name",
+                                            output};
     if (vm.count("counters")) {
-        command.push_back("--counters");
-        command.push_back(vm["counters"].as<std::string>());
+        script_args.push_back("--counters");
+        script_args.push_back(vm["counters"].as<std::string>());
     }
-    // An interrupt reaches matplotlib and ends the plot; the scratch directory goes with it.
-    const harness::InterruptHandling interrupts;
-    harness::PendingChild child(command);
-    child.start();
-    const auto status = child.wait();
-    if (const int signal = harness::interrupt_signal())
-        return harness::interrupted_exit_status(signal);
-    if (!status.exec_failed && !status.signaled && status.code == 0) {
-        harness::write_output_file(output, harness::read_text_file(drawn));
-        return kExitOk;
-    }
-    // The script exits 2 for bad input (not a run result, a counter the run lacks) and has
-    // said why on stderr.
-    return !status.signaled && status.code == kExitUsage ? kExitUsage : kExitFailure;
+    return draw_with_script(python, script, script_args, output);
 }
 
 }  // namespace perfgauge::cli

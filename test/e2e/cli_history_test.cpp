@@ -131,6 +131,53 @@ TEST_P(HistoryCli, ExportsEverySample) {
     EXPECT_EQ(csv.out.rfind("run,commit,", 0), 0U) << csv.out;
 }
 
+// A run on a named CPU whose benchmarks take `ns` per item and execute `instructions` per item
+// (every sample equal: the medians, and so the ratios, are exact).
+harness::RunResult counted_run(const std::string& cpu, double ns, double instructions,
+                               const std::string& benchmark = "varint/decode") {
+    auto r = synthetic_run(ns, 0, 1, 9, cpu, benchmark);
+    r.events.push_back(harness::native_column("instructions", pmu::EventKind::hardware, true));
+    r.benchmarks[0].counters_per_item = {std::vector<double>(9, instructions)};
+    r.benchmarks[0].raw_counters_per_item = r.benchmarks[0].counters_per_item;
+    r.benchmarks[0].running_fraction = {1.0};
+    return r;
+}
+
+TEST_P(HistoryCli, ComparesMachinesAsRatiosOnTheSameBenchmarks) {
+    const std::string store = db();
+    // CPU B takes 10% longer per item but runs 10% more instructions: per instruction the two
+    // machines are alike. Only A ran memcpy: it is left out, not compared with nothing.
+    const std::vector<std::pair<std::string, harness::RunResult>> files = {
+        {"a1.json", counted_run("CPU A", 40, 100)},
+        {"a2.json", counted_run("CPU A", 40, 100, "memcpy")},
+        {"b1.json", counted_run("CPU B", 44, 110)},
+    };
+    for (const auto& [name, r] : files)
+        ASSERT_EQ(perfgauge({"history", "add", result_file(name, r), "--db", store}).exit_code, 0);
+    auto r = perfgauge({"history", "compare", "--by", "machine", "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto line = [&](const std::string& start) {
+        const auto at = r.out.find(start);
+        return at == std::string::npos ? "" : r.out.substr(at, r.out.find('\n', at) - at);
+    };
+    EXPECT_NE(line("  M0").find("CPU A"), std::string::npos) << r.out;  // the first added
+    EXPECT_NE(line("varint/decode").find("1.100x"), std::string::npos) << r.out;
+    EXPECT_NE(line("  per instruction").find("1.000x"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("memcpy"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 left out"), std::string::npos) << r.out;
+    r = perfgauge({"history", "compare", "--by", "machine", "--reference", "CPU B", "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(line("varint/decode").find("0.909x"), std::string::npos) << r.out;
+    r = perfgauge({"history", "compare", "--by", "machine", "--reference", "CPU", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);  // names both
+    EXPECT_NE(r.err.find("2 of the compared machine classes"), std::string::npos) << r.err;
+    r = perfgauge({"history", "compare", "--by", "commit", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    r = perfgauge({"history", "compare", "memcpy", "--by", "machine", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);  // one machine only
+    EXPECT_NE(r.err.find("nothing to compare"), std::string::npos) << r.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, HistoryCli, ::testing::Values(Engine::sqlite, Engine::postgresql),
                          [](const auto& info) {
                              return info.param == Engine::sqlite ? "SQLite" : "PostgreSQL";
@@ -151,12 +198,16 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     EXPECT_NE(r.err.find("KEY=VALUE"), std::string::npos) << r.err;
     r = perfgauge({"history", "frobnicate"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("add, list, show, check, export or forget"), std::string::npos);
+    EXPECT_NE(r.err.find("add, list, show, check, plot, compare, export or forget"),
+              std::string::npos);
     ASSERT_EQ(perfgauge({"history", "add", good.string(), "--db", store}).exit_code, 0);
     r = perfgauge({"history", "forget", "7", "--db", store});
     EXPECT_EQ(r.exit_code, 2);
     r = perfgauge({"history", "forget", "x1", "--db", store});
     EXPECT_EQ(r.exit_code, 2);
+    r = perfgauge({"history", "export", "-o", store, "--db", store});  // would replace it
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("the history store"), std::string::npos) << r.err;
     EXPECT_EQ(harness::HistoryStore::open(store)->runs().size(), 1U);
     r = perfgauge({"history", "check", "--db", (dir.path() / "typo.db").string()});
     EXPECT_EQ(r.exit_code, 2);
@@ -165,6 +216,72 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     r = perfgauge({"history", "list", "--db", "postgresql:///x?host=/nonexistent&port=1"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("cannot connect to the history store"), std::string::npos) << r.err;
+}
+
+TEST(HistoryCliPlot, DrawsTheSeriesWithItsChangePointMarked) {
+    TempDir dir;
+    const std::string store = (dir.path() / "h.db").string();
+    for (int run = 1; run <= 12; ++run) {
+        // Deterministic runs (every sample equal): the change at run 7 is found exactly.
+        const auto file = dir.write(
+            "r" + std::to_string(run) + ".json",
+            harness::render_run(synthetic_run(run < 7 ? 40 : 44), harness::OutputFormat::json));
+        ASSERT_EQ(perfgauge({"history", "add", file.string(), "--db", store, "--commit",
+                             "commit" + std::to_string(run)})
+                      .exit_code,
+                  0);
+    }
+    const auto svg = dir.path() / "h.svg";
+    auto r = perfgauge({"history", "plot", "varint", "-o", svg.string(), "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string drawn = read_file(svg);
+    EXPECT_NE(drawn.find("<svg"), std::string::npos);
+    EXPECT_NE(drawn.find("change +10.0% [+10.0%, +10.0%] regression, run 7"), std::string::npos);
+    EXPECT_NE(drawn.find("varint/decode [time] on Test CPU 3000"), std::string::npos);
+    const auto png = dir.path() / "h.png";
+    r = perfgauge({"history", "plot", "-o", png.string(), "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(png).substr(0, 4), "\x89PNG");
+    r = perfgauge({"history", "plot", "-o", (dir.path() / "h.pdf").string(), "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    r = perfgauge({"history", "plot", "nomatch", "-o", svg.string(), "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(HistoryCliInput, FilesWithoutAMachineNeedALabelAndNeverShareAClass) {
+    TempDir dir;
+    const std::string store = (dir.path() / "h.db").string();
+    const auto gbench = [&](const std::string& name, const std::string& host) {
+        nlohmann::json j = {{"context", {{"date", "2026-11-27T12:00:00+00:00"}}},
+                            {"benchmarks",
+                             {{{"name", "BM_x"},
+                               {"run_type", "iteration"},
+                               {"iterations", 100},
+                               {"real_time", 5.0},
+                               {"cpu_time", 5.0},
+                               {"time_unit", "ns"}}}}};
+        if (!host.empty())
+            j["context"]["host_name"] = host;
+        return dir.write(name, j.dump()).string();
+    };
+    auto r = perfgauge({"history", "add", gbench("anon.json", ""), "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--label machine=NAME"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(store));
+    for (const auto& [file, extra] :
+         std::vector<std::pair<std::string, std::string>>{{gbench("a.json", "node-a"), ""},
+                                                          {gbench("b.json", "node-b"), ""},
+                                                          {gbench("c.json", ""), "machine=box"}}) {
+        std::vector<std::string> args = {"history", "add", file, "--db", store};
+        if (!extra.empty())
+            args.insert(args.end(), {"--label", extra});
+        r = perfgauge(args);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    std::set<std::string> classes;
+    for (const auto& run : harness::HistoryStore::open(store)->runs())
+        classes.insert(run.machine_class);
+    EXPECT_EQ(classes.size(), 3U);  // node-a, node-b, box: three machines, three classes
 }
 
 TEST(HistoryCliInput, CommitDefaultsToTheGitHeadOfTheCurrentDirectory) {

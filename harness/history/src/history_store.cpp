@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -173,8 +174,17 @@ int HistoryStore::schema_version() {
     return static_cast<int>(history_db::as_int(rows.at(0).at(0)));
 }
 
+std::string machine_label(const AddedRun& how) {
+    for (const auto& [key, value] : how.labels)
+        if (key == "machine")
+            return value;
+    return {};
+}
+
 std::int64_t HistoryStore::add(const RunResult& result, const AddedRun& how) {
-    const MachineFingerprint fp = fingerprint_of(result);
+    if (const auto why = unidentified_machine(result, machine_label(how)); !why.empty())
+        throw std::invalid_argument(how.source + ": " + why);
+    const MachineFingerprint fp = fingerprint_of(result, machine_label(how));
     nlohmann::json facts = nlohmann::json::object();
     for (const auto& [k, v] : fp.machine_facts)
         facts[k] = v;

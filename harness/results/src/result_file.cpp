@@ -197,6 +197,21 @@ void read_context(const json& context, RunResult& r) {
         r.system.cpu.family = get_or<unsigned>(*it, "family", 0);
         r.system.cpu.model = get_or<unsigned>(*it, "model", 0);
         r.system.cpu.bmi2 = get_or<bool>(*it, "bmi2", false);
+        r.system.cpu.stepping = get_or<unsigned>(*it, "stepping", 0);
+        r.system.cpu.microcode = get_or<std::string>(*it, "microcode", "");
+        r.system.cpu.cores = get_or<unsigned>(*it, "cores", 0);
+        r.system.hypervisor = get_or<std::string>(*it, "hypervisor", "");
+        if (const auto m = it->find("mitigations"); m != it->end() && m->is_object()) {
+            for (const auto& [name, status] : m->items())
+                r.system.mitigations.emplace_back(name, status.get<std::string>());
+        }
+        if (const auto g = it->find("governor"); g != it->end() && g->is_string())
+            r.system.governor = g->get<std::string>();
+        if (const auto b = it->find("boost"); b != it->end() && b->is_boolean())
+            r.system.boost = b->get<bool>();
+        if (const auto smt = it->find("smt_active"); smt != it->end() && smt->is_boolean())
+            r.system.smt_active = smt->get<bool>();
+        r.system.clocksource = get_or<std::string>(*it, "clocksource", "");
         r.system.kernel = get_or<std::string>(*it, "kernel", "");
         if (const auto paranoid = it->find("perf_event_paranoid");
             paranoid != it->end() && !paranoid->is_null())
@@ -213,6 +228,8 @@ void read_context(const json& context, RunResult& r) {
             r.system.cpu_gaps = g;
         }
     }
+    r.system.host_name = get_or<std::string>(context, "host_name", "");
+    r.system.cpu.logical_cpus = get_or<unsigned>(context, "num_cpus", 0);
     const json caches = get_or<json>(context, "caches", json::array());
     for (const auto& c : caches) {
         r.system.caches.push_back({get_or<int>(c, "level", 0), get_or<std::string>(c, "type", ""),

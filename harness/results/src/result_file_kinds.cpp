@@ -297,6 +297,12 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
         const json& context = j.at("context");
         if (const auto it = context.find("date"); it != context.end() && it->is_string())
             r.date = it->get<std::string>();
+        // The machine as Google Benchmark names it (the history store files its runs by it).
+        if (const auto it = context.find("host_name"); it != context.end() && it->is_string())
+            r.system.host_name = it->get<std::string>();
+        if (const auto it = context.find("num_cpus");
+            it != context.end() && it->is_number_unsigned())
+            r.system.cpu.logical_cpus = it->get<unsigned>();
         // Counters in order of first appearance, over every benchmark.
         std::map<std::string, std::size_t> counter_index;
         std::map<std::string, std::size_t> bench_index;

@@ -113,6 +113,10 @@ nlohmann::json context_json(const RunResult& r) {
         {"vendor", r.system.cpu.vendor},
         {"family", r.system.cpu.family},
         {"model", r.system.cpu.model},
+        {"stepping", r.system.cpu.stepping},
+        {"microcode", r.system.cpu.microcode},
+        {"cores", r.system.cpu.cores},
+        {"hypervisor", r.system.hypervisor},
         {"bmi2", r.system.cpu.bmi2},
         {"invariant_tsc", r.system.cpu.invariant_tsc},
         {"kernel", r.system.kernel},
@@ -127,6 +131,9 @@ nlohmann::json context_json(const RunResult& r) {
                                     ? nlohmann::json(*r.system.perf_event_paranoid)
                                     : nlohmann::json(nullptr)},
         {"hardware_pmu", r.system.hardware_pmu}};
+    p["system"]["mitigations"] = nlohmann::json::object();
+    for (const auto& [name, status] : r.system.mitigations)
+        p["system"]["mitigations"][name] = status;
     if (const auto& g = r.system.cpu_gaps) {
         p["system"]["cpu_gaps"] = {{"window_ns", g->window_ns},
                                    {"threshold_ns", g->threshold_ns},

@@ -10,12 +10,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -83,6 +86,59 @@ unsigned count_cpus_in_list(const std::string& list) {
     return count;
 }
 
+// Online physical cores: the distinct sets of hardware threads sharing a core (offline CPUs
+// have no topology directory). 0 when sysfs shows none.
+unsigned count_cores() {
+    std::set<std::string> cores;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/sys/devices/system/cpu", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > 3 && name.starts_with("cpu") &&
+            std::isdigit(static_cast<unsigned char>(name[3]))) {
+            if (const auto siblings = read_line(entry.path() / "topology/thread_siblings_list"))
+                cores.insert(*siblings);
+        }
+    }
+    return static_cast<unsigned>(cores.size());
+}
+
+// What CPUID's hypervisor leaf names (x86: "KVMKVMKVM", "Microsoft Hv", "VMwareVMware"),
+// "none" when the hypervisor bit is clear; elsewhere /sys/hypervisor/type (Xen), else unknown.
+std::string detect_hypervisor() {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    __cpuid(1, eax, ebx, ecx, edx);
+    if (((ecx >> 31) & 1) == 0)
+        return "none";
+    __cpuid(0x40000000, eax, ebx, ecx, edx);
+    char name[13] = {};
+    std::memcpy(name + 0, &ebx, 4);
+    std::memcpy(name + 4, &ecx, 4);
+    std::memcpy(name + 8, &edx, 4);
+    std::string text(name);
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    return text.empty() ? "unnamed" : text;
+#else
+    return read_line("/sys/hypervisor/type").value_or("");
+#endif
+}
+
+// The kernel's status per CPU vulnerability, sorted by name, without the "Not affected" ones
+// (a newer kernel lists more of those, which changes nothing about the machine).
+std::vector<std::pair<std::string, std::string>> read_mitigations() {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::error_code ec;
+    for (const auto& entry :
+         fs::directory_iterator("/sys/devices/system/cpu/vulnerabilities", ec)) {
+        const auto status = read_line(entry.path());
+        if (status && *status != "Not affected")
+            out.emplace_back(entry.path().filename().string(), *status);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 }  // namespace
 
 CpuInfo detect_cpu() {
@@ -109,6 +165,7 @@ CpuInfo detect_cpu() {
     cpu.vendor = vendor;
 
     __cpuid(1, eax, ebx, ecx, edx);
+    cpu.stepping = eax & 0xf;
     const unsigned base_family = (eax >> 8) & 0xf;
     const unsigned base_model = (eax >> 4) & 0xf;
     cpu.family = base_family == 0xf ? base_family + ((eax >> 20) & 0xff) : base_family;
@@ -137,14 +194,18 @@ CpuInfo detect_cpu() {
     std::ifstream cpuinfo("/proc/cpuinfo");
     std::string line;
     while (std::getline(cpuinfo, line)) {
-        if (cpu.model_name.empty() && line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos)
-                cpu.model_name = line.substr(colon + 2);
-            break;
-        }
+        if (line.empty())
+            break;  // the end of CPU 0's block: enough
+        const auto colon = line.find(": ");
+        if (colon == std::string::npos)
+            continue;
+        if (cpu.model_name.empty() && line.rfind("model name", 0) == 0)
+            cpu.model_name = line.substr(colon + 2);
+        else if (cpu.microcode.empty() && line.rfind("microcode", 0) == 0)
+            cpu.microcode = line.substr(colon + 2);
     }
     cpu.logical_cpus = static_cast<unsigned>(::sysconf(_SC_NPROCESSORS_ONLN));
+    cpu.cores = count_cores();
     return cpu;
 }
 
@@ -207,6 +268,8 @@ SystemInfo collect_system_info() {
     }
     if (const auto smt = read_int("/sys/devices/system/cpu/smt/active"))
         info.smt_active = *smt != 0;
+    info.hypervisor = detect_hypervisor();
+    info.mitigations = read_mitigations();
     const auto pmu_env = pmu::detect_pmu_environment();
     info.perf_event_paranoid = pmu_env.paranoid;
     info.hardware_pmu = pmu_env.has_hardware_pmu();

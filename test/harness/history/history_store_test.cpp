@@ -9,10 +9,14 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 
 #include "../../support/temp_dir.hpp"
 #include "perfgauge/harness/machine_fingerprint.hpp"
+#include "perfgauge/harness/output_format.hpp"
+#include "perfgauge/harness/result_file.hpp"
+#include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/sample_codec.hpp"
 #include "postgres_server.hpp"
 #include "synthetic_results.hpp"
@@ -181,6 +185,80 @@ TEST(MachineFingerprint, HostAndKernelIdentifyAMachineNotItsClass) {
     EXPECT_NE(fa.machine_id, fb.machine_id);
     EXPECT_NE(fa.class_id, fc.class_id);
     EXPECT_EQ(fa.class_id.size(), 16U);
+}
+
+// A fully described machine: every fact the fingerprint's class is made of.
+harness::RunResult described_run() {
+    auto r = synthetic_run(1);
+    r.system.cpu.stepping = 7;
+    r.system.cpu.microcode = "0x5003604";
+    r.system.cpu.cores = 2;
+    r.system.smt_active = false;
+    r.system.hypervisor = "KVMKVMKVM";
+    r.system.mitigations = {{"spectre_v2", "Mitigation: Retpolines"},
+                            {"spec_store_bypass", "Vulnerable"}};
+    r.system.caches = {{1, "Data", 32768, 64, 1, 8}, {3, "Unified", 33554432, 64, 2, 16}};
+    return r;
+}
+
+TEST(MachineFingerprint, EveryCpuFactMakesADifferentClass) {
+    const auto base = harness::fingerprint_of(described_run());
+    const std::vector<void (*)(harness::RunResult&)> changes = {
+        [](harness::RunResult& r) { r.system.cpu.stepping = 4; },
+        [](harness::RunResult& r) { r.system.cpu.microcode = "0x5003707"; },
+        [](harness::RunResult& r) { r.system.cpu.cores = 1; },
+        [](harness::RunResult& r) { r.system.cpu.logical_cpus = 4; },
+        [](harness::RunResult& r) { r.system.smt_active = true; },
+        [](harness::RunResult& r) { r.system.hypervisor = "none"; },
+        [](harness::RunResult& r) { r.system.mitigations.pop_back(); },
+        [](harness::RunResult& r) { r.system.caches[1].size_bytes /= 2; },
+    };
+    std::set<std::string> classes = {base.class_id};
+    for (const auto& change : changes) {
+        auto r = described_run();
+        change(r);
+        classes.insert(harness::fingerprint_of(r).class_id);
+    }
+    EXPECT_EQ(classes.size(), changes.size() + 1);  // each change its own class
+    EXPECT_NE(base.summary.find("VM KVMKVMKVM"), std::string::npos) << base.summary;
+}
+
+TEST(MachineFingerprint, SurvivesTheResultFile) {
+    // What history add reads back from a file must be the machine that wrote it: every fact
+    // of the class and of the machine goes through the JSON.
+    auto r = described_run();
+    r.system.governor = "performance";
+    r.system.boost = false;
+    r.system.clocksource = "tsc";
+    const auto read =
+        harness::parse_result_json(harness::render_run(r, harness::OutputFormat::json), "r.json");
+    const auto written = harness::fingerprint_of(r), back = harness::fingerprint_of(read);
+    EXPECT_EQ(back.class_facts, written.class_facts);
+    EXPECT_EQ(back.machine_facts, written.machine_facts);
+    EXPECT_EQ(back.machine_id, written.machine_id);
+}
+
+TEST(MachineFingerprint, UnknownCpusAreClassedByMachineNeverTogether) {
+    // Google Benchmark and stat files: no CPU facts. Their class is their machine.
+    harness::RunResult a;
+    a.kind = harness::ResultKind::google_benchmark;
+    a.system.host_name = "node-a";
+    auto b = a;
+    b.system.host_name = "node-b";
+    EXPECT_TRUE(harness::unidentified_machine(a, "").empty());
+    EXPECT_NE(harness::fingerprint_of(a).class_id, harness::fingerprint_of(b).class_id);
+    EXPECT_EQ(harness::fingerprint_of(a).summary, "unknown CPU on node-a");
+    // A label names the machine when the file does not; without either it cannot be filed.
+    harness::RunResult stat;
+    stat.kind = harness::ResultKind::stat;
+    EXPECT_NE(harness::unidentified_machine(stat, "").find("--label machine=NAME"),
+              std::string::npos);
+    EXPECT_TRUE(harness::unidentified_machine(stat, "box1").empty());
+    EXPECT_NE(harness::fingerprint_of(stat, "box1").class_id,
+              harness::fingerprint_of(stat, "box2").class_id);
+    // A described CPU keeps its class whatever the label: a fleet of one CPU is one class.
+    EXPECT_EQ(harness::fingerprint_of(described_run(), "box1").class_id,
+              harness::fingerprint_of(described_run(), "box2").class_id);
 }
 
 }  // namespace

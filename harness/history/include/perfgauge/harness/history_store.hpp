@@ -77,7 +77,8 @@ class HistoryStore {
 
     int schema_version();
     /// Stores the run in one transaction: its machine (once), the run, every benchmark's
-    /// samples per metric. Returns the run's id.
+    /// samples per metric. Returns the run's id. std::invalid_argument when the result names
+    /// no machine (unidentified_machine) and no `machine` label does.
     std::int64_t add(const RunResult& result, const AddedRun& how);
     std::vector<StoredRun> runs();
     /// Every series, ordered by benchmark, metric, machine class.
@@ -93,6 +94,9 @@ class HistoryStore {
     void migrate();
     std::unique_ptr<history_db::Database> db_;
 };
+
+/// The value of the run's `machine` label, empty without one.
+std::string machine_label(const AddedRun& how);
 
 /// Where the store is when no --db is given: $PERFGAUGE_DB, else
 /// $XDG_DATA_HOME/perfgauge/history.db, else ~/.local/share/perfgauge/history.db.

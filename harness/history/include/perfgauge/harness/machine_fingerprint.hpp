@@ -22,7 +22,15 @@ struct MachineFingerprint {
     std::string summary;     ///< "Intel Xeon ... (2 threads), GNU 12.2.0"
 };
 
-MachineFingerprint fingerprint_of(const RunResult& result);
+/// The class is the CPU (vendor, model, stepping, microcode, cores, threads, SMT, hypervisor,
+/// mitigations, caches) and the build (compiler, flags). A result without CPU facts (Google
+/// Benchmark, perfgauge stat) is classed by its machine instead: `machine_label` (the run's
+/// `machine` label) when given, else the host the file names.
+MachineFingerprint fingerprint_of(const RunResult& result, const std::string& machine_label = {});
+
+/// Why `result` cannot be filed under a machine (no CPU facts, no host, no label: it would join
+/// every other unknown machine's series), or empty when it can.
+std::string unidentified_machine(const RunResult& result, const std::string& machine_label);
 
 /// 64-bit FNV-1a of `text`, as 16 lowercase hex digits: stable across builds and machines.
 std::string stable_hash(const std::string& text);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace perfgauge::harness {
@@ -18,12 +19,15 @@ struct CpuInfo {
     std::string model_name;  ///< /proc/cpuinfo "model name"
     unsigned family = 0;     ///< display family (base + extended)
     unsigned model = 0;      ///< display model (base + extended)
+    unsigned stepping = 0;   ///< CPUID stepping (x86; 0 elsewhere)
+    std::string microcode;   ///< /proc/cpuinfo "microcode" ("0x1000065"); empty: unknown
     bool bmi2 = false;
     bool avx2 = false;          ///< and the OS saves the YMM registers
     bool avx512_vbmi2 = false;  ///< AVX-512 F, BW, VBMI and VBMI2, and the OS saves ZMM state
     bool invariant_tsc = false;
     bool rdtscp = false;
     unsigned logical_cpus = 0;
+    unsigned cores = 0;  ///< online physical cores (distinct thread sibling sets); 0: unknown
 };
 
 struct CacheLevel {
@@ -63,6 +67,12 @@ struct SystemInfo {
     std::optional<std::string> governor;
     std::optional<bool> boost;  ///< turbo/boost enabled
     std::optional<bool> smt_active;
+    /// The hypervisor this runs under as CPUID names it ("KVMKVMKVM", "Microsoft Hv"), "none"
+    /// on bare metal, empty when unknown (not x86 and no /sys/hypervisor/type).
+    std::string hypervisor;
+    /// The kernel's status of each CPU vulnerability it knows that affects this CPU
+    /// (/sys/devices/system/cpu/vulnerabilities, "Not affected" ones left out), by name.
+    std::vector<std::pair<std::string, std::string>> mitigations;
     std::string clocksource;
     std::optional<int> aslr;  ///< /proc/sys/kernel/randomize_va_space
     std::array<double, 3> load_average{};

@@ -1,0 +1,60 @@
+#!/bin/bash
+# Submits a fleet measurement to Slurm: a job array with one task per node of the partition,
+# each task a whole node (--exclusive: nothing else runs beside the measurement), running
+# measure-and-store.sh there, so that every node's result arrives in one history store.
+#
+#   scripts/fleet/slurm-submit.sh --db postgresql://... [--partition P] [--tasks N] [--wait]
+#       [--perfgauge PATH] [--output-dir DIR] [-- perfgauge run OPTIONS...]
+#
+# --tasks defaults to the partition's node count (sinfo). Slurm places the tasks; on an idle
+# partition of N nodes, N exclusive tasks land one per node (`perfgauge history list` shows
+# each run's machine). Prints the job id; --wait returns when every task has ended: 0 when all
+# completed, 1 (naming their states) when any did not. Slurm does the scheduling: nothing here
+# retries or places work.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+usage="usage: slurm-submit.sh --db URI [--partition P] [--tasks N] [--wait] [--perfgauge PATH] [--output-dir DIR] [-- RUN OPTIONS...]"
+db="" partition="" tasks="" wait=0 perfgauge="${PERFGAUGE:-perfgauge}" output_dir="$PWD"
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --db) db="$2"; shift 2 ;;
+    --partition) partition="$2"; shift 2 ;;
+    --tasks) tasks="$2"; shift 2 ;;
+    --wait) wait=1; shift ;;
+    --perfgauge) perfgauge="$2"; shift 2 ;;
+    --output-dir) output_dir="$2"; shift 2 ;;
+    --) shift; break ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$db" ]; then echo "$usage" >&2; exit 2; fi
+partition_args=()
+if [ -n "$partition" ]; then partition_args=(--partition "$partition"); fi
+if [ -z "$tasks" ]; then
+  tasks="$(sinfo -h "${partition_args[@]}" -o %D | awk '{n += $1} END {print n + 0}')"
+fi
+case "$tasks" in
+  ''|*[!0-9]*|0) echo "slurm-submit.sh: --tasks must be a positive count (got '$tasks')" >&2; exit 2 ;;
+esac
+# The selection travels in the environment (sbatch --export=ALL): one word per option.
+job="$(PERFGAUGE_RUN_ARGS="$*" PERFGAUGE_DB="$db" PERFGAUGE="$perfgauge" \
+  sbatch --parsable --array="0-$((tasks - 1))" --exclusive "${partition_args[@]}" \
+  --export=ALL --output="$output_dir/perfgauge-history-%A_%a.out" "$here/measure-and-store.sh")"
+job="${job%%;*}"  # "ID;cluster" on a multi-cluster setup
+echo "$job"
+[ "$wait" = 1 ] || exit 0
+# Until every task has ended, asking each second (sbatch --wait backs off to half a minute
+# between its polls). Ended tasks stay in scontrol's view for MinJobAge (300 s by default).
+while :; do
+  states="$(scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]*' | sort -u)" ||
+    { echo "slurm-submit.sh: scontrol cannot show job $job" >&2; exit 1; }
+  grep -qE '=(PENDING|RUNNING|COMPLETING|CONFIGURING|SUSPENDED|REQUEUED|RESIZING)$' <<< "$states" ||
+    break
+  sleep 1
+done
+if [ "$states" != "JobState=COMPLETED" ]; then
+  ended="${states//JobState=/}"
+  echo "slurm-submit.sh: job $job's tasks ended as: ${ended//$'\n'/ }" \
+    "(their output: $output_dir/perfgauge-history-${job}_*.out)" >&2
+  exit 1
+fi

@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Plot series of a perfgauge history store over time, with their change points marked.
+
+    perfgauge history plot [REGEX] [--metric M] -o history.png|history.svg
+    (perfgauge writes the series and their change points as JSON and runs this script with a
+    Python that has matplotlib: scripts/history_plot.py SERIES.json -o FILE)
+
+One panel per series (one benchmark's metric on one machine class): each run's median, in the
+order the runs were added, with its 95% interval as an error bar; each segment between change
+points as a horizontal line at its median; each change point as a dashed vertical line before
+its first run, labelled with its size and interval (red: regression, green: improvement).
+Writes PNG or SVG (by extension; SVG keeps its text as text), headless (matplotlib's Agg
+backend). Uses Debian's python3-matplotlib (scripts/install-deps.sh).
+"""
+import argparse
+import json
+import statistics
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in an SVG
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+
+def fail(message):
+    print(f"history_plot.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    except json.JSONDecodeError as e:
+        fail(f"{path} is not JSON: {e}")
+    if not isinstance(data, dict) or not data.get("series"):
+        fail(f"{path} holds no series (written by perfgauge history plot)")
+    return data
+
+
+def percent(share):
+    return f"{100 * share:+.1f}%"
+
+
+def draw_series(axes, series):
+    runs = series["runs"]
+    x = list(range(len(runs)))
+    values = [r["median"] for r in runs]
+    axes.errorbar(x, values, yerr=[r["spread"] for r in runs], fmt="o", markersize=3,
+                  color="tab:blue", ecolor="tab:gray", elinewidth=1, capsize=2, zorder=3)
+    starts = [0] + [c["index"] for c in series["changes"]] + [len(runs)]
+    for first, end in zip(starts, starts[1:]):
+        level = statistics.median(values[first:end])
+        axes.hlines(level, first - 0.4, end - 0.6, colors="tab:orange", linewidth=2, zorder=2)
+    for change in series["changes"]:
+        colour = "tab:red" if change["regression"] else "tab:green"
+        at = change["index"] - 0.5
+        axes.axvline(at, color=colour, linestyle="--", linewidth=1.2, zorder=1)
+        what = "regression" if change["regression"] else "improvement"
+        text = (f"change {percent(change['size'])} [{percent(change['low'])}, "
+                f"{percent(change['high'])}] {what}, run {runs[change['index']]['run']}")
+        axes.annotate(text, xy=(at, 1), xycoords=("data", "axes fraction"),
+                      xytext=(3, -3), textcoords="offset points", va="top", fontsize=7,
+                      color=colour, rotation=90)
+    step = max(1, len(runs) // 12)
+    axes.set_xticks(x[::step])
+    axes.set_xticklabels([f"{r['run']}\n{r['commit'][:7] or '-'}" for r in runs[::step]],
+                         fontsize=7)
+    axes.set_xlim(-0.7, len(runs) - 0.3)
+    axes.set_ylabel(series["unit"])
+    axes.set_title(f"{series['benchmark']} [{series['metric']}] on {series['machine']}",
+                   fontsize=9)
+    axes.grid(True, axis="y", alpha=0.3)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("series", help="JSON written by perfgauge history plot")
+    parser.add_argument("-o", "--output", required=True, help="FILE.png or FILE.svg")
+    args = parser.parse_args()
+    if not args.output.endswith((".png", ".svg")):
+        fail(f"-o {args.output}: the file must end in .png or .svg")
+    data = load(args.series)
+    series = data["series"]
+    figure, panels = plt.subplots(len(series), 1, figsize=(9, 3.2 * len(series)),
+                                  squeeze=False)
+    for axes, one in zip(panels[:, 0], series):
+        draw_series(axes, one)
+    panels[-1, 0].set_xlabel("run (id, commit), in the order added")
+    figure.tight_layout()
+    figure.savefig(args.output)
+
+
+if __name__ == "__main__":
+    main()
