@@ -179,28 +179,35 @@ TEST(CliOutputs, QuickDefaultRunsLeaveOneFileEach) {
     EXPECT_EQ(files, said) << "the path printed is the one written";
 }
 
+// The signal goes once the measured command has started (it leaves a file), whatever the load.
 TEST(CliInterrupt, SigtermToStatLeavesNoChild) {
-    ProcessOptions options;
-    options.signal = SIGTERM;
-    options.signal_after_s = 0.5;
     // A name no other test uses, to find leftovers by.
     TempDir dir;
     const auto sleeper = dir.path() / "pg-sleeper";
     fs::copy_file("/bin/sleep", sleeper);
-    const auto r = perfgauge_with(options, {"stat", "-e", "task-clock", "--", sleeper, "5"});
+    ProcessOptions options;
+    options.signal = SIGTERM;
+    const auto started = (dir.path() / "started").string();
+    options.signal_when = once_exists(started);
+    const auto r =
+        perfgauge_with(options, {"stat", "-e", "task-clock", "--", "/bin/sh", "-c",
+                                 "touch " + started + " && exec " + sleeper.string() + " 5"});
     EXPECT_EQ(r.exit_code, 143) << r.err;
     EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
     EXPECT_FALSE(process_running("pg-sleeper"));
     // Grandchildren too: the shell dies of the signal, its pipeline would live on.
-    const auto piped = perfgauge_with(options, {"stat", "-e", "task-clock", "--", "/bin/sh", "-c",
-                                                sleeper.string() + " 5 | cat"});
+    const auto piped_started = (dir.path() / "piped").string();
+    options.signal_when = once_exists(piped_started);
+    const auto piped =
+        perfgauge_with(options, {"stat", "-e", "task-clock", "--", "/bin/sh", "-c",
+                                 "touch " + piped_started + "; " + sleeper.string() + " 5 | cat"});
     EXPECT_EQ(piped.exit_code, 143) << piped.err;
     EXPECT_FALSE(process_running("pg-sleeper")) << "a grandchild outlived perfgauge";
 }
 
 // Signals perfgauge does not handle end it at once; the command it measures must not live on
-// (the sleeper would, for 30 s). Only perfgauge is signalled, as `kill PID` does; the command
-// leaves a file once it runs, so the test knows it was there to be killed.
+// (the sleeper would, for 30 s). Only perfgauge is signalled, as `kill PID` does, once the
+// command has left a file: it was there to be killed, whatever the load.
 TEST(CliInterrupt, ACommandDiesWithAPerfgaugeKilledOutright) {
     TempDir dir;
     const auto sleeper = dir.path() / "pg-orphan";
@@ -209,7 +216,7 @@ TEST(CliInterrupt, ACommandDiesWithAPerfgaugeKilledOutright) {
         const auto started = dir.path() / ("started-" + std::to_string(signal));
         ProcessOptions options;
         options.signal = signal;
-        options.signal_after_s = 0.5;
+        options.signal_when = once_exists(started);
         options.signal_program_only = true;
         options.working_directory = dir.path();  // where a SIGQUIT core would go
         const auto r = perfgauge_with(
@@ -228,13 +235,21 @@ TEST(CliInterrupt, ACommandDiesWithAPerfgaugeKilledOutright) {
     }
 }
 
-// Ctrl-C signals the whole foreground group: perfgauge and the command it runs.
+// Ctrl-C signals the whole foreground group: perfgauge and the command it runs. The command
+// counts its runs in a file and leaves another from its third run on; the signal goes then, so
+// runs are complete whatever the load (a warm-up run included).
 TEST(CliInterrupt, CtrlCDuringStatRepetitionsReportsTheCompletedRuns) {
+    TempDir dir;
+    const auto count = (dir.path() / "count").string();
+    const auto third = (dir.path() / "third").string();
     ProcessOptions options;
     options.signal = SIGINT;
-    options.signal_after_s = 1.0;
-    const auto r = perfgauge_with(options, {"stat", "-e", "task-clock,page-faults", "-r", "100000",
-                                            "--format", "json", "--", "true"});
+    options.signal_when = once_exists(third);
+    const auto r = perfgauge_with(
+        options, {"stat", "-e", "task-clock,page-faults", "-r", "100000", "--format", "json", "--",
+                  "/bin/sh", "-c",
+                  "n=$(cat " + count + " 2>/dev/null || echo 0); n=$((n + 1)); echo $n > " + count +
+                      "; if [ $n -ge 3 ]; then touch " + third + "; fi"});
     EXPECT_EQ(r.exit_code, 130) << r.err;
     const auto j = nlohmann::json::parse(r.err);
     EXPECT_EQ(j["interrupted"], "SIGINT");

@@ -432,8 +432,17 @@ TEST(CliSim, CtrlCDuringSimulationKeepsTheNativeResult) {
     const auto saved = dir.path() / "r.json";
     ProcessOptions options;
     options.signal = SIGINT;
-    options.signal_after_s = 4.0;
-    // Far more simulated items than 4 s allow, after a native part of well under a second.
+    // Once the simulation has begun (its scratch directory is there), not after a time: on a
+    // loaded machine the native part could still be running.
+    options.signal_when = [tmp] {
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(tmp, ec))
+            if (entry.path().filename().string().rfind("perfgauge-sim", 0) == 0)
+                return true;
+        return false;
+    };
+    // Far more simulated items than the test waits for, after a native part of well under a
+    // second.
     const auto r = run_process({"/usr/bin/env",
                                 "TMPDIR=" + tmp.string(),
                                 PERFGAUGE_CLI_PATH,

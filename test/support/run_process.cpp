@@ -25,6 +25,19 @@ bool redirect(int fd, const std::string& path, const std::filesystem::path& capt
     return opened >= 0 && ::dup2(opened, fd) >= 0;
 }
 
+// Waits until `ready()`; false if `pid` ended first (left unreaped for the caller).
+bool wait_until(const std::function<bool()>& ready, pid_t pid) {
+    for (;;) {
+        if (ready())
+            return true;
+        siginfo_t info{};
+        if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
@@ -57,8 +70,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     }
     if (options.signal) {
         ::setpgid(pid, pid);  // also here: whichever runs first, the group exists before kill
-        std::this_thread::sleep_for(std::chrono::duration<double>(options.signal_after_s));
-        ::kill(options.signal_program_only ? pid : -pid, *options.signal);
+        bool send = true;
+        if (options.signal_when)
+            send = wait_until(options.signal_when, pid);
+        else
+            std::this_thread::sleep_for(std::chrono::duration<double>(options.signal_after_s));
+        if (send)
+            ::kill(options.signal_program_only ? pid : -pid, *options.signal);
     }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
@@ -71,6 +89,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     result.err = read_file(err_path);
     json_outputs.collect(options.stdout_path.empty() ? result.out : std::string());
     return result;
+}
+
+std::function<bool()> once_exists(const std::filesystem::path& path) {
+    return [path] {
+        std::error_code ec;
+        return std::filesystem::exists(path, ec);
+    };
 }
 
 }  // namespace perfgauge::test

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,10 +25,17 @@ struct ProcessOptions {
     /// `signal_after_s` seconds - as Ctrl-C on a terminal signals the whole foreground group.
     std::optional<int> signal;
     double signal_after_s = 0;
+    /// With `signal`: instead of after a time, the signal goes once this is true (polled every
+    /// 5 ms: a file the program or what it runs creates at the moment the test means), so that
+    /// a loaded machine cannot make it arrive too early; not at all if the program ends first.
+    std::function<bool()> signal_when;
     /// With `signal`: only the program gets it (as `kill PID` sends it), not what it started.
     bool signal_program_only = false;
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+/// For ProcessOptions::signal_when: true once `path` exists.
+std::function<bool()> once_exists(const std::filesystem::path& path);
 
 }  // namespace perfgauge::test
