@@ -12,6 +12,7 @@
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/interrupted.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/simulation.hpp"
 #include "perfgauge/harness/stat.hpp"
@@ -253,6 +254,8 @@ void write_report(const harness::StatRequest& request, const harness::SideBySide
     }
     try {
         harness::write_output_file(request.output.string(), report);
+    } catch (const harness::Interrupted&) {
+        throw;  // main says so and exits 128+N: the status is not the command's then
     } catch (const std::runtime_error& e) {
         say("perfgauge stat: error: {}; the exit status is still the command's ({})\n", e.what(),
             status);

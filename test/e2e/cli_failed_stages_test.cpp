@@ -289,6 +289,7 @@ TEST(CliFailedStages, InterruptedWhileSavingIs128PlusN) {
     EXPECT_EQ(r.exit_code, 130) << r.err;
     EXPECT_NE(r.err.find("interrupted by SIGINT while writing " + fifo.string()), std::string::npos)
         << r.err;
+    EXPECT_EQ(r.err.find("the exit status is still the command's"), std::string::npos) << r.err;
 }
 
 TEST(CliFailedStages, AMisconfiguredValgrindIsNamedUnderBackendAuto) {
