@@ -127,8 +127,10 @@ TEST(CliFailedStages, ASimulationWithoutAScratchDirectoryKeepsTheNativeResult) {
 }
 
 // The measuring children's command line names their index and their result file, under this
-// test's TMPDIR: "--internal-measure-child=1:3:TMPDIR/perfgauge-run.pid...". Only a process
-// whose command line holds every one of `markers` is killed (other tests run beside this one).
+// test's TMPDIR, in the request each gets as JSON: "--internal-request={...
+// "measuring_child":{"count":3,"index":1,"result_path":"TMPDIR/perfgauge-run.pid..."}...}"
+// (index 1 is the second of three). Only a process whose command line holds every one of
+// `markers` is killed (other tests run beside this one).
 bool kill_when_seen(const std::vector<std::string>& markers, std::chrono::seconds deadline) {
     const auto end = std::chrono::steady_clock::now() + deadline;
     while (std::chrono::steady_clock::now() < end) {
@@ -159,8 +161,9 @@ TEST(CliFailedStages, AKilledMeasuringProcessLosesOnlyItsOwnSamples) {
     fs::create_directory(tmp);
     bool killed = false;
     std::thread killer([&] {
-        killed = kill_when_seen({"--internal-measure-child=1:3:" + tmp.string()},
-                                std::chrono::seconds(60));
+        killed = kill_when_seen(
+            {"--internal-request=", R"("count":3,"index":1,"result_path":")" + tmp.string()},
+            std::chrono::seconds(60));
     });
     const auto r = run_process({"/usr/bin/env",
                                 "TMPDIR=" + tmp.string(),

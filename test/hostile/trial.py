@@ -480,8 +480,9 @@ def class3(tmp):
     os.makedirs(private_tmp, exist_ok=True)
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=SCRATCH,
                          start_new_session=True, env=dict(os.environ, TMPDIR=private_tmp))
+    # The second of three gets its request as JSON: ..."count":3,"index":1,"result_path":"TMP...
     killed_child = kill_child_when_seen(
-        b"--internal-measure-child=1:3:" + private_tmp.encode(), 120)
+        b'"count":3,"index":1,"result_path":"' + private_tmp.encode(), 120)
     out, err = p.communicate(timeout=300)
     result = load_json(saved)
     warnings = " ".join((result or {}).get("context", {}).get("perfgauge", {})
