@@ -13,7 +13,6 @@ Writes PNG or SVG (by extension; SVG keeps its text as text), headless (matplotl
 backend). Uses Debian's python3-matplotlib (scripts/install-deps.sh).
 """
 import argparse
-import json
 import statistics
 import sys
 
@@ -23,6 +22,8 @@ matplotlib.use("Agg")
 matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in an SVG
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
+from plot_common import read_json  # noqa: E402
+
 
 def fail(message):
     print(f"history_plot.py: {message}", file=sys.stderr)
@@ -30,13 +31,7 @@ def fail(message):
 
 
 def load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}")
-    except json.JSONDecodeError as e:
-        fail(f"{path} is not JSON: {e}")
+    data = read_json(path, path, fail)
     if not isinstance(data, dict) or not data.get("series"):
         fail(f"{path} holds no series (written by perfgauge history plot)")
     return data
