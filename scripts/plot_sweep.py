@@ -16,7 +16,6 @@ Debian's python3-matplotlib (scripts/install-deps.sh).
 """
 import argparse
 import collections
-import json
 import os
 import sys
 
@@ -26,6 +25,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 import matplotlib.lines  # noqa: E402
 import matplotlib.ticker  # noqa: E402
+
+from plot_common import read_json  # noqa: E402
 
 DEFAULT_COUNTERS = ["instructions", "branch-misses"]
 
@@ -56,13 +57,7 @@ def percentile(sorted_values, q):
 
 def load(path, shown):
     """The result at `path`, named `shown` in messages (the file the user gave)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            result = json.load(f)
-    except OSError as e:
-        fail(f"cannot read {shown}: {e.strerror}")
-    except json.JSONDecodeError as e:
-        fail(f"{shown} is not JSON: {e}")
+    result = read_json(path, shown, fail)
     perfgauge = result.get("context", {}).get("perfgauge")
     if perfgauge is None or "benchmarks" not in result:
         fail(f"{shown} is not a perfgauge run result (no context.perfgauge)")
