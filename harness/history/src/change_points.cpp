@@ -87,8 +87,9 @@ std::vector<ChangePoint> exact_change_points(std::span<const RunPoint> series) {
 }  // namespace
 
 bool deterministic_series(std::span<const RunPoint> series) {
-    return std::all_of(series.begin(), series.end(),
-                       [](const RunPoint& r) { return r.spread == 0; });
+    // No run at all is no evidence of determinism (show labelled such a series so).
+    return !series.empty() && std::all_of(series.begin(), series.end(),
+                                          [](const RunPoint& r) { return r.spread == 0; });
 }
 
 double energy_statistic(std::span<const double> values, std::size_t split) {

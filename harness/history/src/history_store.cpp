@@ -4,6 +4,7 @@
 #include <ctime>
 #include <filesystem>
 #include <stdexcept>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -267,6 +268,17 @@ std::vector<SeriesEntry> HistoryStore::series_runs(const SeriesKey& key) {
         out.push_back(std::move(e));
     }
     return out;
+}
+
+std::int64_t HistoryStore::last_run_of(const SeriesKey& key) {
+    const auto rows = db_->query(
+        "SELECT MAX(r.id) FROM measurements x JOIN runs r ON r.id = x.run JOIN machines "
+        "m ON m.id = r.machine WHERE x.benchmark = $1 AND x.metric = $2 AND "
+        "m.class_id = $3",
+        {key.benchmark, key.metric, key.machine_class});
+    if (rows.empty() || rows[0].empty() || std::holds_alternative<std::monostate>(rows[0][0]))
+        return 0;  // no run holds the series
+    return history_db::as_int(rows[0][0]);
 }
 
 std::vector<StoredMeasurement> HistoryStore::measurements() {

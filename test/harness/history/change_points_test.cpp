@@ -63,6 +63,7 @@ TEST(ChangePoints, DeterministicSeriesChangeExactlyWhereTheValueChanges) {
         runs.push_back({i < 6 ? 1000.0 : 1100.0, 0});
     runs.push_back({1000.0, 0});  // and back down at index 12
     ASSERT_TRUE(deterministic_series(runs));
+    EXPECT_FALSE(deterministic_series({}));  // no run is no evidence (show said so of it)
     const auto changes = detect_change_points(runs);
     ASSERT_EQ(changes.size(), 2U);
     EXPECT_EQ(changes[0].index, 6U);

@@ -83,8 +83,12 @@ class HistoryStore {
     std::vector<StoredRun> runs();
     /// Every series, ordered by benchmark, metric, machine class.
     std::vector<SeriesKey> series();
-    /// The runs of one series in the order they were added.
+    /// The runs of one series in the order they were added (those that kept a sample).
     std::vector<SeriesEntry> series_runs(const SeriesKey& key);
+    /// The last run added to the series whatever it kept: a run whose every sample was set
+    /// aside (a busy machine) or that was interrupted first stores the benchmark with none,
+    /// and `check` must say so rather than judge the run before it again. 0 when none.
+    std::int64_t last_run_of(const SeriesKey& key);
     /// Every stored measurement with its samples (for export), in run order.
     std::vector<StoredMeasurement> measurements();
     /// Removes the runs (and their samples); returns how many existed.
