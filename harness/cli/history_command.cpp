@@ -308,11 +308,19 @@ int check(const std::vector<std::string>& args) {
     auto store = open_store(p->vm);
     const auto keys = required_series(*store, *p);
     std::string out;
-    int regressions = 0;
+    int regressions = 0, unmeasured = 0;
     for (const auto& key : keys) {
         const auto entries = store->series_runs(key);
-        if (entries.empty())
-            continue;  // only runs without samples (interrupted before any)
+        const std::int64_t last = store->last_run_of(key);
+        if (entries.empty() || entries.back().run_id != last) {
+            // Judging the run before it again would pass a run in which nothing was measured.
+            out += fmt::format(
+                "{} [{}] on {}: run {}: no clean sample, nothing to judge (every "
+                "sample set aside as disturbed, or interrupted before one)\n",
+                key.benchmark, key.metric, key.machine_class, last);
+            ++unmeasured;
+            continue;
+        }
         const auto pts = points(entries);
         const auto v = harness::judge_latest(pts);
         const auto& latest = entries.back();
@@ -346,8 +354,10 @@ int check(const std::vector<std::string>& args) {
             short_commit(latest.commit), what, percent(v.size), v.baseline_runs,
             entries[v.baseline_first].run_id, 100 * v.allowance);
     }
-    out += fmt::format("{} series checked, {} regression{}\n", keys.size(), regressions,
-                       regressions == 1 ? "" : "s");
+    out += fmt::format(
+        "{} series checked, {} regression{}{}\n", keys.size(), regressions,
+        regressions == 1 ? "" : "s",
+        unmeasured ? fmt::format(", {} with no clean sample in their latest run", unmeasured) : "");
     write_output(out, "");
     return regressions ? kExitRegression : kExitOk;
 }
