@@ -57,18 +57,8 @@ SelftestPlan plan_for(SelftestDepth depth) {
             plan.correction.warmup_time_s = 0.001;
             break;
         case SelftestDepth::quick:
-            // Profiled (cpu-clock samples, 2026-11-28): of quick's 12.2 s of CPU, 9.4 s went to
-            // the runs (the chains themselves 5.4 s, of which 1.9 s warming up: 0.02 s per
-            // benchmark and run) and 2.3 s to the correction check. A warm-up of 5 ms still
-            // sizes the 2 ms batches (two of them) and the chain is register-bound, so it has
-            // no cache to warm; the check keeps its three k with fewer samples (wider medians:
-            // a row's pass is less sure, its tolerance unchanged).
             plan.runs = 12;
             plan.max_time_s = 0.04;
-            plan.warmup_time_s = 0.005;
-            plan.correction.repetitions = 7;
-            plan.correction.max_time_s = 0.03;
-            plan.correction.warmup_time_s = 0.005;
             break;
         case SelftestDepth::standard:
             break;

@@ -93,14 +93,6 @@ TEST(SelftestPlan, DepthsGrow) {
     EXPECT_LT(quick.runs, standard.runs);
     EXPECT_LT(standard.runs, thorough.runs);
     EXPECT_GE(plan_for(SelftestDepth::tiny).runs, 2u);  // one trial across runs at least
-    // quick saves its time on warming up and on the correction check, not on the runs...
-    EXPECT_LT(quick.warmup_time_s, standard.warmup_time_s);
-    EXPECT_LT(quick.correction.repetitions, standard.correction.repetitions);
-    EXPECT_EQ(quick.correction.ks, standard.correction.ks);
-    EXPECT_EQ(quick.changes_pct, standard.changes_pct);
-    // ...and its warm-up still sizes a batch: it lasts at least one.
-    EXPECT_GE(quick.warmup_time_s, quick.min_sample_time_s);
-    EXPECT_GE(quick.correction.warmup_time_s, quick.correction.min_sample_time_s);
     EXPECT_EQ(standard.changes_pct, (std::vector<double>{2, 3, 5, 10, 20, 50}));
     EXPECT_EQ(std::string(depth_name(SelftestDepth::thorough)), "thorough");
     const Benchmark b = chain_benchmark("+5%", 1050);
