@@ -117,6 +117,25 @@ TEST_P(HistoryCli, CheckFlagsATenPercentSlowdownAtRunSevenAndNoEarlier) {
     EXPECT_EQ(last.exit_code, 0) << last.out;  // run 12 is judged against runs 7-11
 }
 
+// A slowdown at run 7, then a run that kept no clean sample (every one disturbed, as at a load
+// of 14 on 2 CPUs): check names that run and does not judge run 7 again (it exited 3 again).
+TEST_P(HistoryCli, CheckNamesALatestRunWithoutSamplesInsteadOfJudgingTheOneBefore) {
+    const std::string store = db();
+    for (int run = 1; run <= 8; ++run) {
+        const auto file = result_file("run" + std::to_string(run) + ".json",
+                                      synthetic_run(run < 7 ? 40 : 44, 0, 1, run == 8 ? 0 : 25));
+        ASSERT_EQ(perfgauge({"history", "add", file, "--db", store}).exit_code, 0);
+    }
+    const auto checked = perfgauge({"history", "check", "--db", store});
+    EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+    EXPECT_NE(checked.out.find("run 8: no clean sample, nothing to judge"), std::string::npos)
+        << checked.out;
+    EXPECT_EQ(checked.out.find("REGRESSION"), std::string::npos) << checked.out;
+    EXPECT_NE(checked.out.find("1 series checked, 0 regressions, 1 with no clean sample"),
+              std::string::npos)
+        << checked.out;
+}
+
 TEST_P(HistoryCli, ExportsEverySample) {
     const std::string store = db();
     const auto r = synthetic_run(5, 0.1, 3, 7);
