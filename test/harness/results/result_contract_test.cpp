@@ -203,9 +203,45 @@ TEST(ResultNames, GoogleBenchmarkEntriesOfTwoBenchmarksUnderOneNameAreRefused) {
     json gb = {{"context", {{"date", "today"}}}, {"benchmarks", {entry(0, 0), entry(0, 1)}}};
     EXPECT_EQ(parse_result_json(gb.dump(), "gb.json").benchmarks.at(0).ns_per_item.size(), 2u);
     gb["benchmarks"].push_back(entry(1, 0));
-    EXPECT_EQ(error_of([&] { parse_result_json(gb.dump(), "gb.json"); }),
-              "gb.json: two benchmarks are named 'BM_x': their samples cannot be told apart, so "
-              "the file is refused rather than merged (give them different names)");
+    const std::string refused =
+        "gb.json: two benchmarks are named 'BM_x': their samples cannot be told apart, so the "
+        "file is refused rather than merged (give them different names)";
+    EXPECT_EQ(error_of([&] { parse_result_json(gb.dump(), "gb.json"); }), refused);
+    // Google Benchmark 1.5 writes no family_index: a repetition_index seen twice under one name
+    // is a second benchmark, wherever it comes (right after, or after other names).
+    for (const auto& order :
+         {std::vector<int>{0, 1, 0}, std::vector<int>{0, 0}, std::vector<int>{1, 0, 2, 1}}) {
+        SCOPED_TRACE(json(order).dump());
+        json v15 = {{"context", {{"date", "today"}}}, {"benchmarks", json::array()}};
+        for (const int repetition : order) {
+            auto e = entry(0, repetition);
+            e.erase("family_index");
+            e.erase("per_family_instance_index");
+            v15["benchmarks"].push_back(e);
+            v15["benchmarks"].push_back(json{{"name", "BM_other"},
+                                             {"run_type", "iteration"},
+                                             {"iterations", 10},
+                                             {"real_time", 1.0},
+                                             {"time_unit", "ns"}});
+        }
+        EXPECT_EQ(error_of([&] { parse_result_json(v15.dump(), "gb.json"); }), refused);
+        v15["benchmarks"].erase(v15["benchmarks"].end() - 2);  // the repeated entry
+        EXPECT_EQ(error_of([&] { parse_result_json(v15.dump(), "gb.json"); }), "");
+    }
+    // Before 1.5 Google Benchmark wrote repetitions as entries with a name only (its own
+    // compare.py reads them so, /usr/share/benchmark/gbench/Inputs/test3_run0.json): one
+    // benchmark's samples, as every reader takes them.
+    json v14 = {{"context", {{"date", "today"}}}, {"benchmarks", json::array()}};
+    for (const double time : {5.0, 6.0, 7.0}) {
+        v14["benchmarks"].push_back(json{{"name", "BM_x"},
+                                         {"iterations", 10},
+                                         {"real_time", time},
+                                         {"cpu_time", time},
+                                         {"time_unit", "ns"}});
+    }
+    const auto read = parse_result_json(v14.dump(), "gb.json");
+    ASSERT_EQ(read.benchmarks.size(), 1u);
+    EXPECT_EQ(read.benchmarks[0].ns_per_item, (std::vector<double>{5, 6, 7}));
 }
 
 }  // namespace
