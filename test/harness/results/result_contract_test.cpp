@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -16,6 +18,7 @@
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/stat_report.hpp"
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -183,6 +186,44 @@ TEST(ResultNames, TwoBenchmarksOfOneNameAreRefusedNotMerged) {
     // Distinct names, and one benchmark's several samples, are read as before.
     const RunResult fine = run_of({benchmark("a", {1, 2, 3}), benchmark("b", {4, 5})});
     EXPECT_EQ(parse_run_json(render_run(fine, OutputFormat::json), "x.json").benchmarks.size(), 2u);
+}
+
+// A benchmark whose every sample was disturbed has no spread to speak of: every output that
+// states stability says unstable (JSON aggregate, CSV), next to one that is stable.
+TEST(ResultStability, ABenchmarkWithoutUndisturbedSamplesIsNotCalledStable) {
+    RunResult r = run_of({benchmark("steady", {100, 100, 101}), benchmark("lost", {})});
+    r.benchmarks[1].disturbed.push_back({0, 500, 5000, 100, 7, 1, 0});
+    const json j = json::parse(render_run(r, OutputFormat::json));
+    std::map<std::string, bool> unstable;
+    for (const auto& e : j["benchmarks"]) {
+        if (e["run_type"] == "aggregate")
+            unstable[e["run_name"].get<std::string>()] = e["perfgauge_unstable"].get<bool>();
+    }
+    EXPECT_EQ(unstable, (std::map<std::string, bool>{{"lost", true}, {"steady", false}}));
+    const auto cells_of = [](const std::string& line) {
+        std::vector<std::string> cells;
+        std::istringstream row(line);
+        for (std::string cell; std::getline(row, cell, ',');)
+            cells.push_back(cell);
+        return cells;
+    };
+    std::istringstream lines(render_run(r, OutputFormat::csv));
+    std::string line;
+    std::getline(lines, line);
+    const auto header = cells_of(line);
+    const auto column = static_cast<std::size_t>(
+        std::find(header.begin(), header.end(), "unstable") - header.begin());
+    ASSERT_LT(column, header.size()) << line;
+    int rows = 0;
+    while (std::getline(lines, line)) {
+        const auto cells = cells_of(line);
+        ASSERT_GT(cells.size(), column) << line;
+        EXPECT_EQ(cells[column], cells[0] == "lost" ? "true" : "false") << line;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 2);
+    // Read back, the flag is recomputed from the samples: still unstable.
+    EXPECT_TRUE(summarize(parse_run_json(j.dump(), "x.json").benchmarks[1].ns_per_item).unstable);
 }
 
 TEST(ResultNames, GoogleBenchmarkEntriesOfTwoBenchmarksUnderOneNameAreRefused) {
