@@ -12,6 +12,8 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -278,6 +280,29 @@ TEST(CliFailedStages, PlotNamesTheStreamItWasGivenNotItsScratchCopy) {
     EXPECT_EQ(r.err.find("perfgauge-plot"), std::string::npos) << "a scratch path: " << r.err;
 }
 
+// For ProcessOptions::signal_when: true once a process given `fifo` in its arguments waits in
+// the kernel for a reader to open it (opening a FIFO to write blocks in wait_for_partner), the
+// moment it is saving; after 60 s anyway, so that a kernel that hides wchan fails the test
+// instead of hanging it.
+std::function<bool()> once_waiting_for_a_reader(const fs::path& fifo) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    return [fifo, deadline] {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+            std::ifstream cmdline(entry.path() / "cmdline");
+            std::string args((std::istreambuf_iterator<char>(cmdline)),
+                             std::istreambuf_iterator<char>());
+            if (args.find(fifo.string() + '\0') == std::string::npos)
+                continue;
+            std::string wchan;
+            std::ifstream(entry.path() / "wchan") >> wchan;
+            if (wchan == "wait_for_partner")
+                return true;
+        }
+        return std::chrono::steady_clock::now() > deadline;
+    };
+}
+
 // Interrupted while saving (-o is a FIFO nobody reads): 128+N, promptly, not an error about
 // an interrupted system call and never a hang.
 TEST(CliFailedStages, InterruptedWhileSavingIs128PlusN) {
@@ -286,7 +311,7 @@ TEST(CliFailedStages, InterruptedWhileSavingIs128PlusN) {
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     ProcessOptions options;
     options.signal = SIGINT;
-    options.signal_after_s = 1.5;
+    options.signal_when = once_waiting_for_a_reader(fifo);
     const auto r = perfgauge_with(options, {"stat", "-e", "task-clock", "--format", "json", "-o",
                                             fifo.string(), "--", "true"});
     EXPECT_EQ(r.exit_code, 130) << r.err;
