@@ -246,6 +246,39 @@ TEST(CliFailedStages, PlotKeepsAFinishedPictureWhenStderrCannotTakeTheNote) {
     }
 }
 
+// `run --json` onto a file system with no space left (a real one: the write fails as it goes,
+// not at open as /dev/full's does): the table is still printed, or written to -o, the JSON
+// that failed is named with the reason, exit 1, and nothing is left half-written there.
+TEST(CliFailedStages, RunJsonOntoAFullFileSystemKeepsTheTable) {
+    FullFilesystem full;
+    if (!full.available())
+        GTEST_SKIP() << full.why_not();
+    TempDir dir;
+    const auto json = full.path() / "r.json";
+    const std::vector<std::string> run = {
+        "run",     "--l3", "64K",         "-r", "3",          "--min-time", "0.0002",  "--warmup",
+        "0",       "-e",   "task-clock",  "-q", "--workload", "memcpy",     "--cache", "hot",
+        "--sizes", "1K",   "--processes", "1",  "--json",     json.string()};
+    const auto table = dir.path() / "table.txt";
+    for (const bool to_file : {false, true}) {
+        SCOPED_TRACE(to_file ? "-o FILE" : "stdout");
+        auto args = run;
+        if (to_file)
+            args.insert(args.end(), {"-o", table.string()});
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        const std::string printed = to_file ? read_file(table) : r.out;
+        EXPECT_NE(printed.find("BENCHMARK"), std::string::npos) << printed;
+        EXPECT_NE(r.err.find("--json: cannot write '" + json.string() + "'"), std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+        std::vector<std::string> left;
+        for (const auto& entry : fs::directory_iterator(full.path()))
+            left.push_back(entry.path().filename().string());
+        EXPECT_EQ(left, std::vector<std::string>{"filler"}) << "a temporary file was left";
+    }
+}
+
 TEST(CliFailedStages, PlotWithAFullTmpdirIsExit1NamingTheUsersFile) {
     if (!python_has_matplotlib())
         GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
