@@ -233,6 +233,10 @@ check("paranoid 3 as a user: doctor says counting is refused to unprivileged use
 stat = (read("stat_user", "out") or "") + (read("stat_user", "err") or "")
 check("paranoid 3 as a user: stat says why and what fixes it",
       "paranoid" in stat and ("sysctl" in stat or "tee" in stat), stat[-400:])
+# Every event refused: nothing would be counted, so the command is not run and stat exits 1.
+check("paranoid 3 as a user: stat exits 1 without running the command",
+      status("stat_user") == "1" and "was not run" in stat,
+      f"exit {status('stat_user')}: {stat[-300:]}")
 
 print("\n".join("figure: " + f for f in figures))
 print(f"{passed} passed, {failed} failed")
