@@ -281,14 +281,14 @@ TEST(CliInterrupt, CtrlCDuringARunSavesWhatWasMeasured) {
         }
         return false;
     };
-    // Each process's share (500 rounds of two benchmarks of at least 1 ms) takes over a second:
+    // Each process's share (100 rounds of two benchmarks of at least 1 ms) takes over 0.2 s:
     // far longer than the 5 ms the signal may lag its moment.
     const auto r = run_process({"/usr/bin/env", "TMPDIR=" + tmp.string(),
                                 kCli,           "run",
                                 "--workload",   "memcpy",
                                 "--sizes",      "4K,8K",
                                 "--cache",      "hot",
-                                "-r",           "1000",
+                                "-r",           "200",
                                 "--processes",  "2",
                                 "--precision",  "0",
                                 "--min-time",   "0.001",
