@@ -2,7 +2,14 @@
 """Plot a perfgauge run sweep: working-set size (log x) against time per item.
 
     scripts/plot_sweep.py RESULT.json -o sweep.png [--counters instructions,branch-misses]
-    (or: perfgauge plot RESULT.json -o sweep.png, which finds a Python with matplotlib)
+    (or: perfgauge plot RESULT.json -o sweep.png, which finds a Python with matplotlib, and
+    draws every result compare reads: a stat or Google Benchmark result is given to this script
+    converted into a run result, with --per run|iteration)
+
+Benchmarks without a working-set size (Google Benchmark's, stat's) are placed by the last
+number of their name (BM_decode/4096, BM_copy/size:64: one line per name without it, on a log
+axis of that argument); when some benchmark's name ends in no number, each benchmark is one
+point of its own (median and IQR as error bars), side by side.
 
 One column per cache state (hot, cold, flush), one line per series with its IQR over the samples
 shaded, and dotted vertical lines at the L1d, L2 and L3 sizes the run used
@@ -17,6 +24,7 @@ Debian's python3-matplotlib (scripts/install-deps.sh).
 import argparse
 import collections
 import os
+import re
 import sys
 
 import matplotlib
@@ -71,6 +79,11 @@ def size_label(value, _position=None):
     return f"{value:g}B"
 
 
+def argument_label(value, _position=None):
+    """A benchmark argument as written in names (1024, not 1.024k), up to a million."""
+    return f"{value:.0f}" if value < 1e6 else number_label(value)
+
+
 def number_label(value, _position=None):
     """Tick labels as plain numbers with SI suffixes (0.5, 12, 3k), not powers of ten."""
     if value == 0:
@@ -81,22 +94,47 @@ def number_label(value, _position=None):
     return f"{value:.3g}"
 
 
+# A benchmark name's last argument: BM_decode/4096, BM_copy/size:64 (Google Benchmark's forms).
+TRAILING_ARGUMENT = re.compile(r"/(?:[A-Za-z_][A-Za-z0-9_]*:)?([0-9]+)$")
+
+
+def place(entry):
+    """(series key, x) of an iteration entry, and the x axis it needs: "bytes" (a working-set
+    size), "argument" (the last number of its name) or None (nothing to place it by)."""
+    params = entry.get("perfgauge_params") or {}
+    if "size_bytes" in params:
+        return (params.get("cache", "-"), params.get("variant", params.get("workload", "?")),
+                params.get("dist", "-"), params.get("shape", "-")), \
+            int(params["size_bytes"]), "bytes"
+    name = entry.get("run_name") or entry.get("name", "?")
+    match = TRAILING_ARGUMENT.search(name)
+    if match:
+        return ("-", name[:match.start()], "-", "-"), int(match.group(1)), "argument"
+    return ("-", name, "-", "-"), 0, None
+
+
 def collect(result, metrics):
-    """{(cache, variant, dist, shape): {size: {metric: [samples]}}} from the iteration entries."""
+    """{(cache, variant, dist, shape): {x: {metric: [samples]}}} from the iteration entries, and
+    the x axis ("bytes", "argument", or "benchmark": one position per benchmark, in file order,
+    when some benchmark has nothing else to place it by)."""
+    entries = [e for e in result["benchmarks"] if e.get("run_type") == "iteration"]
+    placed = [place(e) for e in entries]
+    axes = {axis for _, _, axis in placed}
+    if None in axes or len(axes) > 1:
+        order = {}
+        for e in entries:
+            order.setdefault(e.get("run_name") or e.get("name", "?"), len(order) + 1)
+        placed = [(("-", name, "-", "-"), order[name], "benchmark")
+                  for name in (e.get("run_name") or e.get("name", "?") for e in entries)]
     series = collections.defaultdict(
         lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
-    for entry in result["benchmarks"]:
-        params = entry.get("perfgauge_params")
-        if entry.get("run_type") != "iteration" or not params or "size_bytes" not in params:
-            continue
-        key = (params["cache"], params.get("variant", params.get("workload", "?")),
-               params.get("dist", "-"), params.get("shape", "-"))
-        point = series[key][int(params["size_bytes"])]
+    for entry, (key, x, _) in zip(entries, placed):
+        point = series[key][x]
         point["time"].append(entry["perfgauge_ns_per_item"])
         for metric in metrics:
             if metric in entry:
                 point[metric].append(entry[metric])
-    return series
+    return series, (placed[0][2] if placed else "bytes")
 
 
 LINE_STYLES = ["-", "--", "-.", ":"]
@@ -131,6 +169,9 @@ def main():
     # messages name the files the user gave, never a scratch path that is gone by then.
     parser.add_argument("--result-name", help="the result's name in messages (default: RESULT)")
     parser.add_argument("--output-name", help="the picture's name in messages (default: -o)")
+    parser.add_argument("--per", default="item",
+                        help="what each value is per: item (run), run (stat), iteration (Google "
+                        "Benchmark)")
     args = parser.parse_args()
     result_name = args.result_name or args.result
     output_name = args.output_name or args.output
@@ -151,10 +192,10 @@ def main():
         counters = [c for c in DEFAULT_COUNTERS if c in counted]
     metrics = ["time"] + counters
 
-    series = collect(result, counters)
+    series, x_axis = collect(result, counters)
     if not series:
-        fail(f"{result_name} has no sweep to plot (no perfgauge_params with sizes)")
-    caches = [c for c in ("hot", "cold", "flush") if any(k[0] == c for k in series)]
+        fail(f"{result_name} has no sample to plot (every benchmark lacks one)")
+    caches = [c for c in ("hot", "cold", "flush", "-") if any(k[0] == c for k in series)]
     context = perfgauge.get("workload_context", {})
     cache_lines = [(name, int(context.get(key, 0))) for name, key in
                    (("L1d", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes"))]
@@ -182,20 +223,33 @@ def main():
                     continue
                 values_seen += medians + low
                 s = style[key[1:]]
+                if x_axis == "benchmark":  # separate benchmarks: no line between them
+                    ax.errorbar(sizes, medians, yerr=[[m - lo for m, lo in zip(medians, low)],
+                                                      [hi - m for m, hi in zip(medians, high)]],
+                                color=s["color"], marker=s["marker"], markersize=5,
+                                linestyle="none", capsize=3)
+                    continue
                 ax.plot(sizes, medians, markersize=3.5, linewidth=1.4, **s)
                 ax.fill_between(sizes, low, high, color=s["color"], alpha=0.2, linewidth=0)
-            for name, size in cache_lines:
+            for name, size in cache_lines if x_axis == "bytes" else []:
                 if size > 0:
                     ax.axvline(size, color="grey", linestyle=":", linewidth=1)
                     ax.text(size, 1.0, f" {name}", transform=ax.get_xaxis_transform(),
                             va="top", fontsize=8, color="grey")
-            ax.set_xscale("log", base=2)
-            # One labelled tick per power of 4 (every power of 2 crowds the axis).
-            ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=4, numticks=30))
-            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(size_label))
+            if x_axis == "benchmark":
+                names = sorted({(x, k[1]) for k in series for x in series[k]})
+                ax.set_xticks([x for x, _ in names])
+                ax.set_xticklabels([name for _, name in names])
+            else:
+                ax.set_xscale("log", base=2)
+                # One labelled tick per power of 4 (every power of 2 crowds the axis).
+                ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=4, numticks=30))
+                ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+                ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(
+                    size_label if x_axis == "bytes" else argument_label))
             ax.tick_params(axis="x", labelrotation=45, labelsize=8)
-            ylabel = "ns per item" if metric == "time" else f"{metric} per item"
+            per = args.per
+            ylabel = f"ns per {per}" if metric == "time" else f"{metric} per {per}"
             if metric != "time" and sources.get(metric):
                 ylabel += f" [{sources[metric]}]"
             positive = [v for v in values_seen if v > 0]
@@ -213,20 +267,29 @@ def main():
             ax.tick_params(axis="y", labelsize=8)
             ax.grid(True, which="major", alpha=0.3)
             ax.set_ylabel(ylabel, fontsize=9)
-            if row == 0:
+            if row == 0 and cache != "-":
                 dists = sorted({k[2] for k in series if k[0] == cache})
                 ax.set_title(f"{cache} cache ({', '.join(dists)})", fontsize=10)
             if row == len(metrics) - 1:
-                ax.set_xlabel("working set (bytes)")
-            if all_sizes:
+                ax.set_xlabel({"bytes": "working set (bytes)",
+                               "argument": "argument (the last number of the name)",
+                               "benchmark": "benchmark"}[x_axis])
+            if all_sizes and x_axis == "benchmark":
+                ax.set_xlim(all_sizes[0] - 0.5, all_sizes[-1] + 0.5)
+            elif all_sizes:
                 ax.set_xlim(all_sizes[0] / 1.5, all_sizes[-1] * 1.5)
     # One legend for the whole figure, under it: every column shares the same series.
-    handles = [matplotlib.lines.Line2D([], [], **s) for s in style.values()]
-    title = " / ".join(varying) if varying else "variant"
-    figure.legend(handles=handles, loc="lower center", ncol=min(len(handles), 5), fontsize=8,
-                  title=title, title_fontsize=8, frameon=False)
+    # One point per benchmark: the x axis names them, no legend needed.
+    handles = [] if x_axis == "benchmark" else \
+        [matplotlib.lines.Line2D([], [], **s) for s in style.values()]
+    title = "benchmark" if x_axis != "bytes" else " / ".join(varying) if varying else "variant"
+    if handles:
+        figure.legend(handles=handles, loc="lower center", ncol=min(len(handles), 5), fontsize=8,
+                      title=title, title_fontsize=8, frameon=False)
     cpu = perfgauge.get("system", {}).get("cpu", "")
-    figure.suptitle(f"perfgauge sweep: median and IQR per size — {cpu}", fontsize=10)
+    what = {"bytes": "per size", "argument": "per argument", "benchmark": "per benchmark"}[x_axis]
+    figure.suptitle(f"perfgauge: median and IQR {what}" + (f" — {cpu}" if cpu else ""),
+                    fontsize=10)
     rows_of_legend = (len(handles) + 4) // 5
     figure.tight_layout(rect=(0, (0.02 + 0.03 * rows_of_legend) * 3 / (len(metrics) + 1), 1, 1))
     try:
@@ -235,8 +298,9 @@ def main():
         where = " (drawing it in perfgauge's temporary directory, under $TMPDIR)" \
             if args.output_name else ""
         fail(f"cannot write {output_name}: {e.strerror}{where}", status=1)
-    note(f"wrote {output_name} ({len(caches)} cache states, {len(style)} lines, rows: "
-         f"{', '.join(metrics)})")
+    states = f"{len(caches)} cache states, " if caches != ["-"] else ""
+    lines = f"{len(style)} benchmarks" if x_axis == "benchmark" else f"{len(style)} lines"
+    note(f"wrote {output_name} ({states}{lines}, rows: {', '.join(metrics)})")
 
 
 if __name__ == "__main__":

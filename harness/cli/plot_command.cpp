@@ -15,6 +15,7 @@
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "plot_python.hpp"
 #include "result_input.hpp"
@@ -120,7 +121,9 @@ int plot_command(const std::vector<std::string>& args) {
         "Draws a perfgauge run result: working-set size against time per item, one column per "
         "cache state, one line per variant / distribution / shape (IQR shaded), dotted lines "
         "at the cache sizes, and a row per counter labelled with its source ([hw], [sw], "
-        "[sim]). Runs scripts/plot_sweep.py with a Python that has matplotlib "
+        "[sim]). Also every result compare reads: stat results and Google Benchmark JSON, "
+        "by the last number of each benchmark's name (BM_x/4096), else one point per "
+        "benchmark. Runs scripts/plot_sweep.py with a Python that has matplotlib "
         "($PERFGAUGE_PYTHON, else /usr/bin/python3, else python3 on PATH).\n\noptions");
     options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                       "FILE.png or FILE.svg (required)")(
@@ -155,20 +158,30 @@ int plot_command(const std::vector<std::string>& args) {
     refuse_outputs_over_inputs(
         {{"-o", output}},
         {{"the result", result}, {"the plotting script", script.string()}, {"the Python", python}});
-    // Read as compare and export read it: a file with impossible values (negative times, ...)
-    // is refused with its name (exit 2) before Python draws them.
-    read_result_file(result);
-    // A pipe or <(...) was consumed by reading it: Python draws a copy of what perfgauge read.
+    // Read as compare and export read it, whatever its kind: a file with impossible values
+    // (negative times, ...) is refused with its name (exit 2) before Python draws them.
+    const harness::RunResult read = read_any_result_file(result);
+    // Python draws run results: another kind (stat, Google Benchmark) is drawn from what
+    // perfgauge read, written as a run result; a pipe or <(...) was consumed by reading it, so
+    // Python draws a copy.
     std::optional<harness::ScratchDir> copy;
     std::string drawn_from = result;
-    if (!fs::is_regular_file(result)) {
+    if (read.kind != harness::ResultKind::run || !fs::is_regular_file(result)) {
         copy.emplace("perfgauge-plot", "the result being drawn");
         drawn_from = (copy->path() / "result.json").string();
-        harness::write_output_file(drawn_from, read_input_file(result));
+        harness::write_output_file(drawn_from,
+                                   read.kind == harness::ResultKind::run
+                                       ? read_input_file(result)
+                                       : harness::render_run(read, harness::OutputFormat::json));
     }
     // The script's messages name the user's files, not the copies it is given.
-    std::vector<std::string> script_args = {drawn_from, "--result-name", result, "--output-name",
-                                            output};
+    std::vector<std::string> script_args = {drawn_from,
+                                            "--result-name",
+                                            result,
+                                            "--output-name",
+                                            output,
+                                            "--per",
+                                            std::string(harness::sample_unit(read.kind))};
     if (vm.count("counters")) {
         script_args.push_back("--counters");
         script_args.push_back(vm["counters"].as<std::string>());

@@ -166,6 +166,7 @@ StatPlan plan_stat(const harness::StatRequest& request) {
     stat.markers = request.markers;
     stat.delay = request.delay;
     stat.events = harness::CountedEvents(plan.events);
+    stat.counted_elsewhere = plan.events.any_simulated();
     if (request.verbose)
         stat.on_opened = print_opened;
     return plan;
@@ -212,6 +213,21 @@ std::optional<int> nothing_to_report(const harness::StatRequest& request,
                 std::strerror(r.exit.exec_error));
             return r.exit.shell_status();
         }
+    }
+    for (std::size_t c = 0; c < result.commands.size(); ++c) {
+        auto events = result.commands[c].events;
+        if (!result.commands[c].no_event_opened)
+            continue;
+        // Not a run of the command: nothing would have been counted (exit 1, no report).
+        add_cli_hints(events);
+        say("perfgauge stat: no event can be counted, so '{}' was not run:\n",
+            request.commands[c].front());
+        for (const auto& e : events) {
+            say("  {}\n", harness::refusal_line(e));
+            if (!e.refusal.fix.empty())
+                say("    fix: {}\n", e.refusal.fix);
+        }
+        return kExitFailure;
     }
     if (result.failed_prepare && completed == 0) {
         say("perfgauge stat: --prepare '{}' {} before the first counted run; nothing to "

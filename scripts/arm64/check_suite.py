@@ -196,6 +196,11 @@ for ua in ["1", "0"]:
     check(f"perf_user_access {ua}: doctor says user-space reads are {want}", want in line,
           line or tail(f"doctor_ua{ua}"))
     figures.append(f"perf_user_access {ua}: doctor: {line.strip()}")
+    if ua == "1":
+        # The clock perfgauge reads here is the generic timer: doctor names it, not a TSC.
+        clock = next((l for l in doctor.split("\n") if "CNTVCT_EL0" in l), "")
+        check("doctor names arm64's clock (the generic timer), not a TSC",
+              bool(clock) and "TSC" not in doctor, clock or doctor[-300:])
     c = step_json(f"calibrate_ua{ua}")
     if c is None:
         check(f"perf_user_access {ua}: calibrate ran", False,
@@ -204,6 +209,11 @@ for ua in ["1", "0"]:
         user = c.get("snapshot_rdpmc_ns")
         check(f"perf_user_access {ua}: calibrate {'times' if ua == '1' else 'has no'} a "
               f"user-space snapshot", (user is not None) == (ua == "1"), f"snapshot_rdpmc_ns={user}")
+        # QEMU's PMU has no branch-misses: the group timed is the two events it has, and says so.
+        group = c.get("snapshot_rdpmc_group")
+        check(f"perf_user_access {ua}: calibrate names the group it timed",
+              group == ("{cycles,instructions}" if ua == "1" else None),
+              f"snapshot_rdpmc_group={group}")
         figures.append(f"perf_user_access {ua}: calibrate snapshot_rdpmc_ns={user}, "
                        f"snapshot_ns={c.get('snapshot_ns')}")
     s = step_json(f"session_ua{ua}")
@@ -233,6 +243,10 @@ check("paranoid 3 as a user: doctor says counting is refused to unprivileged use
 stat = (read("stat_user", "out") or "") + (read("stat_user", "err") or "")
 check("paranoid 3 as a user: stat says why and what fixes it",
       "paranoid" in stat and ("sysctl" in stat or "tee" in stat), stat[-400:])
+# Every event refused: nothing would be counted, so the command is not run and stat exits 1.
+check("paranoid 3 as a user: stat exits 1 without running the command",
+      status("stat_user") == "1" and "was not run" in stat,
+      f"exit {status('stat_user')}: {stat[-300:]}")
 
 print("\n".join("figure: " + f for f in figures))
 print(f"{passed} passed, {failed} failed")

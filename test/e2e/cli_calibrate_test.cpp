@@ -27,6 +27,7 @@ TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
     EXPECT_GT(j["snapshot_read_ns"].get<double>(), 0.0) << "software counters open here";
     if (!hardware_pmu_present()) {
         EXPECT_TRUE(j["snapshot_rdpmc_ns"].is_null());
+        EXPECT_TRUE(j["snapshot_rdpmc_group"].is_null());  // no group of hardware events opened
     }
     for (const auto& clock : j["clocks"]) {
         EXPECT_GT(clock["granularity_ns"].get<double>(), 0.0) << clock;

@@ -12,6 +12,8 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -244,6 +246,39 @@ TEST(CliFailedStages, PlotKeepsAFinishedPictureWhenStderrCannotTakeTheNote) {
     }
 }
 
+// `run --json` onto a file system with no space left (a real one: the write fails as it goes,
+// not at open as /dev/full's does): the table is still printed, or written to -o, the JSON
+// that failed is named with the reason, exit 1, and nothing is left half-written there.
+TEST(CliFailedStages, RunJsonOntoAFullFileSystemKeepsTheTable) {
+    FullFilesystem full;
+    if (!full.available())
+        GTEST_SKIP() << full.why_not();
+    TempDir dir;
+    const auto json = full.path() / "r.json";
+    const std::vector<std::string> run = {
+        "run",     "--l3", "64K",         "-r", "3",          "--min-time", "0.0002",  "--warmup",
+        "0",       "-e",   "task-clock",  "-q", "--workload", "memcpy",     "--cache", "hot",
+        "--sizes", "1K",   "--processes", "1",  "--json",     json.string()};
+    const auto table = dir.path() / "table.txt";
+    for (const bool to_file : {false, true}) {
+        SCOPED_TRACE(to_file ? "-o FILE" : "stdout");
+        auto args = run;
+        if (to_file)
+            args.insert(args.end(), {"-o", table.string()});
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        const std::string printed = to_file ? read_file(table) : r.out;
+        EXPECT_NE(printed.find("BENCHMARK"), std::string::npos) << printed;
+        EXPECT_NE(r.err.find("--json: cannot write '" + json.string() + "'"), std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+        std::vector<std::string> left;
+        for (const auto& entry : fs::directory_iterator(full.path()))
+            left.push_back(entry.path().filename().string());
+        EXPECT_EQ(left, std::vector<std::string>{"filler"}) << "a temporary file was left";
+    }
+}
+
 TEST(CliFailedStages, PlotWithAFullTmpdirIsExit1NamingTheUsersFile) {
     if (!python_has_matplotlib())
         GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
@@ -278,6 +313,29 @@ TEST(CliFailedStages, PlotNamesTheStreamItWasGivenNotItsScratchCopy) {
     EXPECT_EQ(r.err.find("perfgauge-plot"), std::string::npos) << "a scratch path: " << r.err;
 }
 
+// For ProcessOptions::signal_when: true once a process given `fifo` in its arguments waits in
+// the kernel for a reader to open it (opening a FIFO to write blocks in wait_for_partner), the
+// moment it is saving; after 60 s anyway, so that a kernel that hides wchan fails the test
+// instead of hanging it.
+std::function<bool()> once_waiting_for_a_reader(const fs::path& fifo) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    return [fifo, deadline] {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+            std::ifstream cmdline(entry.path() / "cmdline");
+            std::string args((std::istreambuf_iterator<char>(cmdline)),
+                             std::istreambuf_iterator<char>());
+            if (args.find(fifo.string() + '\0') == std::string::npos)
+                continue;
+            std::string wchan;
+            std::ifstream(entry.path() / "wchan") >> wchan;
+            if (wchan == "wait_for_partner")
+                return true;
+        }
+        return std::chrono::steady_clock::now() > deadline;
+    };
+}
+
 // Interrupted while saving (-o is a FIFO nobody reads): 128+N, promptly, not an error about
 // an interrupted system call and never a hang.
 TEST(CliFailedStages, InterruptedWhileSavingIs128PlusN) {
@@ -286,7 +344,7 @@ TEST(CliFailedStages, InterruptedWhileSavingIs128PlusN) {
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     ProcessOptions options;
     options.signal = SIGINT;
-    options.signal_after_s = 1.5;
+    options.signal_when = once_waiting_for_a_reader(fifo);
     const auto r = perfgauge_with(options, {"stat", "-e", "task-clock", "--format", "json", "-o",
                                             fifo.string(), "--", "true"});
     EXPECT_EQ(r.exit_code, 130) << r.err;

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
@@ -99,6 +101,71 @@ TEST(CliPlot, BadInputExitsTwoWithAClearMessage) {
         EXPECT_EQ(r.exit_code, 2);
         EXPECT_NE(r.err.find(result + ": not a benchmark result"), std::string::npos) << r.err;
     }
+}
+
+// A Google Benchmark entry (1.6 and later), one repetition of `name`.
+std::string gbench_entry(const std::string& name, int family, int instance, double ns) {
+    return "{\"name\": \"" + name + "\", \"family_index\": " + std::to_string(family) +
+           ", \"per_family_instance_index\": " + std::to_string(instance) + ", \"run_name\": \"" +
+           name +
+           "\", \"run_type\": \"iteration\", \"repetitions\": 1, \"repetition_index\": 0, "
+           "\"threads\": 1, \"iterations\": 1000, \"real_time\": " +
+           std::to_string(ns) + ", \"cpu_time\": " + std::to_string(ns) +
+           ", \"time_unit\": \"ns\", \"BYTES\": " + std::to_string(ns * 2) + "}";
+}
+
+std::string gbench_file(const std::vector<std::string>& entries) {
+    std::string text =
+        "{\"context\": {\"date\": \"2026-11-28\", \"num_cpus\": 2}, "
+        "\"benchmarks\": [";
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        text += (i ? ", " : "") + entries[i];
+    return text + "]}";
+}
+
+// plot draws every kind of result compare reads (issue 38, class 8): Google Benchmark JSON by
+// the last number of each name, or one point per benchmark when a name ends in none; a stat
+// result (and side by side) one point per command. Values are per iteration / per run.
+TEST(CliPlot, DrawsEveryKindOfResultCompareReads) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    TempDir dir;
+    const auto svg = dir.path() / "p.svg";
+    const auto swept = dir.write(
+        "sweep-gb.json",
+        gbench_file({gbench_entry("BM_a/64", 0, 0, 10), gbench_entry("BM_a/512", 0, 1, 40),
+                     gbench_entry("BM_a/4096", 0, 2, 90), gbench_entry("BM_b/size:64", 1, 0, 5),
+                     gbench_entry("BM_b/size:512", 1, 1, 9)}));
+    auto r = perfgauge({"plot", swept.string(), "-o", svg.string(), "--counters", "BYTES"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("2 lines, rows: time, BYTES"), std::string::npos) << r.err;
+    std::string text = read_file(svg);
+    for (const char* part : {"argument (the last number of the name)", "ns per iteration",
+                             "BYTES per iteration [user]", "BM_a", "BM_b", "per argument", "4096"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+    EXPECT_EQ(text.find("working set"), std::string::npos);
+
+    const auto named = dir.write("named-gb.json", gbench_file({gbench_entry("BM_a/64", 0, 0, 10),
+                                                               gbench_entry("BM_copy", 1, 0, 20)}));
+    r = perfgauge({"plot", named.string(), "-o", svg.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    text = read_file(svg);
+    for (const char* part : {"BM_a/64", "BM_copy", "per benchmark", "ns per iteration"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+
+    const auto stat = dir.path() / "stat.json";
+    ASSERT_EQ(perfgauge({"stat", "-e", "task-clock", "-r", "3", "--format", "json", "-o",
+                         stat.string(), "--", "true"})
+                  .exit_code,
+              0);
+    r = perfgauge({"plot", stat.string(), "-o", svg.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    text = read_file(svg);
+    for (const char* part : {"ns per run", "true", "per benchmark"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+    r = perfgauge({"plot", stat.string(), "-o", svg.string(), "--counters", "task-clock"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(read_file(svg).find("task-clock per run [sw]"), std::string::npos);
 }
 
 TEST(CliPlot, SaysWhatToInstallWithoutMatplotlib) {

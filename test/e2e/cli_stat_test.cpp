@@ -211,5 +211,49 @@ TEST(CliStat, BadInputFailsBeforeRunningTheCommand) {
     EXPECT_EQ(perfgauge({"stat"}).exit_code, 2);
 }
 
+// Every requested event refused by the kernel (issue 35): nothing would be counted, so the
+// command is not run, each event's reason is said, exit 1 and no report - for one command, with
+// warmups, side by side. rffffffffffffffff sets bits no PMU's config accepts; cycles and
+// instructions have no PMU to open on here.
+TEST(CliStat, EveryEventRefusedIsExit1WithTheReasonsAndTheCommandNotRun) {
+    TempDir dir;
+    const auto marker = dir.path() / "ran";
+    const auto report = dir.path() / "report.json";
+    const std::string events =
+        hardware_pmu_present() ? "rffffffffffffffff" : "cycles,instructions,rffffffffffffffff";
+    const std::vector<std::string> touch = {"/usr/bin/touch", marker.string()};
+    const std::vector<std::vector<std::string>> cases = {
+        {"stat", "--backend", "perf", "-e", events, "-o", report.string(), "--"},
+        {"stat", "--backend", "perf", "-e", events, "--warmup", "1", "-r", "3", "--"},
+        {"stat", "--backend", "perf", "-e", events, "--", "/bin/true", ":::"}};
+    for (auto args : cases) {
+        args.insert(args.end(), touch.begin(), touch.end());
+        SCOPED_TRACE(args[6]);
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("no event can be counted, so '"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("' was not run:"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("rffffffffffffffff: "), std::string::npos) << r.err;
+        if (!hardware_pmu_present()) {
+            EXPECT_NE(r.err.find("cycles: not supported: "), std::string::npos) << r.err;
+        }
+        EXPECT_FALSE(std::filesystem::exists(marker)) << "the command ran";
+        EXPECT_FALSE(std::filesystem::exists(report)) << "a report of nothing was written";
+    }
+    // One event that counts is enough to run it.
+    auto r = perfgauge(
+        {"stat", "--backend", "perf", "-e", events + ",task-clock", "--", touch[0], touch[1]});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(marker));
+    // So is an event refused natively but simulated afterwards (--backend auto).
+    if (!PERFGAUGE_SANITIZED_BUILD && !hardware_pmu_present() &&
+        std::filesystem::exists("/usr/bin/valgrind")) {
+        std::filesystem::remove(marker);
+        r = perfgauge({"stat", "-e", "cycles,instructions", "--", touch[0], touch[1]});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_TRUE(std::filesystem::exists(marker));
+    }
+}
+
 }  // namespace
 }  // namespace perfgauge::test

@@ -67,11 +67,17 @@ def clean_error(err):
         "std::" not in text and "AddressSanitizer" not in text
 
 
-def gbench(names):
+def gbench(names, repetition_index=False):
+    """Google Benchmark JSON, one iteration entry per name; with repetition_index, as Google
+    Benchmark 1.5 writes them (run_name, repetitions, repetition_index 0: one run each)."""
+    def entry(n):
+        e = {"name": n, "run_type": "iteration", "iterations": 1000, "real_time": 2.0,
+             "cpu_time": 2.0, "time_unit": "ns"}
+        if repetition_index:
+            e.update(run_name=n, repetitions=1, repetition_index=0, threads=1)
+        return e
     return json.dumps({"context": {"date": "2026-11-27T00:00:00+00:00", "num_cpus": 2},
-                       "benchmarks": [{"name": n, "run_type": "iteration", "iterations": 1000,
-                                       "real_time": 2.0, "cpu_time": 2.0, "time_unit": "ns"}
-                                      for n in names]})
+                       "benchmarks": [entry(n) for n in names]})
 
 
 def quick_run_json(tmp):
@@ -558,10 +564,12 @@ def class4(tmp, run_json):
         record(4, f"run {label}: folded, every benchmark name once",
                code == 0 and names and len(names) == len(set(names)) and len(err) > 0,
                f"exit {code}, names {names}: {err[-160:]!r}")
-    # Readers refuse colliding benchmark names instead of merging them.
+    # Readers refuse colliding benchmark names instead of merging them. Two Google Benchmark
+    # entries of one name with the same repetition_index are two benchmarks (entries with no
+    # repetition_index are how Google Benchmark before 1.5 wrote repetitions: below).
     collide_gb = os.path.join(tmp, "collide-gb.json")
     with open(collide_gb, "w") as f:
-        f.write(gbench(["x", "x"]))
+        f.write(gbench(["x", "x"], repetition_index=True))
     run_result = json.loads(run_json)
     run_result["benchmarks"] = run_result["benchmarks"] + run_result["benchmarks"]
     collide_run = os.path.join(tmp, "collide-run.json")
@@ -580,8 +588,19 @@ def class4(tmp, run_json):
                 continue
             code, _, err, _ = run([PERFGAUGE] + args, timeout=60)
             record(4, f"{cname} on a {kind} result with colliding names: refused",
-                   code == 2 and clean_error(err) and (b"x" in err or b"name" in err),
+                   code == 2 and clean_error(err) and b"two benchmarks are named" in err,
                    f"exit {code}: {err[:160]!r}")
+    # Every reader agrees on Google Benchmark's repetitions of the old form (no index): one
+    # benchmark with two samples, read alike by compare, export and plot.
+    repeated_gb = os.path.join(tmp, "repeated-gb.json")
+    with open(repeated_gb, "w") as f:
+        f.write(gbench(["x", "x"]))
+    for cname, args in (("export --format bmf", ["export", repeated_gb, "--format", "bmf"]),
+                        ("compare X X", ["compare", repeated_gb, repeated_gb]),
+                        ("plot", ["plot", repeated_gb, "-o", os.path.join(tmp, "r.png")])):
+        code, out, err, _ = run([PERFGAUGE] + args, timeout=60)
+        record(4, f"{cname} on Google Benchmark repetitions without repetition_index: read",
+               code == 0 and clean_error(err), f"exit {code}: {err[:160]!r}")
 
 
 def load_json_bytes(data):

@@ -127,13 +127,15 @@ Calibration calibrate(std::size_t samples) {
         snapshot_cost(region_clock, c.clocks.front().overhead_ns,
                       "{task-clock,page-faults,context-switches}", false, snapshot_samples)
             .value_or(std::numeric_limits<double>::quiet_NaN());
-    c.snapshot_rdpmc_ns =
-        snapshot_cost(region_clock, c.clocks.front().overhead_ns,
-                      "{cycles,instructions,branch-misses}", true, snapshot_samples);
     // A PMU without branch-misses (QEMU's emulated one) still has a user-read path to time.
-    if (!c.snapshot_rdpmc_ns)
-        c.snapshot_rdpmc_ns = snapshot_cost(region_clock, c.clocks.front().overhead_ns,
-                                            "{cycles,instructions}", true, snapshot_samples);
+    for (const char* group : {"{cycles,instructions,branch-misses}", "{cycles,instructions}"}) {
+        c.snapshot_rdpmc_ns = snapshot_cost(region_clock, c.clocks.front().overhead_ns, group, true,
+                                            snapshot_samples);
+        if (c.snapshot_rdpmc_ns) {
+            c.snapshot_rdpmc_group = group;
+            break;
+        }
+    }
     return c;
 }
 

@@ -132,11 +132,18 @@ RunResult measure_in_processes(const FanOut& fan_out, const MeasuringProcess& ru
     }
     if (parts.empty())
         return {};  // interrupted before any benchmark had a sample
+    const std::size_t kept = parts.size();
     auto merged = merge_processes(std::move(parts));
     if (!lost.empty())
         note_lost(merged, lost, processes);
-    if (const int signal = interrupted(); signal != 0 && merged.interrupted_by.empty())
+    if (const int signal = interrupted(); signal != 0 && merged.interrupted_by.empty()) {
+        // The process the signal reached had nothing to save: the table must still say so.
         merged.interrupted_by = signal_name(signal);
+        merged.warnings.push_back(fmt::format(
+            "interrupted by {}: the samples of the {} measuring process{} that had finished "
+            "are kept ({} planned)",
+            merged.interrupted_by, kept, kept == 1 ? "" : "es", processes));
+    }
     return merged;
 }
 

@@ -306,7 +306,8 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
         // Counters in order of first appearance, over every benchmark.
         std::map<std::string, std::size_t> counter_index;
         std::map<std::string, std::size_t> bench_index;
-        std::map<std::string, json> instances;  // per name: its family and instance
+        std::map<std::string, json> instances;              // per name: its family and instance
+        std::map<std::string, std::set<json>> repetitions;  // per name: repetition_index seen
         // Per benchmark and counter: the samples that carry it (a counter every sample lacks
         // stays empty, and compare leaves it out for that benchmark).
         std::vector<std::map<std::size_t, std::vector<double>>> values;
@@ -320,12 +321,18 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
                     fmt::format("{}: left out: Google Benchmark reported {}", name, error));
                 continue;
             }
-            // Repetitions share a name and an instance; two benchmarks that share a name (two
-            // registered under one) would be merged into one series: refused.
+            // Repetitions share a name and an instance, and number themselves: Google Benchmark
+            // writes family_index and per_family_instance_index since 1.6, repetition_index
+            // since 1.5. Two benchmarks registered under one name differ in the first, or
+            // (1.5) repeat a repetition_index: refused rather than merged into one series.
+            // Entries with neither are how Google Benchmark before 1.5 wrote repetitions (and
+            // how its compare.py still reads them): one benchmark's samples.
             const json instance = {e.value("family_index", json()),
                                    e.value("per_family_instance_index", json())};
-            if (const auto [seen, first] = instances.emplace(name, instance);
-                !first && seen->second != instance) {
+            const auto [seen, first] = instances.emplace(name, instance);
+            const auto repetition = e.find("repetition_index");
+            if ((!first && seen->second != instance) ||
+                (repetition != e.end() && !repetitions[name].insert(*repetition).second)) {
                 throw ResultFileError(fmt::format(
                     "{}: two benchmarks are named '{}': their samples cannot be told apart, so "
                     "the file is refused rather than merged (give them different names)",

@@ -90,6 +90,7 @@ Summary summarize(std::span<const double> samples, double unstable_threshold) {
     s.mad = median_absolute_deviation(samples);
     if (samples.empty()) {
         s.mean = s.stddev = s.cv = s.relative_spread = kNaN;
+        s.unstable = true;  // no sample (every one disturbed): stability cannot be claimed
         return s;
     }
     s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(s.count);

@@ -117,6 +117,7 @@ enum class RunOutcome {
     counted,      ///< it ran and exited 0: its counts were added
     failed,       ///< it exited non-zero, died, or could not be executed (exec failure counted)
     interrupted,  ///< perfgauge was interrupted: what completed is the report
+    not_run,      ///< no event could be opened: the command was not run (no_event_opened)
 };
 
 // Runs `command` once with the counters attached and adds its counts to `result` (the first run
@@ -172,6 +173,14 @@ RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec
         result.notes.insert(result.notes.end(), notes.begin(), notes.end());
         if (options.on_opened)
             options.on_opened(counters);
+        // Nothing would be counted: the command is not run (the child, never released, is
+        // killed before exec), and the columns say why each event was refused.
+        if (!groups.empty() && !options.counted_elsewhere &&
+            std::none_of(counters.events().begin(), counters.events().end(),
+                         [](const pmu::EventSlot& e) { return e.opened; })) {
+            result.no_event_opened = true;
+            return RunOutcome::not_run;
+        }
     }
     std::optional<MarkerServer> server;
     WaitHooks hooks;
@@ -293,7 +302,7 @@ StatResult run_stat(const StatOptions& options) {
     StatResult result = empty_result(options, options.command);
     for (int rep = 0; rep < options.repetitions; ++rep) {
         const RunOutcome outcome = run_once(options, groups, options.command, result);
-        if (outcome == RunOutcome::interrupted)
+        if (outcome == RunOutcome::interrupted || outcome == RunOutcome::not_run)
             break;
         if (outcome == RunOutcome::failed) {
             if (result.exit.exec_failed && rep > 0)
@@ -375,6 +384,11 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options) {
         if (outcome == RunOutcome::failed) {
             result.failed_command = c;
             result.commands[c].exit = into.exit;
+        }
+        if (outcome == RunOutcome::not_run && &into != &result.commands[c]) {
+            // Found in a warmup run: the command's result says why nothing counts.
+            result.commands[c].events = into.events;
+            result.commands[c].no_event_opened = true;
         }
         return outcome == RunOutcome::counted;
     };

@@ -98,7 +98,14 @@ void add_cpu_checks(const SystemInfo& system, std::vector<DoctorCheck>& out) {
                    fmt::format("{} ({}, family {:#x}, model {:#x}), {} logical CPUs",
                                cpu.model_name, cpu.vendor, cpu.family, cpu.model, cpu.logical_cpus),
                    ""});
-    if (!cpu.invariant_tsc) {
+    if (cpu.generic_timer_hz > 0) {
+        // arm64: no TSC; perfgauge's region clock is the generic timer.
+        out.push_back({CheckLevel::ok, "clock",
+                       fmt::format("the generic timer (CNTVCT_EL0) at {:g} MHz (CNTFRQ_EL0): a "
+                                   "constant rate by definition, read from user space",
+                                   static_cast<double>(cpu.generic_timer_hz) / 1e6),
+                       ""});
+    } else if (!cpu.invariant_tsc) {
         out.push_back({CheckLevel::warn, "TSC",
                        "not invariant: rdtsc ticks change with frequency; perfgauge falls back to "
                        "steady_clock",

@@ -154,6 +154,9 @@ CpuInfo detect_cpu() {
         cpu.model = f.part;
     }
     cpu.invariant_tsc = true;
+    std::uint64_t hz = 0;
+    asm volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+    cpu.generic_timer_hz = hz;
 #else
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     __cpuid(0, eax, ebx, ecx, edx);

@@ -232,6 +232,25 @@ TEST(ProcessFanOut, AnInterruptedProcessThatMissedABenchmarkIsLeftOutWithAWarnin
     EXPECT_TRUE(warned);
 }
 
+// The signal reached a process before its first sample (it saved nothing): the result of the
+// finished ones is marked interrupted and says so in its warnings, which the table prints.
+TEST(ProcessFanOut, AnInterruptedProcessThatSavedNothingIsSaidInTheWarnings) {
+    int signal = 0;
+    const FanOut fan_out = fan_out_of(3, 6, signal);
+    const auto merged = measure_in_processes(fan_out, [&](const ProcessShare& share) {
+        if (share.index == 0)
+            write(share.result_path, part(0, 2, kNames));
+        else
+            signal = SIGINT;  // no file: stopped before its first sample
+        return ExitStatus{};
+    });
+    ASSERT_EQ(merged.benchmarks.size(), 2u);
+    EXPECT_EQ(merged.interrupted_by, "SIGINT");
+    EXPECT_TRUE(warned(merged,
+                       "interrupted by SIGINT: the samples of the 1 measuring process that had "
+                       "finished are kept (3 planned)"));
+}
+
 TEST(ProcessFanOut, InterruptedBeforeAnySampleGivesAnEmptyResult) {
     int signal = 0;
     const FanOut fan_out = fan_out_of(2, 2, signal);

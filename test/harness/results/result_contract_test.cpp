@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -16,6 +18,7 @@
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/stat_report.hpp"
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -185,6 +188,44 @@ TEST(ResultNames, TwoBenchmarksOfOneNameAreRefusedNotMerged) {
     EXPECT_EQ(parse_run_json(render_run(fine, OutputFormat::json), "x.json").benchmarks.size(), 2u);
 }
 
+// A benchmark whose every sample was disturbed has no spread to speak of: every output that
+// states stability says unstable (JSON aggregate, CSV), next to one that is stable.
+TEST(ResultStability, ABenchmarkWithoutUndisturbedSamplesIsNotCalledStable) {
+    RunResult r = run_of({benchmark("steady", {100, 100, 101}), benchmark("lost", {})});
+    r.benchmarks[1].disturbed.push_back({0, 500, 5000, 100, 7, 1, 0});
+    const json j = json::parse(render_run(r, OutputFormat::json));
+    std::map<std::string, bool> unstable;
+    for (const auto& e : j["benchmarks"]) {
+        if (e["run_type"] == "aggregate")
+            unstable[e["run_name"].get<std::string>()] = e["perfgauge_unstable"].get<bool>();
+    }
+    EXPECT_EQ(unstable, (std::map<std::string, bool>{{"lost", true}, {"steady", false}}));
+    const auto cells_of = [](const std::string& line) {
+        std::vector<std::string> cells;
+        std::istringstream row(line);
+        for (std::string cell; std::getline(row, cell, ',');)
+            cells.push_back(cell);
+        return cells;
+    };
+    std::istringstream lines(render_run(r, OutputFormat::csv));
+    std::string line;
+    std::getline(lines, line);
+    const auto header = cells_of(line);
+    const auto column = static_cast<std::size_t>(
+        std::find(header.begin(), header.end(), "unstable") - header.begin());
+    ASSERT_LT(column, header.size()) << line;
+    int rows = 0;
+    while (std::getline(lines, line)) {
+        const auto cells = cells_of(line);
+        ASSERT_GT(cells.size(), column) << line;
+        EXPECT_EQ(cells[column], cells[0] == "lost" ? "true" : "false") << line;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 2);
+    // Read back, the flag is recomputed from the samples: still unstable.
+    EXPECT_TRUE(summarize(parse_run_json(j.dump(), "x.json").benchmarks[1].ns_per_item).unstable);
+}
+
 TEST(ResultNames, GoogleBenchmarkEntriesOfTwoBenchmarksUnderOneNameAreRefused) {
     const auto entry = [](int family, int repetition) {
         return json{{"name", "BM_x"},
@@ -203,9 +244,45 @@ TEST(ResultNames, GoogleBenchmarkEntriesOfTwoBenchmarksUnderOneNameAreRefused) {
     json gb = {{"context", {{"date", "today"}}}, {"benchmarks", {entry(0, 0), entry(0, 1)}}};
     EXPECT_EQ(parse_result_json(gb.dump(), "gb.json").benchmarks.at(0).ns_per_item.size(), 2u);
     gb["benchmarks"].push_back(entry(1, 0));
-    EXPECT_EQ(error_of([&] { parse_result_json(gb.dump(), "gb.json"); }),
-              "gb.json: two benchmarks are named 'BM_x': their samples cannot be told apart, so "
-              "the file is refused rather than merged (give them different names)");
+    const std::string refused =
+        "gb.json: two benchmarks are named 'BM_x': their samples cannot be told apart, so the "
+        "file is refused rather than merged (give them different names)";
+    EXPECT_EQ(error_of([&] { parse_result_json(gb.dump(), "gb.json"); }), refused);
+    // Google Benchmark 1.5 writes no family_index: a repetition_index seen twice under one name
+    // is a second benchmark, wherever it comes (right after, or after other names).
+    for (const auto& order :
+         {std::vector<int>{0, 1, 0}, std::vector<int>{0, 0}, std::vector<int>{1, 0, 2, 1}}) {
+        SCOPED_TRACE(json(order).dump());
+        json v15 = {{"context", {{"date", "today"}}}, {"benchmarks", json::array()}};
+        for (const int repetition : order) {
+            auto e = entry(0, repetition);
+            e.erase("family_index");
+            e.erase("per_family_instance_index");
+            v15["benchmarks"].push_back(e);
+            v15["benchmarks"].push_back(json{{"name", "BM_other"},
+                                             {"run_type", "iteration"},
+                                             {"iterations", 10},
+                                             {"real_time", 1.0},
+                                             {"time_unit", "ns"}});
+        }
+        EXPECT_EQ(error_of([&] { parse_result_json(v15.dump(), "gb.json"); }), refused);
+        v15["benchmarks"].erase(v15["benchmarks"].end() - 2);  // the repeated entry
+        EXPECT_EQ(error_of([&] { parse_result_json(v15.dump(), "gb.json"); }), "");
+    }
+    // Before 1.5 Google Benchmark wrote repetitions as entries with a name only (its own
+    // compare.py reads them so, /usr/share/benchmark/gbench/Inputs/test3_run0.json): one
+    // benchmark's samples, as every reader takes them.
+    json v14 = {{"context", {{"date", "today"}}}, {"benchmarks", json::array()}};
+    for (const double time : {5.0, 6.0, 7.0}) {
+        v14["benchmarks"].push_back(json{{"name", "BM_x"},
+                                         {"iterations", 10},
+                                         {"real_time", time},
+                                         {"cpu_time", time},
+                                         {"time_unit", "ns"}});
+    }
+    const auto read = parse_result_json(v14.dump(), "gb.json");
+    ASSERT_EQ(read.benchmarks.size(), 1u);
+    EXPECT_EQ(read.benchmarks[0].ns_per_item, (std::vector<double>{5, 6, 7}));
 }
 
 }  // namespace

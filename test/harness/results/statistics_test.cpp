@@ -51,6 +51,18 @@ TEST(Statistics, StableWhenTheIqrIsSmall) {
     EXPECT_LT(s.relative_spread, 0.05);
 }
 
+// Stability is claimed only when the spread is known and small: no sample (a benchmark whose
+// every sample was disturbed), or a zero median with a spread, is unstable.
+TEST(Statistics, UnstableWhenTheSpreadIsNotKnown) {
+    const auto none = summarize(std::vector<double>{});
+    EXPECT_EQ(none.count, 0u);
+    EXPECT_TRUE(std::isnan(none.relative_spread));
+    EXPECT_TRUE(none.unstable);
+    EXPECT_TRUE(summarize(std::vector<double>{-1, 0, 1}).unstable);
+    EXPECT_FALSE(summarize(std::vector<double>{0, 0, 0}).unstable);  // no spread at all
+    EXPECT_FALSE(summarize(std::vector<double>{7}).unstable);
+}
+
 TEST(MannWhitney, ExactSmallSamplesMatchScipy) {
     const std::vector<double> a = {1.1, 2.2, 3.3, 4.4, 5.5}, b = {6.6, 7.7, 8.8, 9.9, 11.0, 12.1};
     const auto r = mann_whitney_u(a, b);

@@ -66,6 +66,29 @@ TEST(Doctor, HealthyBareMetal) {
     EXPECT_EQ(check(checks, "CPU frequency").level, CheckLevel::ok);
 }
 
+// arm64 has no TSC: the region clock is the generic timer, and doctor names that one (x86
+// keeps its TSC check).
+TEST(Doctor, NamesTheClockThisArchitectureReads) {
+    pmu::PmuEnvironment env;
+    env.paranoid = 2;
+    SystemInfo arm = zen3_vm();
+    arm.cpu.vendor = "ARM";
+    arm.cpu.generic_timer_hz = 62'500'000;
+    arm.clocksource = "arch_sys_counter";
+    const auto arm_checks = build_doctor_report(env, arm, DoctorProbes{});
+    const auto clock = check(arm_checks, "clock");
+    EXPECT_EQ(clock.level, CheckLevel::ok);
+    EXPECT_TRUE(contains(clock.finding, "generic timer (CNTVCT_EL0) at 62.5 MHz (CNTFRQ_EL0)"))
+        << clock.finding;
+    EXPECT_THROW(check(arm_checks, "TSC"), std::runtime_error);
+    for (const auto& c : arm_checks)
+        EXPECT_FALSE(contains(c.finding, "TSC") || contains(c.finding, "rdtsc")) << c.finding;
+
+    const auto x86_checks = build_doctor_report(env, zen3_vm(), DoctorProbes{});
+    EXPECT_EQ(check(x86_checks, "TSC").level, CheckLevel::ok);
+    EXPECT_THROW(check(x86_checks, "clock"), std::runtime_error);
+}
+
 TEST(Doctor, HybridIntelIsRecognised) {
     pmu::PmuEnvironment env;
     env.core_pmus = {"cpu_core", "cpu_atom"};

@@ -56,7 +56,10 @@ struct ClockCalibration {
 struct Calibration {
     std::vector<ClockCalibration> clocks;     ///< the region clock first
     double snapshot_read_ns = 0;              ///< one read() of a 3-event software group
-    std::optional<double> snapshot_rdpmc_ns;  ///< rdpmc of 3 hardware counters, where available
+    std::optional<double> snapshot_rdpmc_ns;  ///< user-space read (rdpmc) of a hardware group
+    /// The group snapshot_rdpmc_ns timed: "{cycles,instructions,branch-misses}", or
+    /// "{cycles,instructions}" on a PMU without branch-misses (QEMU's); empty when none opened.
+    std::string snapshot_rdpmc_group;
     std::size_t samples = 0;
 };
 

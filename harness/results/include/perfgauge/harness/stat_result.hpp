@@ -59,6 +59,9 @@ struct StatResult {
     /// Simulated counts per Session region (--backend sim/auto with simulated events), in order
     /// of first entry; empty when the command has no regions or nothing was simulated.
     std::vector<RegionCounts> regions;
+    /// Every event was refused as the first run's counters were opened (and nothing was to be
+    /// counted another way): the command was not run, and `events` say why each was refused.
+    bool no_event_opened = false;
 };
 
 /// `perfgauge stat -- A ::: B [::: ...]`: commands run round by round, interleaved (A B, then

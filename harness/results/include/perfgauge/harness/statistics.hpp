@@ -30,13 +30,14 @@ struct Summary {
     double cv = 0;      ///< stddev / mean
     /// IQR / median: the robust relative spread that decides `unstable`.
     double relative_spread = 0;
+    /// Above the threshold, or not known (no sample, a zero median with a spread).
     bool unstable = false;
 };
 
 /// Default threshold on IQR/median above which a result is flagged unstable.
 inline constexpr double kUnstableRelativeSpread = 0.05;
 
-/// Summarises `samples` (any order). Empty input gives count 0 and NaNs.
+/// Summarises `samples` (any order). Empty input gives count 0, NaNs and `unstable`.
 Summary summarize(std::span<const double> samples,
                   double unstable_threshold = kUnstableRelativeSpread);
 

@@ -26,6 +26,9 @@ struct CpuInfo {
     bool avx512_vbmi2 = false;  ///< AVX-512 F, BW, VBMI and VBMI2, and the OS saves ZMM state
     bool invariant_tsc = false;
     bool rdtscp = false;
+    /// arm64: the generic timer's frequency (CNTFRQ_EL0) in Hz; its counter CNTVCT_EL0 is the
+    /// region clock there. 0 elsewhere (x86: the TSC, invariant_tsc).
+    std::uint64_t generic_timer_hz = 0;
     unsigned logical_cpus = 0;
     unsigned cores = 0;  ///< online physical cores (distinct thread sibling sets); 0: unknown
 };

@@ -29,6 +29,10 @@ struct StatOptions {
     /// Called once the counters of the first run are open (before the command execs), with the
     /// attributes the kernel accepted: `stat -v` prints them.
     std::function<void(const pmu::CounterSet&)> on_opened;
+    /// Some requested events are counted another way (simulated under callgrind after the
+    /// runs): the command runs even when none of `events` opens. Otherwise a command none of
+    /// whose (non-empty) events opens is not run at all: StatResult::no_event_opened.
+    bool counted_elsewhere = false;
 };
 
 /// Runs the command `repetitions` times with counters attached (inherit: its children count too),
