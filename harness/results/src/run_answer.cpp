@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string_view>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -127,15 +128,10 @@ AnswerRow summarize(const RowKey& key, const std::string& baseline,
         if (base.empty() || !source)
             continue;
         AnswerCounter counter{kAnswerCounters[c], *source, median_of(base), median_of(cont)};
-        // Simulated misses that point against a decided time: fewer misses yet slower, or more
-        // misses yet faster, by more than compare's floor for misses.
-        const double more = counter.contender - counter.baseline;
-        const bool miss = counter.event.find("miss") != std::string::npos;
         // The band's prevailing verdict, mixed or not: on small hot buffers some sizes may
         // still be undecided while most point against the model.
-        if (miss && counter.source == EventSource::simulated &&
-            ((row.verdict == Verdict::lower && more > CompareOptions{}.min_miss_delta) ||
-             (row.verdict == Verdict::higher && more < -CompareOptions{}.min_miss_delta)))
+        if (simulation_disagrees(row.verdict, counter.event, counter.source, counter.baseline,
+                                 counter.contender))
             row.simulation_contradicts = true;
         row.counters.push_back(std::move(counter));
     }
@@ -275,7 +271,8 @@ AnswerTable answer_table(const Answer& a) {
         if (!one_contender)
             cells.push_back(r.contender);
         cells.push_back(time_cell(r));
-        for (const auto& [event, source] : columns) {
+        for (const auto& column : columns) {
+            const std::string& event = column.first;
             const auto it = std::find_if(r.counters.begin(), r.counters.end(),
                                          [&](const AnswerCounter& c) { return c.event == event; });
             if (it == r.counters.end()) {
@@ -306,12 +303,8 @@ AnswerTable answer_table(const Answer& a) {
     if (memcpy)
         legend += " Of memcpy: the decoder's bytes/s as a share of memcpy's (speed of light).";
     t.legend.push_back(legend);
-    if (contradiction) {
-        t.legend.push_back(
-            "* Simulated misses disagree with the measured time: callgrind's branch predictor "
-            "and caches are simple models (a real predictor learns the repeating pattern of a "
-            "small hot buffer).");
-    }
+    if (contradiction)
+        t.legend.push_back("* " + simulation_caveat_text());
     return t;
 }
 
@@ -364,6 +357,63 @@ SizeBand size_band(std::uint64_t size, std::uint64_t l1d, std::uint64_t l2, std:
     if (l3 == 0)
         return l2 > 0 ? SizeBand::beyond_l2 : SizeBand::memory;
     return size <= l3 ? SizeBand::l3 : SizeBand::memory;
+}
+
+bool simulation_disagrees(Verdict time, const std::string& event, EventSource source,
+                          double baseline, double contender, double floor) {
+    if (source != EventSource::simulated || event.find("miss") == std::string::npos)
+        return false;
+    const double more = contender - baseline;
+    return (time == Verdict::lower && more > floor) || (time == Verdict::higher && more < -floor);
+}
+
+std::string simulation_caveat(const Answer& answer) {
+    std::vector<std::string> where;
+    for (const auto& r : answer.rows) {
+        if (!r.simulation_contradicts)
+            continue;
+        std::string place = fmt::format("{} {} {}", r.contender, r.cache, size_band_name(r.band));
+        if (answer.several_dists)
+            place += " " + r.dist;
+        where.push_back(std::move(place));
+    }
+    if (where.empty())
+        return "";
+    constexpr std::size_t kNamed = 3;  // one line: the first few, then how many more
+    std::string places = fmt::format(
+        "{}", fmt::join(where.begin(),
+                        where.begin() + static_cast<std::ptrdiff_t>(std::min(where.size(), kNamed)),
+                        ", "));
+    if (where.size() > kNamed)
+        places += fmt::format(" and {} more", where.size() - kNamed);
+    return simulation_caveat_text(
+        fmt::format(" ({} against {})", places, answer.rows.front().baseline));
+}
+
+std::string simulation_caveat_text(const std::string& where) {
+    return fmt::format(
+        "Simulated misses disagree with the measured time{}: callgrind's branch predictor and "
+        "caches are simple models (a real predictor learns the repeating pattern of a small hot "
+        "buffer).",
+        where);
+}
+
+std::vector<SkippedVariant> skipped_variants(const RunResult& result) {
+    constexpr std::string_view prefix = "skipped: '";
+    std::vector<SkippedVariant> out;
+    for (const auto& w : result.warnings) {
+        if (w.rfind(prefix, 0) != 0)
+            continue;
+        const auto end = w.find('\'', prefix.size());
+        if (end == std::string::npos || end == prefix.size())
+            continue;
+        SkippedVariant v{w.substr(prefix.size(), end - prefix.size()), w.substr(prefix.size() - 1)};
+        const bool known = std::any_of(out.begin(), out.end(),
+                                       [&](const SkippedVariant& o) { return o.name == v.name; });
+        if (!known)
+            out.push_back(std::move(v));
+    }
+    return out;
 }
 
 std::string speak_ratio(double time_ratio) {

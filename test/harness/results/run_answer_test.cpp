@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/run_answer.hpp"
+#include "perfgauge/harness/run_report.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -134,6 +135,20 @@ TEST(RunAnswer, SimulatedMissesAgainstTheTimeAreFlaggedOnceWithTheReason) {
     const auto first = text.find("callgrind's branch predictor");
     ASSERT_NE(first, std::string::npos) << text;
     EXPECT_EQ(text.find("callgrind's branch predictor", first + 1), std::string::npos) << text;
+
+    // The full table says it too, once, naming where; the Markdown summary once in all (its
+    // answer says it above the table).
+    const std::string table = render_run(r, OutputFormat::table);
+    const std::string said =
+        "[sim] Simulated misses disagree with the measured time (bmi2 hot L1, bmi2 cold L1 "
+        "against branchy): callgrind's branch predictor";
+    const auto at = table.find(said);
+    ASSERT_NE(at, std::string::npos) << table;
+    EXPECT_EQ(table.find("callgrind's branch predictor", at + said.size()), std::string::npos);
+    const std::string md = render_run(r, OutputFormat::markdown);
+    const auto md_first = md.find("callgrind's branch predictor");
+    ASSERT_NE(md_first, std::string::npos) << md;
+    EXPECT_EQ(md.find("callgrind's branch predictor", md_first + 1), std::string::npos) << md;
 
     // Measured counts never carry the caveat: the machine itself counted them.
     RunResult measured = r;
