@@ -165,13 +165,17 @@ std::string factor_text(double factor) {
     return factor >= 2 ? fmt::format("{:.1f}", factor) : fmt::format("{:.2f}", factor);
 }
 
-// "(2.40-2.80x)" in the direction speak_ratio speaks of the ratio.
+// "(2.40-2.80x)" in the direction speak_ratio speaks of the ratio. An interval that reaches a
+// time of zero (a ratio bound at or below 0) has no bound on the speed-up side: "(>=1.02x)"
+// for a speed-up, "(<=3.7x)" for a slowdown - never a negative factor.
 std::string interval_text(const AnswerRow& r) {
-    if (r.time_ratio < 1) {    // speed-ups: the inverse of the ratio's bounds
-        if (r.ratio_low <= 0)  // the interval reaches a time of zero: no upper bound to say
-            return fmt::format("(at least {}x)", factor_text(1 / r.ratio_high));
+    if (r.time_ratio < 1) {  // speed-ups: the inverse of the ratio's bounds
+        if (r.ratio_low <= 0)
+            return fmt::format("(>={}x)", factor_text(1 / r.ratio_high));
         return fmt::format("({}-{}x)", factor_text(1 / r.ratio_high), factor_text(1 / r.ratio_low));
     }
+    if (r.ratio_low <= 0)
+        return fmt::format("(<={}x)", factor_text(r.ratio_high));
     return fmt::format("({}-{}x)", factor_text(r.ratio_low), factor_text(r.ratio_high));
 }
 
@@ -202,7 +206,8 @@ std::string time_cell(const AnswerRow& r) {
     if (r.has_interval)
         cell += " " + interval_text(r);
     if (r.mixed) {
-        cell += fmt::format(" mixed {}/{} {}", r.agreeing, r.sizes, verdict_word(r.verdict));
+        // Short: the whole row must fit 100 columns beside its counters.
+        cell += fmt::format(" {}/{} {}", r.agreeing, r.sizes, verdict_word(r.verdict));
     } else if (r.verdict == Verdict::equivalent) {
         cell = fmt::format("equivalent ±{:.0f}% {}", 100 * r.equivalence, interval_text(r));
     } else if (r.verdict == Verdict::inconclusive) {
@@ -245,7 +250,7 @@ AnswerTable answer_table(const Answer& a) {
     }
     const bool memcpy = std::any_of(a.rows.begin(), a.rows.end(),
                                     [](const AnswerRow& r) { return r.baseline_of_memcpy; });
-    t.header = {"cache, working set"};
+    t.header = {"cache, size"};
     if (!one_contender)
         t.header.push_back("decoder");
     t.header.push_back(one_contender ? contenders.front() + " against " + baseline
