@@ -493,6 +493,12 @@ std::string render_markdown(const RunResult& r) {
         out += "- " + apart;
     for (const auto& u : refused)
         out += fmt::format("- not counted: {}\n", u);
+    // The answer above says how many warnings are below the table: here they are.
+    const auto warnings = distinct_warnings(r);
+    if (!warnings.empty() && refused.empty() && r.simulation.empty() && !drifting && apart.empty())
+        out += "\n";
+    for (const auto& w : warnings)
+        out += fmt::format("- warning: {}\n", w);
     return out;
 }
 

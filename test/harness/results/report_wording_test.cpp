@@ -174,6 +174,9 @@ TEST(ReportWording, AWarningEveryMeasuringProcessGaveIsSaidOnce) {
     const std::string table = render_run(r, OutputFormat::table);
     EXPECT_EQ(occurrences(table, "warning: load: 1-minute load average 3"), 1u) << table;
     EXPECT_EQ(occurrences(table, "warning: skipped: 'avx512'"), 1u) << table;
+    // The Markdown summary has them too (its answer says they are below the table).
+    const std::string md = render_run(r, OutputFormat::markdown);
+    EXPECT_EQ(occurrences(md, "- warning: load: 1-minute load average 3\n"), 1u) << md;
 }
 
 TEST(ReportWording, SkippedVariantsAreReadFromTheRunsWarnings) {
