@@ -12,6 +12,7 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_pairing.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
 #include "perfgauge/pmu/suggest.hpp"
@@ -168,6 +169,41 @@ bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::s
     return true;
 }
 
+// " (for 'X', did you mean 'Y'?)" for the first of `names` that no benchmark of `result` is
+// named, when one is near; "" otherwise.
+std::string did_you_mean(const std::vector<std::string>& names, const harness::RunResult& result) {
+    std::vector<std::string> held;
+    for (const auto& b : result.benchmarks)
+        held.push_back(b.name);
+    for (const auto& name : names) {
+        if (std::find(held.begin(), held.end(), name) != held.end())
+            continue;
+        const auto close = pmu::closest_matches(name, held, 1);
+        if (!close.empty())
+            return fmt::format(" (for '{}', did you mean '{}'?)", name, close[0]);
+    }
+    return "";
+}
+
+// A variant asked for that the run skipped: said as skipped, with why, not as unknown.
+void refuse_skipped(const harness::RunResult& result, const std::string& option,
+                    const std::string& name, const std::string& file,
+                    const std::vector<std::string>& held) {
+    for (const auto& skipped : harness::skipped_variants(result)) {
+        if (skipped.name == name)
+            throw UsageError(fmt::format("{} {}: {} skipped it ({}); its variants: {}", option,
+                                         name, file, skipped.why, fmt::join(held, ", ")));
+    }
+}
+
+// A variant the run skipped is named where it would have been compared, with why.
+void add_skipped_notes(const harness::RunResult& result, const std::string& file,
+                       harness::Comparison& comparison) {
+    for (const auto& skipped : harness::skipped_variants(result))
+        comparison.notes.push_back(
+            fmt::format("{}: a variant skipped in that run: {}", file, skipped.why));
+}
+
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
@@ -303,9 +339,9 @@ int compare_command(const std::vector<std::string>& args) {
             std::vector<std::string> names;
             for (const auto& b : result.benchmarks)
                 names.push_back("'" + b.name + "'");
-            throw UsageError(
-                fmt::format("{} has no commands '{}' and '{}' to pair; its commands: {}", files[0],
-                            baseline, contender, fmt::join(names, ", ")));
+            throw UsageError(fmt::format(
+                "{} has no commands '{}' and '{}' to pair{}; its commands: {}", files[0], baseline,
+                contender, did_you_mean({baseline, contender}, result), fmt::join(names, ", ")));
         }
         if (!commands) {
             // A name the file does not hold: what it holds, and the nearest.
@@ -321,6 +357,7 @@ int compare_command(const std::vector<std::string>& args) {
                  {std::pair{"--baseline", baseline}, std::pair{"--contender", contender}}) {
                 if (held.empty() || std::find(held.begin(), held.end(), name) != held.end())
                     continue;
+                refuse_skipped(result, option, name, files[0], held);
                 const auto close = pmu::closest_matches(name, held, 1);
                 throw UsageError(fmt::format(
                     "{} {}: {} holds no variant of that name{}; its variants: {}", option, name,
@@ -334,6 +371,7 @@ int compare_command(const std::vector<std::string>& args) {
                             "'variant' param of perfgauge run results)",
                             files[0], baseline, contender));
         }
+        add_skipped_notes(result, files[0], comparison);
         comparison.baseline_label = fmt::format("{} in {}", baseline, files[0]);
         comparison.contender_label = fmt::format("{} in {}", contender, files[0]);
     } else {
@@ -349,6 +387,8 @@ int compare_command(const std::vector<std::string>& args) {
         if (comparison.benchmarks.empty())
             throw UsageError(
                 fmt::format("{} and {} have no benchmark in common", files[0], files[1]));
+        add_skipped_notes(baseline.merged, files[0], comparison);
+        add_skipped_notes(contender.merged, files[1], comparison);
         comparison.baseline_label = files[0];
         comparison.contender_label = files[1];
     }

@@ -12,9 +12,11 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "plot_python.hpp"
@@ -186,7 +188,12 @@ int plot_command(const std::vector<std::string>& args) {
         script_args.push_back("--counters");
         script_args.push_back(vm["counters"].as<std::string>());
     }
-    return draw_with_script(python, script, script_args, output);
+    const int status = draw_with_script(python, script, script_args, output);
+    // The picture shows simulated misses beside measured times: where they disagree, why (once).
+    if (const auto caveat = harness::simulation_caveat(harness::build_answer(read));
+        status == kExitOk && !caveat.empty())
+        say("perfgauge plot: {}\n", caveat);
+    return status;
 }
 
 }  // namespace perfgauge::cli

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -20,6 +22,7 @@
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/progress_line.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/runner.hpp"
@@ -53,9 +56,21 @@ std::string default_result_stem() {
     return harness::format_local_now("perfgauge-run-%Y%m%d-%H%M%S");
 }
 
-// Progress on one self-overwriting stderr line, only when stderr is a terminal.
-void show_progress(std::string_view phase, std::size_t done, std::size_t total) {
-    say("\r\033[Kperfgauge run: {} {}/{}", phase, done + 1, total);
+// Progress on one self-overwriting stderr line (the caller shows it on a terminal only): a
+// stable total and the time left, for the whole run when it is split over processes.
+std::function<void(std::string_view, std::size_t, std::size_t)> progress_line(
+    const harness::RunRequest& request) {
+    const auto& child = request.measuring_child;
+    auto meter = std::make_shared<harness::ProgressMeter>(
+        [] {
+            return std::chrono::duration<double>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+        },
+        child ? harness::ProcessPlace{child->index, child->count} : harness::ProcessPlace{});
+    return [meter](std::string_view phase, std::size_t done, std::size_t total) {
+        say("\r\033[Kperfgauge run: {}", meter->line(phase, done, total));
+    };
 }
 
 std::string interruption() {
@@ -84,7 +99,7 @@ harness::RunnerOptions runner_options(const harness::RunRequest& request,
     options.fifo = request.fifo;
     options.mlock = request.mlock;
     if (!request.quiet && ::isatty(STDERR_FILENO))
-        options.progress = show_progress;
+        options.progress = progress_line(request);
     options.interruption = interruption;
     options.probe_cpu_gaps = !request.measuring_child;  // its parent spins once, after all
     return options;

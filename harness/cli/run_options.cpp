@@ -30,8 +30,9 @@ namespace {
 constexpr const char* kRunUsage = R"(usage: perfgauge run [OPTIONS]
 
 Runs the built-in workloads over working-set sizes and cache states with a counter list,
-prints a table, and saves the complete result as JSON (Google Benchmark's format plus every
-sample and counter; read by compare.py, perfgauge compare and perfgauge plot).
+prints the one-screen answer (the default suite) or a table (a selection; Output below), and
+saves the complete result as JSON (Google Benchmark's format plus every sample and counter;
+read by compare.py, perfgauge compare, export and plot).
 
 With no options: the default suite - varint branchy vs bmi2 plus memcpy, log-uniform data,
 end-on-end parsing, hot and cold caches, sizes from one varint to 2x the last-level cache.

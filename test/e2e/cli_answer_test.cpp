@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "../support/cli.hpp"
@@ -74,6 +78,62 @@ TEST(CliAnswer, OneDecoderHasNoAnswerAndGetsTheTable) {
     const auto r = perfgauge(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("BENCHMARK"), std::string::npos) << r.out;
+}
+
+// A variant the run skipped is named as skipped, with why, where compare would show it. The
+// skip is written into the saved result: which variants a CPU runs varies between machines.
+TEST(CliAnswer, CompareNamesASkippedVariantAsSkippedWithWhy) {
+    TempDir dir;
+    const auto json = (dir.path() / "r.json").string();
+    ASSERT_EQ(perfgauge(small_run(json, {})).exit_code, 0);
+    auto saved = nlohmann::json::parse(read_file(json));
+    const std::string why =
+        "'avx512' cannot run under valgrind, which does not decode AVX-512 instructions";
+    saved["context"]["perfgauge"]["warnings"].push_back("skipped: " + why);
+    const auto skipped = (dir.path() / "skipped.json").string();
+    std::ofstream(skipped) << saved.dump();
+
+    const auto asked =
+        perfgauge({"compare", skipped, "--baseline", "branchy", "--contender", "avx512"});
+    EXPECT_EQ(asked.exit_code, 2) << asked.err;
+    EXPECT_NE(asked.err.find("--contender avx512: " + skipped + " skipped it (" + why),
+              std::string::npos)
+        << asked.err;
+    EXPECT_NE(asked.err.find("its variants: branchy, unrolled"), std::string::npos) << asked.err;
+
+    const auto pair =
+        perfgauge({"compare", skipped, "--baseline", "branchy", "--contender", "unrolled"});
+    ASSERT_EQ(pair.exit_code, 0) << pair.err;
+    EXPECT_NE(pair.out.find("note: " + skipped + ": a variant skipped in that run: " + why),
+              std::string::npos)
+        << pair.out;
+}
+
+// Progress on a terminal: a total that never moves and nothing past it; none in a pipe.
+TEST(CliAnswer, ProgressOnATerminalKeepsItsTotal) {
+    if (!std::filesystem::exists("/usr/bin/script"))
+        GTEST_SKIP() << "needs script(1) for a pseudo-terminal";
+    TempDir dir;
+    const auto json = (dir.path() / "r.json").string();
+    auto args = small_run(json, {"--format", "answer"});
+    args.erase(std::find(args.begin(), args.end(), "-q"));
+    std::string command = PERFGAUGE_CLI_PATH;
+    for (const auto& a : args)
+        command += " '" + a + "'";
+    const auto r = run_process({"/usr/bin/script", "-qfec", command, "/dev/null"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    // Three rounds over the default two measuring processes: 2 in the first, 1 in the second.
+    EXPECT_NE(r.out.find("perfgauge run: process 1/2, sizing batches 1/"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("perfgauge run: process 1/2, round 1/2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("perfgauge run: process 2/2, round 1/1"), std::string::npos) << r.out;
+    const std::regex round("round ([0-9]+)/([0-9]+)");
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), round);
+         it != std::sregex_iterator(); ++it)
+        EXPECT_LE(std::stoul((*it)[1]), std::stoul((*it)[2])) << it->str();
+    const auto piped = perfgauge(args);
+    ASSERT_EQ(piped.exit_code, 0) << piped.err;
+    EXPECT_EQ(piped.err.find("round 1/3"), std::string::npos) << piped.err;
 }
 
 TEST(CliAnswer, UnknownFormatIsStillRefused) {

@@ -495,10 +495,11 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         if (order.empty())
             break;
         if (options_.progress) {
+            // Beyond the plan the rounds have no total: how many benchmarks are still short.
             if (round < options_.repetitions)
                 options_.progress("repetition", round, options_.repetitions);
             else
-                options_.progress("extra round (precision, retakes)", round, round);
+                options_.progress("extra", order.size(), benchmarks.size());
         }
         if (options_.interleave)
             std::shuffle(order.begin(), order.end(), rng);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/json_text.hpp"
+#include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/text_table.hpp"
 
 namespace perfgauge::harness {
@@ -71,6 +72,28 @@ bool has_ratio(const MetricComparison& m) {
     return m.baseline_samples > 0 && m.contender_samples > 0 && m.baseline_median > 0;
 }
 
+// A counter whose median is zero on both sides (page faults in a decoding loop): its row says
+// nothing, so the table and Markdown leave it out and name it once (CSV and JSON keep it).
+bool zero_on_both_sides(const MetricComparison& m) {
+    return !m.is_time && m.baseline_samples > 0 && m.contender_samples > 0 &&
+           m.baseline_median == 0 && m.contender_median == 0 && m.verdict != Verdict::lower &&
+           m.verdict != Verdict::higher;
+}
+
+// The metric as the table's METRIC column names it.
+std::string metric_label(const MetricComparison& m) {
+    return m.is_time ? time_name(m, "time/", "cpu-time/")
+                     : fmt::format("{}/{} [{}]", m.metric, m.per, source_text(m));
+}
+
+// The simulated miss counts of `b` that point against its measured time (simulation_disagrees).
+bool disagrees_with_time(const BenchmarkComparison& b, const MetricComparison& m) {
+    if (m.is_time || !m.source || b.metrics.empty() || !b.metrics.front().is_time)
+        return false;
+    return simulation_disagrees(b.metrics.front().verdict, m.metric, *m.source, m.baseline_median,
+                                m.contender_median);
+}
+
 std::vector<std::string> cells(const BenchmarkComparison& b, const MetricComparison& m) {
     // A side without a sample has no median ("-", not 0).
     const auto median_text = [&](double median, std::size_t samples) -> std::string {
@@ -79,15 +102,48 @@ std::vector<std::string> cells(const BenchmarkComparison& b, const MetricCompari
         return m.is_time ? format_duration_ns(median) : format_si(median);
     };
     return {b.name,
-            m.is_time ? time_name(m, "time/", "cpu-time/")
-                      : fmt::format("{}/{} [{}]", m.metric, m.per, source_text(m)),
+            metric_label(m),
             median_text(m.baseline_median, m.baseline_samples),
             median_text(m.contender_median, m.contender_samples),
             has_ratio(m) ? fmt::format("{:.3f}", m.ratio) : "-",
-            has_ratio(m) ? fmt::format("{:+.1f}%", m.change_pct) : "-",
+            change_text(m),
             interval_text(m),
             format_p(m.p_value),
-            verdict_text(m)};
+            verdict_text(m) + (disagrees_with_time(b, m) ? " *" : "")};
+}
+
+// The rows the table and Markdown show, and under them, said once: the counters left out for
+// being zero on both sides, and the simulation caveat when a row carries its mark.
+struct ShownRows {
+    std::vector<std::pair<const BenchmarkComparison*, const MetricComparison*>> rows;
+    std::vector<std::string> notes;
+};
+
+ShownRows shown_rows(const Comparison& c) {
+    ShownRows shown;
+    std::vector<std::string> zero;  // metric labels, in order of first appearance
+    std::size_t zero_rows = 0;
+    bool disagreement = false;
+    for (const auto& b : c.benchmarks) {
+        for (const auto& m : b.metrics) {
+            if (zero_on_both_sides(m)) {
+                ++zero_rows;
+                if (std::find(zero.begin(), zero.end(), metric_label(m)) == zero.end())
+                    zero.push_back(metric_label(m));
+                continue;
+            }
+            disagreement = disagreement || disagrees_with_time(b, m);
+            shown.rows.emplace_back(&b, &m);
+        }
+    }
+    if (zero_rows > 0) {
+        shown.notes.push_back(fmt::format(
+            "left out: {} row{} zero on both sides ({}); the CSV and JSON formats keep them",
+            zero_rows, zero_rows == 1 ? "" : "s", fmt::join(zero, ", ")));
+    }
+    if (disagreement)
+        shown.notes.push_back("* " + simulation_caveat_text());
+    return shown;
 }
 
 // The rules the verdicts followed, with the thresholds actually used, so a reader never assumes
@@ -128,14 +184,15 @@ std::string ratio_legend() {
 std::string render_table(const Comparison& c) {
     auto table = comparison_table(
         {"BENCHMARK", "METRIC", "BASELINE", "CONTENDER", "RATIO", "CHANGE", "CI", "P", "VERDICT"});
-    for (const auto& b : c.benchmarks) {
-        for (const auto& m : b.metrics)
-            table.add_row(cells(b, m));
-    }
+    const ShownRows shown = shown_rows(c);
+    for (const auto& [b, m] : shown.rows)
+        table.add_row(cells(*b, *m));
     std::string out =
         fmt::format("baseline: {}\ncontender: {}\n", c.baseline_label, c.contender_label);
     out += table.render();
     out += ratio_legend() + "; " + thresholds_text(c.options) + "\n";
+    for (const auto& n : shown.notes)
+        out += n + "\n";
     for (const auto& n : c.notes)
         out += fmt::format("note: {}\n", n);
     return out;
@@ -169,16 +226,17 @@ std::string render_markdown(const Comparison& c) {
         fmt::format("Baseline: `{}` · contender: `{}`\n\n", c.baseline_label, c.contender_label);
     auto table = comparison_table(
         {"benchmark", "metric", "baseline", "contender", "ratio", "change", "ci", "p", "verdict"});
-    for (const auto& b : c.benchmarks) {
-        for (const auto& m : b.metrics) {
-            auto row = cells(b, m);
-            if (m.verdict == Verdict::lower || m.verdict == Verdict::higher)
-                row.back() = "**" + row.back() + "**";
-            table.add_row(std::move(row));
-        }
+    const ShownRows shown = shown_rows(c);
+    for (const auto& [b, m] : shown.rows) {
+        auto row = cells(*b, *m);
+        if (m->verdict == Verdict::lower || m->verdict == Verdict::higher)
+            row.back() = "**" + row.back() + "**";
+        table.add_row(std::move(row));
     }
     out += table.render_markdown();
     out += "\n" + ratio_legend() + "; " + thresholds_text(c.options) + ".\n";
+    for (const auto& n : shown.notes)
+        out += "\n" + n + "\n";
     for (const auto& n : c.notes)
         out += fmt::format("\n- {}", n);
     if (!c.notes.empty())
@@ -256,6 +314,36 @@ std::string verdict_text(const MetricComparison& m) {
             return "too few samples";
     }
     return "?";
+}
+
+std::string change_text(const MetricComparison& m) {
+    if (m.baseline_samples == 0 || m.contender_samples == 0)
+        return "-";
+    if (m.is_time && !has_ratio(m))
+        return "-";
+    const std::string per = "/" + m.per;
+    // A baseline below the smallest change that counts is near zero: a share of it
+    // (+333320% for 0.00005 -> 0.167 branch-misses) says nothing; the difference does.
+    if (!(m.baseline_median > 0) || std::fabs(m.baseline_median) < m.threshold) {
+        return m.shift == 0 ? "none" : fmt::format("{:+.3g}{} from ~0", m.shift, per);
+    }
+    // The same to near zero: "23400x fewer" for 0.936 -> 0.00004 would overstate a floor.
+    if (!m.is_time && std::fabs(m.contender_median) < m.threshold)
+        return fmt::format("{:+.3g}{} to ~0", m.shift, per);
+    const char* less = m.is_time ? "faster" : "fewer";
+    const char* more = m.is_time ? "slower" : "more";
+    const auto factor = [](double f) {
+        return f >= 100 ? fmt::format("{:.0f}x", f)
+               : f >= 2 ? fmt::format("{:.1f}x", f)
+                        : fmt::format("{:.2f}x", f);
+    };
+    if (m.ratio >= 1.5)
+        return factor(m.ratio) + " " + more;
+    if (m.ratio > 0 && m.ratio <= 1 / 1.5)
+        return factor(1 / m.ratio) + " " + less;
+    if (m.change_pct == 0)
+        return "none";
+    return fmt::format("{:.1f}% {}", std::fabs(m.change_pct), m.change_pct < 0 ? less : more);
 }
 
 const char* method_name(Method method) {

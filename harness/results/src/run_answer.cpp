@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string_view>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -127,15 +128,10 @@ AnswerRow summarize(const RowKey& key, const std::string& baseline,
         if (base.empty() || !source)
             continue;
         AnswerCounter counter{kAnswerCounters[c], *source, median_of(base), median_of(cont)};
-        // Simulated misses that point against a decided time: fewer misses yet slower, or more
-        // misses yet faster, by more than compare's floor for misses.
-        const double more = counter.contender - counter.baseline;
-        const bool miss = counter.event.find("miss") != std::string::npos;
         // The band's prevailing verdict, mixed or not: on small hot buffers some sizes may
         // still be undecided while most point against the model.
-        if (miss && counter.source == EventSource::simulated &&
-            ((row.verdict == Verdict::lower && more > CompareOptions{}.min_miss_delta) ||
-             (row.verdict == Verdict::higher && more < -CompareOptions{}.min_miss_delta)))
+        if (simulation_disagrees(row.verdict, counter.event, counter.source, counter.baseline,
+                                 counter.contender))
             row.simulation_contradicts = true;
         row.counters.push_back(std::move(counter));
     }
@@ -169,13 +165,17 @@ std::string factor_text(double factor) {
     return factor >= 2 ? fmt::format("{:.1f}", factor) : fmt::format("{:.2f}", factor);
 }
 
-// "(2.40-2.80x)" in the direction speak_ratio speaks of the ratio.
+// "(2.40-2.80x)" in the direction speak_ratio speaks of the ratio. An interval that reaches a
+// time of zero (a ratio bound at or below 0) has no bound on the speed-up side: "(>=1.02x)"
+// for a speed-up, "(<=3.7x)" for a slowdown - never a negative factor.
 std::string interval_text(const AnswerRow& r) {
-    if (r.time_ratio < 1) {    // speed-ups: the inverse of the ratio's bounds
-        if (r.ratio_low <= 0)  // the interval reaches a time of zero: no upper bound to say
-            return fmt::format("(at least {}x)", factor_text(1 / r.ratio_high));
+    if (r.time_ratio < 1) {  // speed-ups: the inverse of the ratio's bounds
+        if (r.ratio_low <= 0)
+            return fmt::format("(>={}x)", factor_text(1 / r.ratio_high));
         return fmt::format("({}-{}x)", factor_text(1 / r.ratio_high), factor_text(1 / r.ratio_low));
     }
+    if (r.ratio_low <= 0)
+        return fmt::format("(<={}x)", factor_text(r.ratio_high));
     return fmt::format("({}-{}x)", factor_text(r.ratio_low), factor_text(r.ratio_high));
 }
 
@@ -206,7 +206,8 @@ std::string time_cell(const AnswerRow& r) {
     if (r.has_interval)
         cell += " " + interval_text(r);
     if (r.mixed) {
-        cell += fmt::format(" mixed {}/{} {}", r.agreeing, r.sizes, verdict_word(r.verdict));
+        // Short: the whole row must fit 100 columns beside its counters.
+        cell += fmt::format(" {}/{} {}", r.agreeing, r.sizes, verdict_word(r.verdict));
     } else if (r.verdict == Verdict::equivalent) {
         cell = fmt::format("equivalent ±{:.0f}% {}", 100 * r.equivalence, interval_text(r));
     } else if (r.verdict == Verdict::inconclusive) {
@@ -249,7 +250,7 @@ AnswerTable answer_table(const Answer& a) {
     }
     const bool memcpy = std::any_of(a.rows.begin(), a.rows.end(),
                                     [](const AnswerRow& r) { return r.baseline_of_memcpy; });
-    t.header = {"cache, working set"};
+    t.header = {"cache, size"};
     if (!one_contender)
         t.header.push_back("decoder");
     t.header.push_back(one_contender ? contenders.front() + " against " + baseline
@@ -275,7 +276,8 @@ AnswerTable answer_table(const Answer& a) {
         if (!one_contender)
             cells.push_back(r.contender);
         cells.push_back(time_cell(r));
-        for (const auto& [event, source] : columns) {
+        for (const auto& column : columns) {
+            const std::string& event = column.first;
             const auto it = std::find_if(r.counters.begin(), r.counters.end(),
                                          [&](const AnswerCounter& c) { return c.event == event; });
             if (it == r.counters.end()) {
@@ -306,12 +308,8 @@ AnswerTable answer_table(const Answer& a) {
     if (memcpy)
         legend += " Of memcpy: the decoder's bytes/s as a share of memcpy's (speed of light).";
     t.legend.push_back(legend);
-    if (contradiction) {
-        t.legend.push_back(
-            "* Simulated misses disagree with the measured time: callgrind's branch predictor "
-            "and caches are simple models (a real predictor learns the repeating pattern of a "
-            "small hot buffer).");
-    }
+    if (contradiction)
+        t.legend.push_back("* " + simulation_caveat_text());
     return t;
 }
 
@@ -364,6 +362,63 @@ SizeBand size_band(std::uint64_t size, std::uint64_t l1d, std::uint64_t l2, std:
     if (l3 == 0)
         return l2 > 0 ? SizeBand::beyond_l2 : SizeBand::memory;
     return size <= l3 ? SizeBand::l3 : SizeBand::memory;
+}
+
+bool simulation_disagrees(Verdict time, const std::string& event, EventSource source,
+                          double baseline, double contender, double floor) {
+    if (source != EventSource::simulated || event.find("miss") == std::string::npos)
+        return false;
+    const double more = contender - baseline;
+    return (time == Verdict::lower && more > floor) || (time == Verdict::higher && more < -floor);
+}
+
+std::string simulation_caveat(const Answer& answer) {
+    std::vector<std::string> where;
+    for (const auto& r : answer.rows) {
+        if (!r.simulation_contradicts)
+            continue;
+        std::string place = fmt::format("{} {} {}", r.contender, r.cache, size_band_name(r.band));
+        if (answer.several_dists)
+            place += " " + r.dist;
+        where.push_back(std::move(place));
+    }
+    if (where.empty())
+        return "";
+    constexpr std::size_t kNamed = 3;  // one line: the first few, then how many more
+    std::string places = fmt::format(
+        "{}", fmt::join(where.begin(),
+                        where.begin() + static_cast<std::ptrdiff_t>(std::min(where.size(), kNamed)),
+                        ", "));
+    if (where.size() > kNamed)
+        places += fmt::format(" and {} more", where.size() - kNamed);
+    return simulation_caveat_text(
+        fmt::format(" ({} against {})", places, answer.rows.front().baseline));
+}
+
+std::string simulation_caveat_text(const std::string& where) {
+    return fmt::format(
+        "Simulated misses disagree with the measured time{}: callgrind's branch predictor and "
+        "caches are simple models (a real predictor learns the repeating pattern of a small hot "
+        "buffer).",
+        where);
+}
+
+std::vector<SkippedVariant> skipped_variants(const RunResult& result) {
+    constexpr std::string_view prefix = "skipped: '";
+    std::vector<SkippedVariant> out;
+    for (const auto& w : result.warnings) {
+        if (w.rfind(prefix, 0) != 0)
+            continue;
+        const auto end = w.find('\'', prefix.size());
+        if (end == std::string::npos || end == prefix.size())
+            continue;
+        SkippedVariant v{w.substr(prefix.size(), end - prefix.size()), w.substr(prefix.size() - 1)};
+        const bool known = std::any_of(out.begin(), out.end(),
+                                       [&](const SkippedVariant& o) { return o.name == v.name; });
+        if (!known)
+            out.push_back(std::move(v));
+    }
+    return out;
 }
 
 std::string speak_ratio(double time_ratio) {

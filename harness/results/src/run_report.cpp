@@ -394,6 +394,36 @@ std::string simulation_footer(const RunResult& r, const char* bullet) {
     return out;
 }
 
+// What the medians rest on: the undisturbed samples every entry kept, or the fewest and most
+// when they differ (disturbed samples are left out; an entry may keep none), and the plan.
+std::string samples_text(const RunResult& r) {
+    std::size_t fewest = 0, most = 0;
+    for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
+        const std::size_t kept = r.benchmarks[b].ns_per_item.size();
+        fewest = b == 0 ? kept : std::min(fewest, kept);
+        most = std::max(most, kept);
+    }
+    if (most == 0)
+        return fmt::format("no undisturbed sample in any benchmark ({} planned)", r.repetitions);
+    if (fewest == most && most == r.repetitions)
+        return fmt::format("medians of {} undisturbed samples per benchmark", most);
+    if (fewest == most)
+        return fmt::format("medians of {} undisturbed samples per benchmark ({} planned)", most,
+                           r.repetitions);
+    return fmt::format("medians of {} to {} undisturbed samples per benchmark ({} planned)", fewest,
+                       most, r.repetitions);
+}
+
+// The run's warnings, each said once: measuring processes may each give the same one.
+std::vector<std::string> distinct_warnings(const RunResult& r) {
+    std::vector<std::string> out;
+    for (const auto& w : r.warnings) {
+        if (std::find(out.begin(), out.end(), w) == out.end())
+            out.push_back(w);
+    }
+    return out;
+}
+
 std::vector<std::string> headers(const RunResult& r) {
     std::vector<std::string> h = {"BENCHMARK", "TIME/ITEM", "IQR", "ITEMS/S", "BYTES/S"};
     for (const auto& e : r.events) {
@@ -413,19 +443,21 @@ std::string render_table(const RunResult& r) {
         table.add_row(row_cells(r, b));
     std::string out = table.render();
     out += fmt::format(
-        "medians of {} undisturbed samples per benchmark (interleaved, seed {}{}); clock {}; "
-        "overhead {:.1f} ns per sample subtracted; imprecise: the 95% interval of the median is "
-        "wider than ±{:g}%, or there are fewer than 6 samples to bound it\n",
-        r.repetitions, r.seed,
+        "{} (interleaved, seed {}{}); clock {}; overhead {:.1f} ns per sample subtracted; "
+        "imprecise: the 95% interval of the median is wider than ±{:g}%, or there are fewer than 6 "
+        "samples to bound it\n",
+        samples_text(r), r.seed,
         r.processes > 1 ? fmt::format(", in {} processes", r.processes) : std::string(), r.clock,
         r.batch_overhead_ns, 100 * imprecise_beyond(r));
     if (any_drifting(r))
         out += drift_legend();
     out += timed_apart_note(r);
     out += simulation_footer(r, "");
+    if (const std::string caveat = simulation_caveat(build_answer(r)); !caveat.empty())
+        out += "[sim] " + caveat + "\n";
     for (const auto& u : refusal_lines(r))
         out += fmt::format("not counted: {}\n", u);
-    for (const auto& w : r.warnings)
+    for (const auto& w : distinct_warnings(r))
         out += fmt::format("warning: {}\n", w);
     return out;
 }
@@ -440,9 +472,12 @@ std::string render_markdown(const RunResult& r) {
     for (const auto& b : r.benchmarks)
         table.add_row(row_cells(r, b));
     // The summary a reader opens: the answer first (when decoders were compared), then the table.
-    std::string out = render_answer_markdown(build_answer(r));
+    const Answer answer = build_answer(r);
+    std::string out = render_answer_markdown(answer);
     if (!out.empty())
         out += "## Every entry\n\n";
+    // Said once: by the answer above the table when there is one.
+    const std::string caveat = out.empty() ? simulation_caveat(answer) : "";
     out += table.render_markdown();
     const auto refused = refusal_lines(r);
     const bool drifting = any_drifting(r);
@@ -450,12 +485,20 @@ std::string render_markdown(const RunResult& r) {
     if (!refused.empty() || !r.simulation.empty() || drifting || !apart.empty())
         out += "\n";
     out += simulation_footer(r, "- ");
+    if (!caveat.empty())
+        out += "- [sim] " + caveat + "\n";
     if (drifting)
         out += "- " + drift_legend();
     if (!apart.empty())
         out += "- " + apart;
     for (const auto& u : refused)
         out += fmt::format("- not counted: {}\n", u);
+    // The answer above says how many warnings are below the table: here they are.
+    const auto warnings = distinct_warnings(r);
+    if (!warnings.empty() && refused.empty() && r.simulation.empty() && !drifting && apart.empty())
+        out += "\n";
+    for (const auto& w : warnings)
+        out += fmt::format("- warning: {}\n", w);
     return out;
 }
 

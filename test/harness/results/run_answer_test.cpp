@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/run_answer.hpp"
+#include "perfgauge/harness/run_report.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -135,6 +136,20 @@ TEST(RunAnswer, SimulatedMissesAgainstTheTimeAreFlaggedOnceWithTheReason) {
     ASSERT_NE(first, std::string::npos) << text;
     EXPECT_EQ(text.find("callgrind's branch predictor", first + 1), std::string::npos) << text;
 
+    // The full table says it too, once, naming where; the Markdown summary once in all (its
+    // answer says it above the table).
+    const std::string table = render_run(r, OutputFormat::table);
+    const std::string said =
+        "[sim] Simulated misses disagree with the measured time (bmi2 hot L1, bmi2 cold L1 "
+        "against branchy): callgrind's branch predictor";
+    const auto at = table.find(said);
+    ASSERT_NE(at, std::string::npos) << table;
+    EXPECT_EQ(table.find("callgrind's branch predictor", at + said.size()), std::string::npos);
+    const std::string md = render_run(r, OutputFormat::markdown);
+    const auto md_first = md.find("callgrind's branch predictor");
+    ASSERT_NE(md_first, std::string::npos) << md;
+    EXPECT_EQ(md.find("callgrind's branch predictor", md_first + 1), std::string::npos) << md;
+
     // Measured counts never carry the caveat: the machine itself counted them.
     RunResult measured = r;
     for (auto& e : measured.events)
@@ -169,6 +184,47 @@ TEST(RunAnswer, FitsOneScreenAndLeavesOutCountersZeroOnBothSides) {
     const std::string md = render_answer_markdown(a);
     EXPECT_EQ(md.rfind("## Answer", 0), 0u) << md;
     EXPECT_NE(md.find("| hot L1 16B-32K |"), std::string::npos) << md;
+}
+
+// The widest rows a loaded machine gave (stop 37's quick start): sizes that disagree, intervals
+// that reach a time of zero, two counters and memcpy's share still fit 100 columns, and no
+// factor is negative.
+TEST(RunAnswer, MixedRowsWithOpenIntervalsFitOneHundredColumns) {
+    Answer a;
+    const auto row = [](const char* cache, SizeBand band, double ratio, double low, double high,
+                        Verdict verdict, std::size_t agreeing, std::size_t sizes) {
+        AnswerRow r;
+        r.dist = "log-uniform";
+        r.cache = cache;
+        r.band = band;
+        r.smallest = 3;
+        r.largest = 24 << 10;
+        r.sizes = sizes;
+        r.baseline = "branchy";
+        r.contender = "bmi2";
+        r.time_ratio = ratio;
+        r.ratio_low = low;
+        r.ratio_high = high;
+        r.has_interval = true;
+        r.verdict = verdict;
+        r.mixed = agreeing < sizes;
+        r.agreeing = agreeing;
+        r.counters = {{"instructions", EventSource::simulated, 31.5, 24.3},
+                      {"branch-misses", EventSource::simulated, 0.91, 0.0}};
+        r.baseline_of_memcpy = 0.07;
+        r.contender_of_memcpy = 0.14;
+        return r;
+    };
+    a.rows = {row("hot", SizeBand::l1, 1.32, -0.4, 3.7, Verdict::inconclusive, 5, 8),
+              row("hot", SizeBand::l3, 1 / 2.4, -0.2, 0.98, Verdict::too_few_samples, 2, 3),
+              row("cold", SizeBand::l1, 1 / 1.93, -0.1, 1.9, Verdict::lower, 6, 8)};
+    const std::string text = render_answer(a);
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        EXPECT_LE(line.size(), 100u) << line;
+    EXPECT_NE(text.find("1.32x slower (<=3.7x) 5/8 inconclusive"), std::string::npos) << text;
+    EXPECT_NE(text.find("2.4x faster (>=1.02x) 2/3 too few samples"), std::string::npos) << text;
+    EXPECT_EQ(text.find("(-"), std::string::npos) << text;
 }
 
 TEST(RunAnswer, SizesWithoutSamplesEnoughGiveNoIntervalAndNoRatio) {

@@ -46,7 +46,10 @@ struct RunnerOptions {
     bool fifo = false;                  ///< SCHED_FIFO (needs CAP_SYS_NICE)
     bool mlock = false;                 ///< mlockall(MCL_CURRENT | MCL_FUTURE)
     /// Called between batches (never inside one) with what is happening, how far it is and
-    /// how far it goes, e.g. ("sizing", 3, 40) or ("repetition", 2, 10). Optional.
+    /// how far it goes: ("sizing", 3, 40), ("repetition", 2, 10) as planned round 2 of 10
+    /// starts, ("extra", 5, 40) as a round beyond the plan starts for the 5 benchmarks of 40
+    /// still short of clean samples or precision (ProgressMeter turns them into lines).
+    /// Optional.
     std::function<void(std::string_view phase, std::size_t done, std::size_t total)> progress;
     /// Asked between batches (never inside one): a non-empty answer ("SIGINT") stops the run
     /// there. The result then keeps every sample taken, leaves out the benchmarks that have no

@@ -133,6 +133,13 @@ struct Comparison {
 /// "inconclusive", "too few samples".
 std::string verdict_text(const MetricComparison& m);
 
+/// The change as people say it: a factor from 1.5x on ("2.4x faster", "13.0x fewer"), a
+/// percentage below ("34.0% slower"); for a counter whose baseline is below the smallest change
+/// that counts (its threshold), the difference per item ("+0.167/item from ~0"), never a
+/// percentage of almost nothing; likewise to near zero ("-0.936/item to ~0"); "none", or "-"
+/// without samples on both sides.
+std::string change_text(const MetricComparison& m);
+
 /// "paired", "independent", "deterministic", "paired-runs".
 const char* method_name(Method method);
 

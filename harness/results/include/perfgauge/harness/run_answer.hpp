@@ -82,6 +82,29 @@ Answer build_answer(const RunResult& result, const CompareOptions& options = {})
 /// "3.70x faster", "1.20x slower": how people say a ratio of times (contender / baseline).
 std::string speak_ratio(double time_ratio);
 
+/// Whether a simulated miss count and the measured time point opposite ways: the contender
+/// has more `event` misses per item than the baseline (by more than `floor`) yet its time
+/// verdict is faster, or fewer yet slower. Only simulated events ("...miss...") can disagree:
+/// callgrind's models are simple, while hardware and software counts come from the machine.
+bool simulation_disagrees(Verdict time, const std::string& event, EventSource source,
+                          double baseline, double contender,
+                          double floor = CompareOptions{}.min_miss_delta);
+
+/// The caveat with its reason, said once per command wherever simulated misses and the time
+/// disagree; `where` (" (bmi2 hot L1 against branchy)") follows its first words.
+std::string simulation_caveat_text(const std::string& where = "");
+
+/// Where the answer's rows disagree, as simulation_caveat_text's one line; "" when nowhere.
+/// What the table and `plot` say under a run's simulated counts.
+std::string simulation_caveat(const Answer& answer);
+
+/// A variant a run skipped (it cannot run on this CPU, or under valgrind), and why: read from
+/// the run's "skipped: 'NAME' ..." warnings, so `compare` can name it where it would have been.
+struct SkippedVariant {
+    std::string name, why;
+};
+std::vector<SkippedVariant> skipped_variants(const RunResult& result);
+
 /// Plain text, at most 100 columns; "" when the answer has no row.
 std::string render_answer(const Answer& answer);
 
