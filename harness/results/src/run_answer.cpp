@@ -276,8 +276,10 @@ AnswerTable answer_table(const Answer& a) {
             cells.push_back(r.contender);
         cells.push_back(time_cell(r));
         for (const auto& [event, source] : columns) {
-            const auto it = std::find_if(r.counters.begin(), r.counters.end(),
-                                         [&](const AnswerCounter& c) { return c.event == event; });
+            // An init-capture: clang before 16 cannot capture a structured binding.
+            const auto it = std::find_if(
+                r.counters.begin(), r.counters.end(),
+                [&wanted = event](const AnswerCounter& c) { return c.event == wanted; });
             if (it == r.counters.end()) {
                 cells.emplace_back("-");
                 continue;
