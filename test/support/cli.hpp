@@ -29,6 +29,10 @@ inline bool cli_under_test_is_sanitized() {
     return (sanitized != nullptr && *sanitized != '\0') || PERFGAUGE_CLI_BUILT_SANITIZED;
 }
 
+// The names the tests use.
+#define PERFGAUGE_CLI_PATH (::perfgauge::test::cli_under_test())
+#define PERFGAUGE_SANITIZED_BUILD (::perfgauge::test::cli_under_test_is_sanitized())
+
 /// Runs the perfgauge binary under test with `args`.
 inline ProcessResult perfgauge(std::vector<std::string> args) {
     args.insert(args.begin(), PERFGAUGE_CLI_PATH);
@@ -48,7 +52,3 @@ inline bool hardware_pmu_present() {
 }
 
 }  // namespace perfgauge::test
-
-// The names the tests use.
-#define PERFGAUGE_CLI_PATH (::perfgauge::test::cli_under_test())
-#define PERFGAUGE_SANITIZED_BUILD (::perfgauge::test::cli_under_test_is_sanitized())
