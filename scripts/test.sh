@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The README's second command: install dependencies, build, and run the whole test suite
-# with ctest, then the unit and end-to-end suites again under AddressSanitizer +
-# UndefinedBehaviorSanitizer (the long scenarios in LONG_TESTS run in the release stage only),
-# then a short libFuzzer run of the varint decoders (clang, ASan + UBSan), and beside those two
-# the hardware-path checks in the arm64 guest (scripts/arm64-guest.sh).
+# with ctest: the end-to-end suites against the release binary, then the unit suites and the
+# same end-to-end drivers again against a binary built with AddressSanitizer +
+# UndefinedBehaviorSanitizer (clang; the long scenarios in LONG_TESTS run in the release stage
+# only), then a short libFuzzer run of the varint decoders (clang, ASan + UBSan), and beside
+# those the hardware-path checks in the arm64 guest (scripts/arm64-guest.sh). No test driver is
+# compiled twice: the unit drivers are built in the sanitizer stage only, the end-to-end drivers
+# in the release stage only (test/CMakeLists.txt, PERFGAUGE_TEST_DRIVERS).
 #   scripts/test.sh            all stages
-#   scripts/test.sh --fast     the release configuration only (no sanitizers, fuzz, arm64)
+#   scripts/test.sh --fast     the release configuration only, every suite (no sanitizers,
+#                              fuzz, arm64)
 # Each stage prints its wall time, and each suite its slowest tests, so a slow one shows up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +46,8 @@ suite() {  # suite BUILD_DIR [CTEST ARGS...]: run ctest there, then list its 15 
 
 # Scenarios that spawn many measuring processes: the release stage covers their logic, and under
 # the sanitizers they cost minutes each.
-LONG_TESTS='^CliAgainst\.PairsAreAddedUntilTheIntervalIsNarrowEnough$'
+# CliPlot.WritesAPngAndAnSvg spends its time in matplotlib (60 s of the sanitizer stage).
+LONG_TESTS='^(CliAgainst\.PairsAreAddedUntilTheIntervalIsNarrowEnough|CliPlot\.WritesAPngAndAnSvg)$'
 
 # The arm64 guest (scripts/arm64-guest.sh) emulates one CPU (-icount keeps QEMU to one
 # thread), so it runs in the background beside the sanitizer and fuzz stages, on the core they
@@ -62,30 +67,35 @@ trap stop_guest EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-stage "release build" scripts/build.sh release --for-tests
-stage "release tests" suite build
-if [ "${1:-}" != "--fast" ]; then
-  # arm64 on a real kernel PMU: cross build, Debian's arm64 kernel under QEMU with an emulated
-  # PMU, the hardware-path tests and exact-count checks (docs/arm64.md).
-  # PERFGAUGE_SKIP_ARM64_GUEST=1 leaves it out.
-  if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
-    echo "test.sh: == arm64 guest (in the background from here)"
-    guest_log=$(mktemp)
-    guest_start=$SECONDS
-    setsid bash scripts/arm64-guest.sh >"$guest_log" 2>&1 </dev/null &
-    guest_pid=$!
-  fi
-  stage "sanitizer build" scripts/build.sh sanitize --for-tests
-  stage "sanitizer tests" suite build-sanitize --exclude-regex "$LONG_TESTS"
-  stage "fuzz build" scripts/build.sh fuzz
-  stage "fuzz run" bash -c 'cd build-fuzz && ctest --output-on-failure'
-  if [ -n "$guest_pid" ]; then
-    echo "test.sh: == arm64 guest: waiting for it"
-    guest_rc=0
-    wait "$guest_pid" || guest_rc=$?
-    guest_pid=""
-    cat "$guest_log"
-    echo "test.sh: == arm64 guest took $((SECONDS - guest_start)) s (beside the stages above)"
-    [ "$guest_rc" -eq 0 ] || { echo "test.sh: the arm64 guest failed (exit $guest_rc)"; exit "$guest_rc"; }
-  fi
+if [ "${1:-}" = "--fast" ]; then
+  stage "release build" scripts/build.sh release --for-tests
+  stage "release tests" suite build
+  exit 0
 fi
+stage "release build" scripts/build.sh release --for-tests -DPERFGAUGE_TEST_DRIVERS=e2e
+stage "release tests" suite build
+# arm64 on a real kernel PMU: cross build, Debian's arm64 kernel under QEMU with an emulated
+# PMU, the hardware-path tests and exact-count checks (docs/arm64.md).
+# PERFGAUGE_SKIP_ARM64_GUEST=1 leaves it out.
+if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
+  echo "test.sh: == arm64 guest (in the background from here)"
+  guest_log=$(mktemp)
+  guest_start=$SECONDS
+  setsid bash scripts/arm64-guest.sh >"$guest_log" 2>&1 </dev/null &
+  guest_pid=$!
+fi
+stage "sanitizer build" scripts/build.sh sanitize --for-tests \
+  "-DPERFGAUGE_E2E_DRIVERS_FROM=$PWD/build"
+stage "sanitizer tests" suite build-sanitize --exclude-regex "$LONG_TESTS"
+stage "fuzz build" scripts/build.sh fuzz
+stage "fuzz run" bash -c 'cd build-fuzz && ctest --output-on-failure'
+if [ -n "$guest_pid" ]; then
+  echo "test.sh: == arm64 guest: waiting for it"
+  guest_rc=0
+  wait "$guest_pid" || guest_rc=$?
+  guest_pid=""
+  cat "$guest_log"
+  echo "test.sh: == arm64 guest took $((SECONDS - guest_start)) s (beside the stages above)"
+  [ "$guest_rc" -eq 0 ] || { echo "test.sh: the arm64 guest failed (exit $guest_rc)"; exit "$guest_rc"; }
+fi
+

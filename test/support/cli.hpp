@@ -1,6 +1,7 @@
 // Helpers shared by the end-to-end CLI tests.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -8,6 +9,29 @@
 #include "run_process.hpp"
 
 namespace perfgauge::test {
+
+/// The perfgauge binary the end-to-end tests start: the one this driver was built beside, or
+/// PERFGAUGE_TEST_SANITIZED_CLI when set. The sanitizer stage of scripts/test.sh runs the release
+/// build's drivers against its sanitized binary that way (test/CMakeLists.txt), instead of
+/// compiling every driver twice.
+inline const char* cli_under_test() {
+    static const char* const path = [] {
+        const char* sanitized = std::getenv("PERFGAUGE_TEST_SANITIZED_CLI");
+        return sanitized != nullptr && *sanitized != '\0' ? sanitized : PERFGAUGE_CLI_BUILT_PATH;
+    }();
+    return path;
+}
+
+/// Whether that binary runs under AddressSanitizer (some expectations differ: valgrind cannot
+/// run it, its page faults and start-up cost more).
+inline bool cli_under_test_is_sanitized() {
+    const char* sanitized = std::getenv("PERFGAUGE_TEST_SANITIZED_CLI");
+    return (sanitized != nullptr && *sanitized != '\0') || PERFGAUGE_CLI_BUILT_SANITIZED;
+}
+
+// The names the tests use.
+#define PERFGAUGE_CLI_PATH (::perfgauge::test::cli_under_test())
+#define PERFGAUGE_SANITIZED_BUILD (::perfgauge::test::cli_under_test_is_sanitized())
 
 /// Runs the perfgauge binary under test with `args`.
 inline ProcessResult perfgauge(std::vector<std::string> args) {
