@@ -141,6 +141,96 @@ bool paired_runs(const Side& baseline, const Side& contender, std::vector<std::s
     return true;
 }
 
+// A name the file does not hold: what it holds, and the nearest.
+void refuse_unknown_variants(const harness::RunResult& result, const std::string& file,
+                             const std::string& baseline, const std::string& contender) {
+    std::vector<std::string> held;
+    for (const auto& b : result.benchmarks) {
+        for (const auto& [key, value] : b.params) {
+            if (key == "variant" && std::find(held.begin(), held.end(), value) == held.end())
+                held.push_back(value);
+        }
+    }
+    for (const auto& [option, name] :
+         {std::pair{"--baseline", baseline}, std::pair{"--contender", contender}}) {
+        if (held.empty() || std::find(held.begin(), held.end(), name) != held.end())
+            continue;
+        const auto close = pmu::closest_matches(name, held, 1);
+        throw UsageError(
+            fmt::format("{} {}: {} holds no variant of that name{}; its variants: {}", option, name,
+                        file, close.empty() ? "" : fmt::format(" (did you mean {}?)", close[0]),
+                        fmt::join(held, ", ")));
+    }
+}
+
+// One file: two of its variants (a run result) or commands (a side-by-side stat result).
+harness::Comparison compare_within_file(const harness::CompareRequest& request) {
+    const auto& files = request.files;
+    const auto& compare = request.options;
+    harness::Comparison comparison;
+    const auto result = read_any_result_file(files[0]);
+    const auto& baseline = request.within->baseline;
+    const auto& contender = request.within->contender;
+    if (result.kind == harness::ResultKind::google_benchmark) {
+        throw UsageError(fmt::format(
+            "{} is a Google Benchmark result: its benchmarks have no variants perfgauge can "
+            "pair; compare two files instead (perfgauge compare A.json B.json)",
+            files[0]));
+    }
+    // Run results pair the workloads' variants; side-by-side stat results their commands.
+    const bool commands = result.kind == harness::ResultKind::stat;
+    comparison = harness::compare_within(result, commands ? harness::kCommandParam : "variant",
+                                         baseline, contender, compare);
+    for (auto& b : comparison.benchmarks) {
+        if (commands)
+            b.name = b.contender;  // a command line has no variant to strip
+    }
+    if (commands) {
+        // A failing or interrupted command bears on every row, as with two stat files.
+        comparison.notes.insert(comparison.notes.begin(), result.warnings.begin(),
+                                result.warnings.end());
+    }
+    if (comparison.benchmarks.empty() && commands) {
+        std::vector<std::string> names;
+        for (const auto& b : result.benchmarks)
+            names.push_back("'" + b.name + "'");
+        throw UsageError(fmt::format("{} has no commands '{}' and '{}' to pair; its commands: {}",
+                                     files[0], baseline, contender, fmt::join(names, ", ")));
+    }
+    if (!commands)
+        refuse_unknown_variants(result, files[0], baseline, contender);
+    if (comparison.benchmarks.empty()) {
+        throw UsageError(
+            fmt::format("{} has no benchmark pairs of variants '{}' and '{}' (variants are the "
+                        "'variant' param of perfgauge run results)",
+                        files[0], baseline, contender));
+    }
+    comparison.baseline_label = fmt::format("{} in {}", baseline, files[0]);
+    comparison.contender_label = fmt::format("{} in {}", contender, files[0]);
+    return comparison;
+}
+
+// Two sides, each one result or several runs joined, matched benchmark by benchmark.
+harness::Comparison compare_files(const harness::CompareRequest& request,
+                                  const std::vector<std::vector<std::string>>& side_paths) {
+    const auto& files = request.files;
+    harness::Comparison comparison;
+    const auto baseline = read_side(files[0], side_paths[0]);
+    const auto contender = read_side(files[1], side_paths[1]);
+    if (const auto why = harness::mixing_refusal(baseline.merged, contender.merged); !why.empty())
+        throw UsageError(fmt::format("cannot compare {} with {}: {}", files[0], files[1], why));
+    std::vector<std::string> pairing_notes;
+    const bool paired = paired_runs(baseline, contender, pairing_notes);
+    comparison =
+        harness::compare_results(baseline.merged, contender.merged, request.options, paired);
+    comparison.notes.insert(comparison.notes.end(), pairing_notes.begin(), pairing_notes.end());
+    if (comparison.benchmarks.empty())
+        throw UsageError(fmt::format("{} and {} have no benchmark in common", files[0], files[1]));
+    comparison.baseline_label = files[0];
+    comparison.contender_label = files[1];
+    return comparison;
+}
+
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
@@ -149,7 +239,6 @@ int compare_command(const std::vector<std::string>& args) {
         return kExitOk;  // --help
     const harness::CompareRequest& request = *parsed;
     const auto& files = request.files;
-    const auto& compare = request.options;
     const std::optional<double> fail_on = request.fail_on_regression_percent;
     const harness::OutputFormat format = request.format;
     const std::string& output = request.output;
@@ -162,83 +251,8 @@ int compare_command(const std::vector<std::string>& args) {
     }
     refuse_input_as_output(output, inputs);
 
-    harness::Comparison comparison;
-    if (variants) {
-        const auto result = read_any_result_file(files[0]);
-        const auto& baseline = request.within->baseline;
-        const auto& contender = request.within->contender;
-        if (result.kind == harness::ResultKind::google_benchmark) {
-            throw UsageError(fmt::format(
-                "{} is a Google Benchmark result: its benchmarks have no variants perfgauge can "
-                "pair; compare two files instead (perfgauge compare A.json B.json)",
-                files[0]));
-        }
-        // Run results pair the workloads' variants; side-by-side stat results their commands.
-        const bool commands = result.kind == harness::ResultKind::stat;
-        comparison = harness::compare_within(result, commands ? harness::kCommandParam : "variant",
-                                             baseline, contender, compare);
-        for (auto& b : comparison.benchmarks) {
-            if (commands)
-                b.name = b.contender;  // a command line has no variant to strip
-        }
-        if (commands) {
-            // A failing or interrupted command bears on every row, as with two stat files.
-            comparison.notes.insert(comparison.notes.begin(), result.warnings.begin(),
-                                    result.warnings.end());
-        }
-        if (comparison.benchmarks.empty() && commands) {
-            std::vector<std::string> names;
-            for (const auto& b : result.benchmarks)
-                names.push_back("'" + b.name + "'");
-            throw UsageError(
-                fmt::format("{} has no commands '{}' and '{}' to pair; its commands: {}", files[0],
-                            baseline, contender, fmt::join(names, ", ")));
-        }
-        if (!commands) {
-            // A name the file does not hold: what it holds, and the nearest.
-            std::vector<std::string> held;
-            for (const auto& b : result.benchmarks) {
-                for (const auto& [key, value] : b.params) {
-                    if (key == "variant" &&
-                        std::find(held.begin(), held.end(), value) == held.end())
-                        held.push_back(value);
-                }
-            }
-            for (const auto& [option, name] :
-                 {std::pair{"--baseline", baseline}, std::pair{"--contender", contender}}) {
-                if (held.empty() || std::find(held.begin(), held.end(), name) != held.end())
-                    continue;
-                const auto close = pmu::closest_matches(name, held, 1);
-                throw UsageError(fmt::format(
-                    "{} {}: {} holds no variant of that name{}; its variants: {}", option, name,
-                    files[0], close.empty() ? "" : fmt::format(" (did you mean {}?)", close[0]),
-                    fmt::join(held, ", ")));
-            }
-        }
-        if (comparison.benchmarks.empty()) {
-            throw UsageError(
-                fmt::format("{} has no benchmark pairs of variants '{}' and '{}' (variants are the "
-                            "'variant' param of perfgauge run results)",
-                            files[0], baseline, contender));
-        }
-        comparison.baseline_label = fmt::format("{} in {}", baseline, files[0]);
-        comparison.contender_label = fmt::format("{} in {}", contender, files[0]);
-    } else {
-        const auto baseline = read_side(files[0], side_paths[0]);
-        const auto contender = read_side(files[1], side_paths[1]);
-        if (const auto why = harness::mixing_refusal(baseline.merged, contender.merged);
-            !why.empty())
-            throw UsageError(fmt::format("cannot compare {} with {}: {}", files[0], files[1], why));
-        std::vector<std::string> pairing_notes;
-        const bool paired = paired_runs(baseline, contender, pairing_notes);
-        comparison = harness::compare_results(baseline.merged, contender.merged, compare, paired);
-        comparison.notes.insert(comparison.notes.end(), pairing_notes.begin(), pairing_notes.end());
-        if (comparison.benchmarks.empty())
-            throw UsageError(
-                fmt::format("{} and {} have no benchmark in common", files[0], files[1]));
-        comparison.baseline_label = files[0];
-        comparison.contender_label = files[1];
-    }
+    const harness::Comparison comparison =
+        variants ? compare_within_file(request) : compare_files(request, side_paths);
 
     const std::string rendered = harness::render_comparison(comparison, format);
     write_output(rendered, output);
