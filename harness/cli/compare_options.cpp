@@ -41,9 +41,8 @@ std::optional<double> fail_on_regression(const po::variables_map& vm) {
     return bounded_option(vm, "fail-on-regression", {0, std::nullopt, Open::none, " %"});
 }
 
-}  // namespace
-
-std::optional<harness::CompareRequest> parse_compare_request(const std::vector<std::string>& args) {
+// The options --help lists, with their defaults.
+po::options_description compare_options_description() {
     po::options_description options(
         "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
         "       perfgauge compare A1.json,A2.json B1.json,B2.json [OPTIONS]\n"
@@ -105,6 +104,13 @@ std::optional<harness::CompareRequest> parse_compare_request(const std::vector<s
         "fail-on-regression", po::value<double>(),
         "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT % "
         "(0 or more)");
+    return options;
+}
+
+}  // namespace
+
+std::optional<harness::CompareRequest> parse_compare_request(const std::vector<std::string>& args) {
+    const po::options_description options = compare_options_description();
     // The positional result files: plumbing, kept out of --help.
     po::options_description hidden;
     hidden.add_options()("files", po::value<std::vector<std::string>>());
