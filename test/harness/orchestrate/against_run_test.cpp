@@ -230,7 +230,10 @@ TEST(AgainstRun, AResultMissingUnreadableOrOfAnotherBenchmarkIsAFailure) {
          "wrote an invalid result for a"},
         {[](const PairedProcess& p) { write(p.result_path, one_benchmark("z", 3, 1)); },
          "measured 'z' where this build measures a: the two builds' suites differ"}};
-    for (const auto& [child, message] : cases) {
+    for (const auto& the_case : cases) {
+        // Not a structured binding: clang 14 cannot capture one in the lambda below.
+        const auto& child = the_case.first;
+        const std::string& message = the_case.second;
         Builds builds;
         const auto done = measure_pairs(plan, builds.own, builds.other,
                                         [&child](const AgainstSide&, const PairedProcess& p) {
