@@ -27,6 +27,7 @@
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/runner.hpp"
 #include "perfgauge/harness/simulation.hpp"
+#include "perfgauge/harness/simulation_stage.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/workloads/suite.hpp"
@@ -155,20 +156,15 @@ harness::RunResult measure_apart(const harness::RunRequest& request, const RunPl
 void simulate_run(const harness::RunRequest& request, const RunPlan& plan,
                   const harness::SystemInfo& system, double native_seconds,
                   harness::RunResult& result) {
-    std::optional<harness::SimulationResult> sim;
     const auto caches = simulated_caches_for(plan.spec, request.selection, system);
-    if (plan.events.any_simulated() && harness::interrupt_signal() == 0)
-        sim = simulate_unless_interrupted(request, plan.events, caches, *plan.valgrind, result);
+    const std::size_t benchmarks = result.benchmarks.size();
+    const auto sim = harness::simulate_and_merge(
+        plan.events, request.backend,
+        [&] { return run_simulation(request, plan.events, caches, *plan.valgrind, benchmarks); },
+        result);
     if (sim) {
-        harness::merge_simulated(result, plan.events, *sim);
         result.simulation = simulation_context(plan.events, *sim, caches, request, native_seconds);
         say("perfgauge run: {}\n", time_breakdown(*sim, native_seconds));
-    } else if (request.backend != harness::Backend::perf && result.interrupted_by.empty()) {
-        harness::merge_simulated(result, plan.events, {});  // events neither backend counts
-    } else if (request.backend != harness::Backend::perf) {
-        // Interrupted before or during the simulation: its events say so.
-        harness::merge_simulated(
-            result, harness::without_simulation(plan.events, interrupted_simulation()), {});
     }
 }
 

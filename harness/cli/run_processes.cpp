@@ -2,19 +2,11 @@
 
 #include "cli_common.hpp"
 #include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/measuring_request.hpp"
 #include "perfgauge/harness/process_fanout.hpp"
 #include "perfgauge/harness/request_json.hpp"
 
 namespace perfgauge::cli {
-
-harness::RunRequest measuring_request(harness::RunRequest request) {
-    request.notes.clear();
-    request.processes = 1;
-    request.output.clear();
-    request.json = {harness::SavedResult::Where::nowhere, {}};
-    request.against.reset();
-    return request;
-}
 
 std::vector<std::string> measuring_argv(const std::string& executable,
                                         const harness::RunRequest& request) {
@@ -28,7 +20,7 @@ harness::RunResult measure_in_processes(const harness::RunRequest& request, std:
     fan_out.repetitions = request.repetitions;
     fan_out.seed = seed;
     fan_out.max_time_s = request.max_time_s;
-    harness::RunRequest child_request = measuring_request(request);
+    harness::RunRequest child_request = harness::measuring_request(request);
     return harness::measure_in_processes(fan_out, [&](const harness::ProcessShare& share) {
         child_request.repetitions = share.repetitions;
         child_request.seed = share.seed;

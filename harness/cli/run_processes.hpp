@@ -1,7 +1,5 @@
-// perfgauge run --processes N: the native measurement split over N fresh processes of
-// perfgauge itself, one after another, so that effects lasting a whole process (code and data
-// placement, the host's state while it ran) show as differences between processes instead of
-// passing for a property of the code.
+// perfgauge run's measuring processes, started as this executable: the argv that hands a child
+// its request (harness::measuring_request), and the --processes fan-out over them.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +10,6 @@
 #include "perfgauge/harness/run_request.hpp"
 
 namespace perfgauge::cli {
-
-/// `request` as a measuring process's: no outputs of its own, no notes to say again, measured
-/// here (the share of rounds, seed and budget, and its place, are the caller's to set).
-harness::RunRequest measuring_request(harness::RunRequest request);
 
 /// perfgauge `executable` run as the measuring process `request` describes.
 std::vector<std::string> measuring_argv(const std::string& executable,

@@ -1,7 +1,6 @@
 #include "run_simulation.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -11,7 +10,7 @@
 #include "console.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
-#include "perfgauge/harness/stage_failures.hpp"
+#include "perfgauge/harness/simulation_stage.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/callgrind_output.hpp"
 #include "perfgauge/pmu/event_name.hpp"
@@ -136,33 +135,7 @@ std::vector<std::pair<std::string, std::string>> simulation_context(
 }
 
 harness::EventRefusal interrupted_simulation(const std::string& when) {
-    return {"not counted",
-            fmt::format("interrupted by {} {}; the native measurement before it is complete",
-                        harness::signal_name(harness::interrupt_signal()), when),
-            "run again without interrupting it (or with --backend perf to skip simulation)"};
-}
-
-std::optional<harness::SimulationResult> simulate_unless_interrupted(
-    const harness::RunRequest& request, const harness::EventPlan& plan,
-    const harness::SimulatedCaches& caches, const std::string& valgrind,
-    harness::RunResult& result) {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-        auto sim = run_simulation(request, plan, caches, valgrind, result.benchmarks.size());
-        if (harness::interrupt_signal() == 0)
-            return sim;
-    } catch (const std::runtime_error& e) {
-        // valgrind (or perfgauge under it) ended by the signal: any error it caused is moot.
-        // Any other failure loses the simulated counts only: the native result is kept.
-        if (harness::interrupt_signal() == 0) {
-            harness::record_stage_failure("the simulation under callgrind");
-            return harness::failed_simulation(
-                e.what(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-    }
-    result.interrupted_by = harness::signal_name(harness::interrupt_signal());
-    return std::nullopt;
+    return harness::interrupted_simulation(harness::interrupt_signal(), when);
 }
 
 }  // namespace perfgauge::cli

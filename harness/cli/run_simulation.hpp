@@ -51,18 +51,8 @@ std::vector<std::pair<std::string, std::string>> simulation_context(
     const harness::SimulatedCaches& caches, const harness::RunRequest& request,
     double native_seconds);
 
-/// Why simulated events have no value when an interrupt stopped the simulation, or (`when`)
-/// what ran before it.
+/// harness::interrupted_simulation for the signal that interrupted perfgauge.
 harness::EventRefusal interrupted_simulation(
     const std::string& when = "while simulated under callgrind");
-
-/// run_simulation, unless an interrupt stops it: then nullopt and `result` is marked
-/// interrupted (merge it with without_simulation(plan, interrupted_simulation())). A simulation
-/// that fails otherwise gives a failed_simulation (merged, its events say why) and is recorded
-/// as a failed stage: the native result is kept, and the exit status is 1.
-std::optional<harness::SimulationResult> simulate_unless_interrupted(
-    const harness::RunRequest& request, const harness::EventPlan& plan,
-    const harness::SimulatedCaches& caches, const std::string& valgrind,
-    harness::RunResult& result);
 
 }  // namespace perfgauge::cli

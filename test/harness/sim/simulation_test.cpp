@@ -11,6 +11,7 @@
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/simulation.hpp"
+#include "simulated_run_fixtures.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -191,32 +192,8 @@ TEST(SimulatedCaches, FromSysfsLevels) {
     EXPECT_EQ(*given.ll, (pmu::SimCache{65536, 8, 64}));
 }
 
-// A native run of task-clock over two benchmarks with three samples each.
-RunResult native_run() {
-    RunResult r;
-    r.repetitions = 3;
-    r.events = {native_column("task-clock", pmu::EventKind::software, true)};
-    for (const char* name : {"a", "b"}) {
-        BenchmarkResult b;
-        b.name = name;
-        b.items_per_iteration = 1000;
-        b.iterations = 10;
-        b.ns_per_item = {2, 3, 4};
-        b.raw_ns_per_item = {2.5, 3.5, 4.5};
-        b.counters_per_item = {{2, 3, 4}};
-        b.raw_counters_per_item = {{2, 3, 4}};
-        b.running_fraction = {1};
-        r.benchmarks.push_back(b);
-    }
-    return r;
-}
-
-SimulationResult simulated() {
-    SimulationResult s;
-    s.creator = "callgrind-3.19.0";
-    s.benchmarks = {{"a", 3000, {7}, {7.05}}, {"b", 1000, {30}, {30.1}}};
-    return s;
-}
+using test_fixtures::native_run;
+using test_fixtures::simulated;
 
 TEST(MergeSimulated, PlacesEveryEventInListOrderWithItsSource) {
     const auto p = plan("instructions,task-clock,cycles", Backend::sim, true, false);

@@ -1,0 +1,157 @@
+#include "compare_options.hpp"
+
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+// Each threshold bounded and finite: an infinite --min-change would make every verdict
+// "equivalent", a NaN one none at all.
+harness::CompareOptions compare_options(const po::variables_map& vm) {
+    harness::CompareOptions compare;
+    compare.alpha = bounded_option(vm, "alpha", {0, 1, Open::both, ""});
+    compare.min_samples = vm["min-samples"].as<std::size_t>();
+    if (compare.min_samples < 2 || compare.min_samples > 1000000) {
+        throw UsageError(
+            fmt::format("--min-samples must be 2 to 1000000, not {}", compare.min_samples));
+    }
+    compare.min_change =
+        bounded_option(vm, "min-change", {0, std::nullopt, Open::none, " %"}) / 100;
+    compare.min_work_delta =
+        bounded_option(vm, "min-work-delta", {0, std::nullopt, Open::none, ""});
+    compare.min_miss_delta =
+        bounded_option(vm, "min-miss-delta", {0, std::nullopt, Open::none, ""});
+    compare.min_rare_delta =
+        bounded_option(vm, "min-rare-delta", {0, std::nullopt, Open::none, ""});
+    return compare;
+}
+
+// A negative threshold would call an improvement a regression (exit 3).
+std::optional<double> fail_on_regression(const po::variables_map& vm) {
+    if (!vm.count("fail-on-regression"))
+        return std::nullopt;
+    return bounded_option(vm, "fail-on-regression", {0, std::nullopt, Open::none, " %"});
+}
+
+// The options --help lists, with their defaults.
+po::options_description compare_options_description() {
+    po::options_description options(
+        "usage: perfgauge compare BASELINE.json CONTENDER.json [OPTIONS]\n"
+        "       perfgauge compare A1.json,A2.json B1.json,B2.json [OPTIONS]\n"
+        "       perfgauge compare RESULT.json --baseline VARIANT --contender VARIANT [OPTIONS]\n"
+        "       perfgauge compare SIDE.json --baseline 'CMD A' --contender 'CMD B' [OPTIONS]\n\n"
+        "Two files: results of perfgauge run, of perfgauge stat --format json (one sample per\n"
+        "run of the command: elapsed time and each counter per run; two commands are compared\n"
+        "whatever their names), or Google Benchmark JSON (--benchmark_out_format=json; one\n"
+        "sample per repetition, time per iteration, its user counters as reported, aggregates\n"
+        "ignored, NaN/Infinity accepted). Both files must be of the same kind (exit 2 says why\n"
+        "otherwise).\n"
+        "Compares time per item and every counter per item: both medians, the ratio\n"
+        "(contender / baseline; paired: the pairs' own), the change, its confidence interval\n"
+        "(CI) and a verdict that says only what the interval supports: faster/slower\n"
+        "(fewer/more for counters) when it lies beyond the threshold, equivalent (±threshold)\n"
+        "when within, inconclusive otherwise, or too few samples. One file: benchmarks matched\n"
+        "on everything but the variant (or, in a side-by-side stat result, two of its commands,\n"
+        "named as its table lists them), paired by interleaved round (per-round ratios of\n"
+        "times, differences of counts; sign-test CI). Two files: matched by name; one run\n"
+        "cannot show its run-to-run noise, so the CI spans the Hodges-Lehmann interval\n"
+        "and batch means over blocks of consecutive samples of each measuring process, widened\n"
+        "by the spread between blocks and by any drift of perfgauge's machine probes (equivalence\n"
+        "within a small --min-change then needs very steady runs). Runs joined with commas are\n"
+        "one side. Taken in turn - 3 or more a side, each pair's two runs before the next pair's\n"
+        "by their dates (A B, B A, A B ...) - run i of one side is paired with run i of the\n"
+        "other: the CI is the sign-test interval of the median of the pairs' ratios of\n"
+        "medians (differences for counts; Student's t over their mean with fewer than 6\n"
+        "pairs at the default --alpha, 8 at 0.01), so what changes from one run to the next "
+        "cancels within a pair (no probe\n"
+        "widening; a metric with fewer than 3 pairs of runs with samples is compared as\n"
+        "blocks, widened, and named); this is how to compare two builds on a shared machine.\n"
+        "Otherwise each run's samples form blocks of their own and what differs from one run\n"
+        "to the next widens the interval. Threshold: the largest of --min-change, the\n"
+        "counter's floor per item (--min-work-delta for instructions/cycles/branches,\n"
+        "--min-miss-delta for misses and accesses, --min-rare-delta for switches/faults) and,\n"
+        "for a side too short for two blocks, its IQR (then never \"equivalent\").\n"
+        "Simulated (constant) counts are compared exactly, with no p-value. P (Mann-Whitney U)\n"
+        "is shown for reference.\n\n"
+        "Exit status: 0; 3 when --fail-on-regression finds a regression; 2 bad input.\n\noptions");
+    // Defaults are given as typed (0.05, not boost's 0.050000000000000003).
+    options.add_options()("help,h", "show this help")("baseline", po::value<std::string>(),
+                                                      "variant taken as the baseline (one file)")(
+        "contender", po::value<std::string>(), "another variant compared with it (one file)")(
+        "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
+        "output,o", po::value<std::string>(),
+        "write here instead of stdout (atomically; - is stdout)")(
+        "alpha", po::value<double>()->default_value(0.05, "0.05"),
+        "1 - confidence of the interval, in (0, 1)")(
+        "min-samples", po::value<std::size_t>()->default_value(5),
+        "fewer samples on a side: too few samples (2 to 1000000; runs paired run by run "
+        "need 3 pairs of runs instead)")("min-change", po::value<double>()->default_value(1, "1"),
+                                         "smallest change in % worth a verdict (0 or more)")(
+        "min-work-delta", po::value<double>()->default_value(1, "1"),
+        "smallest difference per item in instructions, cycles, branches worth a verdict")(
+        "min-miss-delta", po::value<double>()->default_value(0.01, "0.01"),
+        "smallest difference per item in misses and cache accesses worth a verdict")(
+        "min-rare-delta", po::value<double>()->default_value(0.001, "0.001"),
+        "smallest difference per item in context switches, migrations, faults, tracepoints")(
+        "fail-on-regression", po::value<double>(),
+        "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT % "
+        "(0 or more)");
+    return options;
+}
+
+}  // namespace
+
+std::optional<harness::CompareRequest> parse_compare_request(const std::vector<std::string>& args) {
+    const po::options_description options = compare_options_description();
+    // The positional result files: plumbing, kept out of --help.
+    po::options_description hidden;
+    hidden.add_options()("files", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
+    po::positional_options_description positional;
+    positional.add("files", -1);
+    const auto vm = parse_options(args, all, positional);
+    if (vm.count("help")) {
+        std::cout << options << '\n';
+        return std::nullopt;
+    }
+    const auto files =
+        vm.count("files") ? vm["files"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    const bool variants = vm.count("baseline") || vm.count("contender");
+    if (variants && (files.size() != 1 || !vm.count("baseline") || !vm.count("contender"))) {
+        throw UsageError(
+            "comparing variants takes one result file and both --baseline and --contender");
+    }
+    if (!variants && files.size() != 2) {
+        throw UsageError(fmt::format(
+            "give two result files (baseline, contender), or one file with --baseline and "
+            "--contender (got {} file{})",
+            files.size(), files.size() == 1 ? "" : "s"));
+    }
+    if (variants && vm["baseline"].as<std::string>() == vm["contender"].as<std::string>()) {
+        throw UsageError(fmt::format(
+            "--baseline and --contender are both '{}': a variant compared with itself says "
+            "nothing; name two different variants",
+            vm["baseline"].as<std::string>()));
+    }
+    harness::CompareRequest request;
+    request.files = files;
+    if (variants)
+        request.within = harness::CompareWithin{vm["baseline"].as<std::string>(),
+                                                vm["contender"].as<std::string>()};
+    request.options = compare_options(vm);
+    request.fail_on_regression_percent = fail_on_regression(vm);
+    request.format = format_option(vm);
+    request.output = output_option(vm);
+    return request;
+}
+
+}  // namespace perfgauge::cli
