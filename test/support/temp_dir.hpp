@@ -12,8 +12,16 @@
 namespace perfgauge::test {
 
 /// Page faults per touched page: ASan's shadow memory adds one fault per 8 touched pages, in the
-/// test binaries and in the workload they run (both are built with the same flags).
+/// test binaries and in the workload they run (both are built with the same flags). GCC says
+/// so with __SANITIZE_ADDRESS__, clang 14 (the sanitizer build's compiler) with __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define PERFGAUGE_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PERFGAUGE_TEST_ASAN 1
+#endif
+#endif
+#if defined(PERFGAUGE_TEST_ASAN)
 inline constexpr double kFaultsPerTouchedPage = 1.125;
 #else
 inline constexpr double kFaultsPerTouchedPage = 1.0;
