@@ -103,8 +103,9 @@ TEST(CliExport, CsvMarkdownJsonAndFilter) {
     // one the machine disturbed).
     std::istringstream rows(md.out);
     for (std::string row; std::getline(rows, row);) {
-        if (row.rfind("| ", 0) == 0)
+        if (row.rfind("| ", 0) == 0) {
             EXPECT_EQ(row.find("/hot/"), std::string::npos) << md.out;
+        }
     }
     const auto out = dir.path() / "filtered.json";
     const auto json =
