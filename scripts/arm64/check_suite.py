@@ -245,7 +245,7 @@ check("paranoid 3 as a user: stat says why and what fixes it",
       "paranoid" in stat and ("sysctl" in stat or "tee" in stat), stat[-400:])
 # Every event refused: nothing would be counted, so the command is not run and stat exits 1.
 check("paranoid 3 as a user: stat exits 1 without running the command",
-      status("stat_user") == "1" and "was not run" in stat,
+      status("stat_user") == "exit 1" and "was not run" in stat,
       f"exit {status('stat_user')}: {stat[-300:]}")
 
 print("\n".join("figure: " + f for f in figures))
