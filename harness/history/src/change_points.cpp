@@ -66,10 +66,20 @@ struct Segment {
     bool final = false;  // no significant, resolvable split within
 };
 
+// A deterministic value is a count divided by the items it covers, stored as a double: two runs
+// of the same count can differ in the last bits (a different number of iterations, or the
+// baseline's mean summed in floating point: five 31.6806240063593 average to 3.6e-15 less).
+// Differences below this fraction are rounding, not a change; a change of one instruction in
+// a billion per item is far below anything a build changes.
+constexpr double kExactRounding = 1e-9;
+
+double rounding_allowance(double value) { return kExactRounding * std::abs(value); }
+
 std::vector<ChangePoint> exact_change_points(std::span<const RunPoint> series) {
     std::vector<std::size_t> at;
     for (std::size_t i = 1; i < series.size(); ++i)
-        if (series[i].value != series[i - 1].value)
+        if (std::abs(series[i].value - series[i - 1].value) >
+            rounding_allowance(series[i - 1].value))
             at.push_back(i);
     std::vector<ChangePoint> out;
     for (const auto i : at) {
@@ -219,7 +229,7 @@ LatestVerdict judge_latest(std::span<const RunPoint> series, const ChangePointOp
     for (const double v : values)
         mean += v / k;
     verdict.baseline = mean;
-    double allowance = 0;
+    double allowance = rounding_allowance(mean);
     if (!exact) {
         // A prediction interval for one more run of the baseline's level (Student's t, 99%
         // two-sided): a few baseline runs estimate their noise poorly, and t widens for it.
