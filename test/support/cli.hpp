@@ -10,14 +10,20 @@
 
 namespace perfgauge::test {
 
-/// The perfgauge binary the end-to-end tests start: the one this driver was built beside, or
-/// PERFGAUGE_TEST_SANITIZED_CLI when set. The sanitizer stage of scripts/test.sh runs the release
-/// build's drivers against its sanitized binary that way (test/CMakeLists.txt), instead of
-/// compiling every driver twice.
+/// The sanitized perfgauge the sanitizer stage of scripts/test.sh names in
+/// PERFGAUGE_TEST_SANITIZED_CLI, or nullptr: that stage runs the release build's drivers against
+/// its sanitized binary that way (test/CMakeLists.txt), instead of compiling every driver twice.
+inline const char* sanitized_cli_from_environment() {
+    const char* sanitized = std::getenv("PERFGAUGE_TEST_SANITIZED_CLI");
+    return sanitized != nullptr && *sanitized != '\0' ? sanitized : nullptr;
+}
+
+/// The perfgauge binary the end-to-end tests start: that one, or the one this driver was built
+/// beside.
 inline const char* cli_under_test() {
     static const char* const path = [] {
-        const char* sanitized = std::getenv("PERFGAUGE_TEST_SANITIZED_CLI");
-        return sanitized != nullptr && *sanitized != '\0' ? sanitized : PERFGAUGE_CLI_BUILT_PATH;
+        const char* sanitized = sanitized_cli_from_environment();
+        return sanitized != nullptr ? sanitized : PERFGAUGE_CLI_BUILT_PATH;
     }();
     return path;
 }
@@ -25,8 +31,7 @@ inline const char* cli_under_test() {
 /// Whether that binary runs under AddressSanitizer (some expectations differ: valgrind cannot
 /// run it, its page faults and start-up cost more).
 inline bool cli_under_test_is_sanitized() {
-    const char* sanitized = std::getenv("PERFGAUGE_TEST_SANITIZED_CLI");
-    return (sanitized != nullptr && *sanitized != '\0') || PERFGAUGE_CLI_BUILT_SANITIZED;
+    return sanitized_cli_from_environment() != nullptr || PERFGAUGE_CLI_BUILT_SANITIZED;
 }
 
 // The names the tests use.
