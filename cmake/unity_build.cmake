@@ -6,8 +6,9 @@
 #
 # Files in one batch share a translation unit, so two of them may not define the same name in
 # an anonymous namespace; the few that do are compiled alone (perfgauge_unity_alone below)
-# rather than renamed. The measured workloads (workloads/) and the test files (test/) never
-# take part.
+# rather than renamed. The measured workloads (workloads/) and the programs the tests measure
+# never take part; the test drivers do (test/CMakeLists.txt), their shared helpers defined once
+# in test/support/.
 option(PERFGAUGE_UNITY "Compile each target's sources in batches (faster full builds)" OFF)
 if(PERFGAUGE_UNITY)
   set(CMAKE_UNITY_BUILD ON)

@@ -9,16 +9,13 @@
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/text.hpp"
 #include "perfgauge/harness/event_column.hpp"
 #include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/run_report.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // Exit 2, the message on stderr, nothing measured (so nothing on stdout), and quickly.
 void expect_refused(const std::vector<std::string>& args, const std::string& message) {

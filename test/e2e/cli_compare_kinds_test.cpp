@@ -12,12 +12,11 @@
 
 #include "../support/bmf_schema.hpp"
 #include "../support/cli.hpp"
+#include "../support/measured_programs.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-const std::string kWorkload = PERFGAUGE_STAT_WORKLOAD_PATH;
 
 // The files the tests share, made once: two stat results (100 and 3000 pages touched per run),
 // two Google Benchmark files of one small benchmark, a small run result.
@@ -33,7 +32,7 @@ const Files& files() {
         const auto stat = [&](const std::string& name, const std::string& pages) {
             const std::string out = (f->dir.path() / name).string();
             const auto r = perfgauge({"stat", "-r", "5", "-e", "task-clock,page-faults", "--format",
-                                      "json", "-o", out, "--", kWorkload, "touch", pages});
+                                      "json", "-o", out, "--", kStatWorkload, "touch", pages});
             EXPECT_EQ(r.exit_code, 0) << r.err;
             return out;
         };
@@ -93,7 +92,8 @@ TEST(CliCompareKinds, TwoStatResultsEachRunASample) {
     const auto& f = files();
     const auto r = perfgauge({"compare", f.stat_a, f.stat_b});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("touch 100 vs " + kWorkload + " touch 3000"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("touch 100 vs " + kStatWorkload + " touch 3000"), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("time/run"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("task-clock/run [sw]"), std::string::npos) << r.out;
     // ~2900 more faults in every run: the interval lies far beyond any threshold.
@@ -220,7 +220,7 @@ TEST(CliExportBmf, RunStatAndGoogleBenchmarkResultsPassTheSchema) {
         EXPECT_FALSE(j.empty()) << file;
     }
     const auto stat = nlohmann::json::parse(perfgauge({"export", f.stat_a, "--format", "bmf"}).out);
-    const auto& measures = stat[kWorkload + " touch 100"];
+    const auto& measures = stat[kStatWorkload + " touch 100"];
     EXPECT_TRUE(measures.contains("latency")) << stat.dump(2);
     EXPECT_GE(measures["page-faults"]["value"].get<double>(), 100) << stat.dump(2);
     const auto run = nlohmann::json::parse(perfgauge({"export", f.run, "--format", "bmf"}).out);

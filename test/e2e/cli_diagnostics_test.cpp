@@ -12,14 +12,11 @@
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/text.hpp"
 #include "perfgauge/pmu/tracefs.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 TEST(CliDiagnostics, MalformedRawEventSaysWhatIsWrongWithTheHex) {
     const auto r = perfgauge({"events", "--resolve", "r00zz"});

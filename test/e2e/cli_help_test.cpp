@@ -5,16 +5,13 @@
 #include <regex>
 
 #include "../support/cli.hpp"
+#include "../support/text.hpp"
 
 namespace perfgauge::test {
 namespace {
 
 const std::vector<std::string> kCommands = {"run",    "stat", "compare", "export",    "plot",
                                             "events", "list", "doctor",  "calibrate", "selftest"};
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 TEST(CliHelp, HelpCommandIsCommandDashDashHelp) {
     for (const auto& command : kCommands) {

@@ -2,7 +2,6 @@
 // programs marked by <perfgauge/marker.h> (test/support/marker_pages.c, marker_scope.cpp).
 // Page faults are a software event: exact, and countable without a PMU. Each page touched once
 // is one minor fault; the tolerances cover the few faults of the markers' own code paths.
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -11,7 +10,9 @@
 #include <vector>
 
 #include "../support/cli.hpp"
+#include "../support/measured_programs.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/tools.hpp"
 
 namespace perfgauge::test {
 namespace {
@@ -22,7 +23,6 @@ double pages(double n) {
     return n * test::kFaultsPerTouchedPage;
 }
 
-const std::string kPages = PERFGAUGE_MARKER_PAGES_PATH;
 const std::string kScope = PERFGAUGE_MARKER_SCOPE_PATH;
 
 ProcessResult stat(std::vector<std::string> options, const std::vector<std::string>& command) {
@@ -61,18 +61,14 @@ double value(const nlohmann::json& j, const std::string& name) {
     return e.is_object() && e["value"].is_number() ? e["value"].get<double>() : -1.0;
 }
 
-bool valgrind_installed() {
-    return ::access("/usr/bin/valgrind", X_OK) == 0 || ::access("/bin/valgrind", X_OK) == 0;
-}
-
 TEST(CliMarkers, CountsOnlyTheMarkedPages) {
-    const auto j = stat_json({"--markers", "-e", "page-faults"}, {kPages});
+    const auto j = stat_json({"--markers", "-e", "page-faults"}, {kMarkerPages});
     EXPECT_NEAR(value(j, "page-faults"), pages(1000), 40) << j.dump();
     EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({1}));
 }
 
 TEST(CliMarkers, TableSaysHowManyIntervals) {
-    const auto r = stat({"--markers", "-e", "page-faults"}, {kPages});
+    const auto r = stat({"--markers", "-e", "page-faults"}, {kMarkerPages});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("1 marked interval: counted only between perfgauge_marker_start() and "
                          "perfgauge_marker_stop()"),
@@ -84,7 +80,7 @@ TEST(CliMarkers, WithoutMarkersTheWholeProgramCounts) {
     if (PERFGAUGE_SANITIZED_BUILD)
         GTEST_SKIP() << "ASan's runtime faults hundreds of pages at start-up and thousands in its "
                         "exit-time leak check: whole-program counts are not the program's";
-    const auto j = stat_json({"-e", "page-faults"}, {kPages});
+    const auto j = stat_json({"-e", "page-faults"}, {kMarkerPages});
     // 7000 touched pages plus the program's start-up (loader, libc): some tens more.
     EXPECT_GE(value(j, "page-faults"), pages(7000)) << j.dump();
     EXPECT_LE(value(j, "page-faults"), pages(7000) + 300) << j.dump();
@@ -93,26 +89,27 @@ TEST(CliMarkers, WithoutMarkersTheWholeProgramCounts) {
 
 TEST(CliMarkers, NoCpusUtilizedFromPartOfTheTaskClock) {
     // task-clock counts the marked part only, the elapsed time is the whole command's.
-    const auto j = stat_json({"--markers", "-e", "task-clock"}, {kPages});
+    const auto j = stat_json({"--markers", "-e", "task-clock"}, {kMarkerPages});
     for (const auto& m : j["derived"])
         EXPECT_NE(m["name"], "CPUs utilized") << j.dump();
     EXPECT_GT(value(j, "task-clock"), 0) << j.dump();
 }
 
 TEST(CliMarkers, TwoIntervalsAddUp) {
-    const auto j = stat_json({"--markers", "-e", "page-faults", "-r", "2"}, {kPages, "twice"});
+    const auto j =
+        stat_json({"--markers", "-e", "page-faults", "-r", "2"}, {kMarkerPages, "twice"});
     EXPECT_NEAR(value(j, "page-faults"), pages(1000), 40) << j.dump();
     EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({2, 2}));
 }
 
 TEST(CliMarkers, ProgramThatNeverMarksCountsNothingAndSaysSo) {
-    const auto r = stat({"--markers", "-e", "page-faults"}, {kPages, "none"});
+    const auto r = stat({"--markers", "-e", "page-faults"}, {kMarkerPages, "none"});
     ASSERT_EQ(r.exit_code, 0) << r.err;  // the command's status: it succeeded
     EXPECT_NE(r.err.find("0 marked intervals: the command never called perfgauge_marker_start()"),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("<not counted>"), std::string::npos) << r.err;
-    const auto j = stat_json({"--markers", "-e", "page-faults"}, {kPages, "none"});
+    const auto j = stat_json({"--markers", "-e", "page-faults"}, {kMarkerPages, "none"});
     EXPECT_EQ(j["marked_intervals"], nlohmann::json::array({0}));
     EXPECT_TRUE(event(j, "page-faults")["value"].is_null());
     EXPECT_NE(event(j, "page-faults")["reason"].get<std::string>().find("no marked interval"),
@@ -131,13 +128,13 @@ TEST(CliMarkers, ScopedHelperCountsAnotherThreadsPages) {
 }
 
 TEST(CliMarkers, MarkersDoNothingOutsidePerfgauge) {
-    const auto r = run_process({kPages});
+    const auto r = run_process({kMarkerPages});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     // A stale variable is ignored, not written to: a descriptor that is no socket, one that is
     // closed, the one-number form, garbage.
     for (const char* stale : {"PERFGAUGE_MARKER_FD=0:1", "PERFGAUGE_MARKER_FD=999:1",
                               "PERFGAUGE_MARKER_FD=2", "PERFGAUGE_MARKER_FD=abc"}) {
-        const auto r = run_process({"/usr/bin/env", stale, kPages});
+        const auto r = run_process({"/usr/bin/env", stale, kMarkerPages});
         EXPECT_EQ(r.exit_code, 0) << stale << ": " << r.err;
     }
 }
@@ -149,8 +146,9 @@ TEST(CliMarkers, DelayStartsCountingLater) {
     // 3000 pages, 600 ms of sleep, 1000 pages: enabled 300 ms after exec, only the last count.
     // Measured against the same command counted whole: what the delay leaves out is the first
     // 3000 pages (an ASan build's exit-time leak check faults after the delay too).
-    const auto whole = stat_json({"-e", "page-faults"}, {kPages, "sleep", "600"});
-    const auto j = stat_json({"--delay", "300", "-e", "page-faults"}, {kPages, "sleep", "600"});
+    const auto whole = stat_json({"-e", "page-faults"}, {kMarkerPages, "sleep", "600"});
+    const auto j =
+        stat_json({"--delay", "300", "-e", "page-faults"}, {kMarkerPages, "sleep", "600"});
     EXPECT_NEAR(value(whole, "page-faults") - value(j, "page-faults"), pages(3000), 150)
         << whole.dump() << "\n"
         << j.dump();
@@ -158,7 +156,7 @@ TEST(CliMarkers, DelayStartsCountingLater) {
 }
 
 TEST(CliMarkers, DelayLongerThanTheCommandCountsNothingAndSaysWhy) {
-    const auto r = stat({"--delay", "2000", "-e", "page-faults"}, {kPages, "sleep", "0"});
+    const auto r = stat({"--delay", "2000", "-e", "page-faults"}, {kMarkerPages, "sleep", "0"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("the command ended before --delay 2000 ms had passed"), std::string::npos)
         << r.err;
@@ -169,7 +167,7 @@ TEST(CliMarkers, BadCombinationsAreRefused) {
          std::vector<std::vector<std::string>>{{"--markers", "--delay", "100", "-e", "page-faults"},
                                                {"--delay", "0", "-e", "page-faults"},
                                                {"--delay", "-5", "-e", "page-faults"}}) {
-        const auto r = stat(options, {kPages});
+        const auto r = stat(options, {kMarkerPages});
         EXPECT_EQ(r.exit_code, 2) << r.err;
     }
 }
@@ -180,8 +178,8 @@ TEST(CliMarkers, SimulatedInstructionsCoverOnlyTheMarkedWork) {
     if (!valgrind_installed())
         GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)";
     const auto marked =
-        stat_json({"--markers", "--backend", "sim", "-e", "instructions"}, {kPages});
-    const auto whole = stat_json({"--backend", "sim", "-e", "instructions"}, {kPages});
+        stat_json({"--markers", "--backend", "sim", "-e", "instructions"}, {kMarkerPages});
+    const auto whole = stat_json({"--backend", "sim", "-e", "instructions"}, {kMarkerPages});
     EXPECT_EQ(event(marked, "instructions")["source"], "sim");
     // The marked loop writes 1000 pages: a few instructions each (and not the millions of the
     // whole program's 7000 pages, loader and libc start-up).
@@ -193,18 +191,20 @@ TEST(CliMarkers, SimulatedInstructionsCoverOnlyTheMarkedWork) {
     EXPECT_EQ(marked["marked_intervals"], nlohmann::json::array({1}));
     // Without --markers the markers do not touch the simulation: the marked program is simulated
     // whole, like the same pages touched by the program that never marks.
-    const auto unmarked = stat_json({"--backend", "sim", "-e", "instructions"}, {kPages, "none"});
+    const auto unmarked =
+        stat_json({"--backend", "sim", "-e", "instructions"}, {kMarkerPages, "none"});
     EXPECT_NEAR(w, value(unmarked, "instructions"), 0.02 * w) << unmarked.dump();
     // Never marked: the simulation counts nothing either.
     const auto none =
-        stat_json({"--markers", "--backend", "sim", "-e", "instructions"}, {kPages, "none"});
+        stat_json({"--markers", "--backend", "sim", "-e", "instructions"}, {kMarkerPages, "none"});
     EXPECT_LE(value(none, "instructions"), 0) << none.dump();
 }
 
 TEST(CliMarkers, DelayIsRefusedForSimulatedEvents) {
     if (PERFGAUGE_SANITIZED_BUILD || !valgrind_installed())
         GTEST_SKIP() << "needs valgrind (and a build without AddressSanitizer)";
-    const auto r = stat({"--delay", "100", "--backend", "sim", "-e", "instructions"}, {kPages});
+    const auto r =
+        stat({"--delay", "100", "--backend", "sim", "-e", "instructions"}, {kMarkerPages});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("--delay cannot apply to simulated events"), std::string::npos) << r.err;
 }

@@ -11,13 +11,10 @@
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/text.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 const std::vector<std::string> kTiny = {
     "run", "--l3",       "64K", "-r",       "3",    "--min-time", "0.0002", "--warmup",    "0",

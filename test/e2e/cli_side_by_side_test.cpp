@@ -1,7 +1,6 @@
 // End-to-end: `perfgauge stat -- A ::: B`, commands side by side: interleaved rounds, warmups,
 // --prepare, paired verdicts, the failing command's status, simulation once per command, and
 // `perfgauge compare` on the result. Page faults are a software event: exact without a PMU.
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -11,13 +10,12 @@
 #include <vector>
 
 #include "../support/cli.hpp"
+#include "../support/measured_programs.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/tools.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-const std::string kWorkload = PERFGAUGE_STAT_WORKLOAD_PATH;
-const std::string kPages = PERFGAUGE_MARKER_PAGES_PATH;
 
 ProcessResult stat(std::vector<std::string> args) {
     args.insert(args.begin(), "stat");
@@ -41,10 +39,6 @@ const nlohmann::json* metric(const nlohmann::json& comparison, const std::string
         }
     }
     return nullptr;
-}
-
-bool valgrind_installed() {
-    return ::access("/usr/bin/valgrind", X_OK) == 0 || ::access("/bin/valgrind", X_OK) == 0;
 }
 
 // `options -- A ::: B` where each command appends its letter to `log` (and --prepare, when
@@ -94,14 +88,14 @@ TEST(CliSideBySide, RoundsAlternateAfterWarmupsAndPrepareRunsBeforeEveryRun) {
 TEST(CliSideBySide, PairedVerdictsNameBothCommands) {
     TempDir dir;
     const auto r = stat({"-r", "6", "-e", "page-faults", "--format", "json", "-o",
-                         (dir.path() / "r.json").string(), "--", kWorkload, "touch", "1000",
-                         ":::", kWorkload, "touch", "3000"});
+                         (dir.path() / "r.json").string(), "--", kStatWorkload, "touch", "1000",
+                         ":::", kStatWorkload, "touch", "3000"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = read_json((dir.path() / "r.json").string());
     ASSERT_EQ(j["labels"].size(), 2u);
-    EXPECT_EQ(j["labels"][0], kWorkload + " touch 1000");
-    EXPECT_EQ(j["labels"][1], kWorkload + " touch 3000");
-    EXPECT_EQ(j["commands"][1]["command"], nlohmann::json::array({kWorkload, "touch", "3000"}));
+    EXPECT_EQ(j["labels"][0], kStatWorkload + " touch 1000");
+    EXPECT_EQ(j["labels"][1], kStatWorkload + " touch 3000");
+    EXPECT_EQ(j["commands"][1]["command"], nlohmann::json::array({kStatWorkload, "touch", "3000"}));
     const auto* faults = metric(j["comparison"], "page-faults");
     ASSERT_NE(faults, nullptr) << j["comparison"].dump();
     EXPECT_EQ((*faults)["verdict"], "more");
@@ -115,13 +109,13 @@ TEST(CliSideBySide, PairedVerdictsNameBothCommands) {
 }
 
 TEST(CliSideBySide, TableShowsEachCommandAndTheVerdicts) {
-    const auto r = stat({"-r", "5", "-e", "page-faults", "--", kWorkload, "touch", "100",
-                         ":::", kWorkload, "touch", "2000"});
+    const auto r = stat({"-r", "5", "-e", "page-faults", "--", kStatWorkload, "touch", "100",
+                         ":::", kStatWorkload, "touch", "2000"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("2 commands side by side (5 rounds of 5 planned"), std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find("A  " + kWorkload + " touch 100"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("B  " + kWorkload + " touch 2000"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("A  " + kStatWorkload + " touch 100"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("B  " + kStatWorkload + " touch 2000"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("Each command against A, paired by round"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("page-faults/run [sw]"), std::string::npos) << r.err;
 }
@@ -217,8 +211,9 @@ TEST(CliSideBySide, SimulatedCountsComeFromOneMoreRunOfEachCommand) {
 
 TEST(CliSideBySide, MarkersCountOnlyTheMarkedPartOfEachCommand) {
     TempDir dir;
-    const auto r = stat({"--markers", "-r", "2", "-e", "page-faults", "--format", "json", "-o",
-                         (dir.path() / "r.json").string(), "--", kPages, ":::", kPages, "twice"});
+    const auto r =
+        stat({"--markers", "-r", "2", "-e", "page-faults", "--format", "json", "-o",
+              (dir.path() / "r.json").string(), "--", kMarkerPages, ":::", kMarkerPages, "twice"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = read_json((dir.path() / "r.json").string());
     EXPECT_EQ(j["commands"][0]["marked_intervals"], nlohmann::json::array({1, 1}));
@@ -228,12 +223,12 @@ TEST(CliSideBySide, MarkersCountOnlyTheMarkedPartOfEachCommand) {
 TEST(CliSideBySide, CompareReadsTheResultAndPairsTwoOfItsCommands) {
     TempDir dir;
     const auto r = stat({"-r", "5", "-e", "page-faults", "--format", "json", "-o",
-                         (dir.path() / "r.json").string(), "--", kWorkload, "touch", "100",
-                         ":::", kWorkload, "touch", "2000"});
+                         (dir.path() / "r.json").string(), "--", kStatWorkload, "touch", "100",
+                         ":::", kStatWorkload, "touch", "2000"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto c = perfgauge({"compare", (dir.path() / "r.json").string(), "--baseline",
-                              kWorkload + " touch 100", "--contender", kWorkload + " touch 2000",
-                              "--format", "json"});
+                              kStatWorkload + " touch 100", "--contender",
+                              kStatWorkload + " touch 2000", "--format", "json"});
     ASSERT_EQ(c.exit_code, 0) << c.err;
     const auto j = nlohmann::json::parse(c.out);
     const auto* faults = metric(j, "page-faults");
@@ -241,9 +236,9 @@ TEST(CliSideBySide, CompareReadsTheResultAndPairsTwoOfItsCommands) {
     EXPECT_EQ((*faults)["verdict"], "more");
     EXPECT_EQ((*faults)["method"], "paired");
     const auto wrong = perfgauge({"compare", (dir.path() / "r.json").string(), "--baseline", "nope",
-                                  "--contender", kWorkload + " touch 2000"});
+                                  "--contender", kStatWorkload + " touch 2000"});
     EXPECT_EQ(wrong.exit_code, 2);
-    EXPECT_NE(wrong.err.find("its commands: '" + kWorkload + " touch 100'"), std::string::npos)
+    EXPECT_NE(wrong.err.find("its commands: '" + kStatWorkload + " touch 100'"), std::string::npos)
         << wrong.err;
     // Two side-by-side files compare command by command (matched by name).
     const auto files =

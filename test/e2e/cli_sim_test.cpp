@@ -2,7 +2,6 @@
 // Counts are asserted exactly where the simulation is deterministic, and structurally
 // (branchy mispredicts, bmi2 does not) where they depend on the workload.
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -12,13 +11,10 @@
 
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/tools.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-bool valgrind_installed() {
-    return ::access("/usr/bin/valgrind", X_OK) == 0 || ::access("/bin/valgrind", X_OK) == 0;
-}
 
 #define SKIP_WITHOUT_SIMULATION()                                                   \
     do {                                                                            \

@@ -10,13 +10,12 @@
 #include <sstream>
 
 #include "../support/cli.hpp"
+#include "../support/measured_programs.hpp"
 #include "../support/temp_dir.hpp"
 #include "perfgauge/pmu/tracefs.hpp"
 
 namespace perfgauge::test {
 namespace {
-
-const std::string kWorkload = PERFGAUGE_STAT_WORKLOAD_PATH;
 
 bool tracepoints_usable() {
     const auto tracefs = pmu::Tracefs::locate();
@@ -49,8 +48,8 @@ TEST(CliStat, ExactWriteCountFromATracepoint) {
     if (!tracepoints_usable())
         GTEST_SKIP() << "needs root and tracefs (syscalls:sys_enter_write)";
     for (int k : {0, 1, 1000}) {
-        const auto r =
-            stat_json({"-e", "syscalls:sys_enter_write"}, {kWorkload, "write", std::to_string(k)});
+        const auto r = stat_json({"-e", "syscalls:sys_enter_write"},
+                                 {kStatWorkload, "write", std::to_string(k)});
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(json_value(r.err, "syscalls:sys_enter_write"), k);
     }
@@ -59,14 +58,15 @@ TEST(CliStat, ExactWriteCountFromATracepoint) {
 TEST(CliStat, ChildrenAreCounted) {
     if (!tracepoints_usable())
         GTEST_SKIP() << "needs root and tracefs (syscalls:sys_enter_write)";
-    const auto r = stat_json({"-e", "syscalls:sys_enter_write"}, {kWorkload, "fork-write", "250"});
+    const auto r =
+        stat_json({"-e", "syscalls:sys_enter_write"}, {kStatWorkload, "fork-write", "250"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(json_value(r.err, "syscalls:sys_enter_write"), 250);
 }
 
 TEST(CliStat, PageFaultsOfTouchedPages) {
-    const auto base = stat_json({"-e", "page-faults"}, {kWorkload, "touch", "0"});
-    const auto touched = stat_json({"-e", "page-faults"}, {kWorkload, "touch", "5000"});
+    const auto base = stat_json({"-e", "page-faults"}, {kStatWorkload, "touch", "0"});
+    const auto touched = stat_json({"-e", "page-faults"}, {kStatWorkload, "touch", "5000"});
     ASSERT_EQ(base.exit_code, 0) << base.err;
     ASSERT_EQ(touched.exit_code, 0) << touched.err;
     const double extra =
@@ -81,7 +81,7 @@ TEST(CliStat, AgreesWithPerfStat) {
         GTEST_SKIP() << "perf (linux-perf) is not installed";
     TempDir dir;
     const auto perf_csv = dir.path() / "perf.csv";
-    const std::vector<std::string> command = {kWorkload, "touch", "20000"};
+    const std::vector<std::string> command = {kStatWorkload, "touch", "20000"};
     std::vector<std::string> perf = {
         "/usr/bin/perf",          "stat", "-x", ",", "-r", "5", "-o", perf_csv.string(), "-e",
         "task-clock,page-faults", "--"};
@@ -117,8 +117,9 @@ TEST(CliStat, AgreesWithPerfStat) {
 }
 
 TEST(CliStat, ExitStatusIsTheCommands) {
-    EXPECT_EQ(perfgauge({"stat", "-e", "task-clock", "--", kWorkload, "exit", "3"}).exit_code, 3);
-    const auto aborted = perfgauge({"stat", "-e", "task-clock", "--", kWorkload, "abort"});
+    EXPECT_EQ(perfgauge({"stat", "-e", "task-clock", "--", kStatWorkload, "exit", "3"}).exit_code,
+              3);
+    const auto aborted = perfgauge({"stat", "-e", "task-clock", "--", kStatWorkload, "abort"});
     EXPECT_EQ(aborted.exit_code, 134);
     EXPECT_NE(aborted.err.find("killed by signal 6 (SIGABRT)"), std::string::npos) << aborted.err;
     const auto missing = perfgauge({"stat", "--", "/no/such/command"});
@@ -178,7 +179,7 @@ TEST(CliStat, OutputPassesThroughAndReportGoesToTheFile) {
     TempDir dir;
     const auto out = dir.path() / "report.json";
     const auto r = perfgauge({"stat", "-e", "task-clock", "-r", "3", "--format", "json", "-o",
-                              out.string(), "--", kWorkload, "print", "hello world"});
+                              out.string(), "--", kStatWorkload, "print", "hello world"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "hello world\nhello world\nhello world\n");
     EXPECT_EQ(r.err, "hello world\nhello world\nhello world\n");

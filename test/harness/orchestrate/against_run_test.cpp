@@ -17,6 +17,7 @@
 #include "perfgauge/harness/against_run.hpp"
 #include "perfgauge/harness/compare.hpp"
 #include "perfgauge/harness/run_report.hpp"
+#include "result_file.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -33,10 +34,6 @@ RunResult one_benchmark(const std::string& name, std::size_t rounds, double ns) 
     b.raw_ns_per_item = b.ns_per_item;
     r.benchmarks.push_back(b);
     return r;
-}
-
-void write(const std::filesystem::path& path, const RunResult& r) {
-    std::ofstream(path) << render_run(r, OutputFormat::json);
 }
 
 // A process as it was started: which build, and what it was given.

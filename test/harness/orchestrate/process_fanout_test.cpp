@@ -14,6 +14,7 @@
 #include "perfgauge/harness/process_fanout.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/stage_failures.hpp"
+#include "result_file.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -33,10 +34,6 @@ RunResult part(std::size_t index, std::size_t rounds, const std::vector<std::str
         r.benchmarks.push_back(b);
     }
     return r;
-}
-
-void write(const std::filesystem::path& path, const RunResult& r) {
-    std::ofstream(path) << render_run(r, OutputFormat::json);
 }
 
 const std::vector<std::string> kNames = {"a", "b"};

@@ -33,14 +33,14 @@ EventPlan plan(const std::string& list, Backend backend, bool valgrind) {
 using test_fixtures::native_run;
 using test_fixtures::simulated;
 
-const auto kNoSignal = [] { return 0; };
+const auto kNeverInterrupted = [] { return 0; };
 
 // The simulation stage of a run, without valgrind: the simulation is a function here that
 // returns counts, fails, or is interrupted.
 TEST(SimulationStage, ASimulationThatRanIsMerged) {
     const auto p = plan("instructions,task-clock", Backend::sim, true);
     auto r = native_run();
-    const auto sim = simulate_and_merge(p, Backend::sim, simulated, r, kNoSignal);
+    const auto sim = simulate_and_merge(p, Backend::sim, simulated, r, kNeverInterrupted);
     ASSERT_TRUE(sim.has_value());
     EXPECT_EQ(sim->creator, "callgrind-3.19.0");
     ASSERT_EQ(r.events.size(), 2u);
@@ -56,7 +56,7 @@ TEST(SimulationStage, AFailedSimulationKeepsTheNativeResultAndIsAFailedStage) {
     const auto sim = simulate_and_merge(
         p, Backend::sim,
         []() -> SimulationResult { throw std::runtime_error("valgrind exited with 1"); }, r,
-        kNoSignal);
+        kNeverInterrupted);
     ASSERT_TRUE(sim.has_value());
     ASSERT_TRUE(sim->failure.has_value());
     EXPECT_EQ(stage_failures(), (std::vector<std::string>{"the simulation under callgrind"}));
@@ -117,7 +117,7 @@ TEST(SimulationStage, WithoutSimulatedEventsNothingRunsAndPerfListsNothingMore) 
         // No valgrind: cycles, refused by the kernel, is simulated by neither backend.
         const auto p = plan("task-clock,cycles", Backend::automatic, false);
         auto r = native_run();
-        EXPECT_FALSE(simulate_and_merge(p, Backend::automatic, never, r, kNoSignal));
+        EXPECT_FALSE(simulate_and_merge(p, Backend::automatic, never, r, kNeverInterrupted));
         ASSERT_EQ(r.events.size(), 2u) << "every event of the plan is listed";
         EXPECT_TRUE(r.events[0].counted);
         EXPECT_EQ(r.events[1].name, "cycles");
@@ -127,7 +127,7 @@ TEST(SimulationStage, WithoutSimulatedEventsNothingRunsAndPerfListsNothingMore) 
         const auto p = plan("task-clock,cycles", Backend::perf, false);
         auto r = native_run();
         const auto before = r.events.size();
-        EXPECT_FALSE(simulate_and_merge(p, Backend::perf, never, r, kNoSignal));
+        EXPECT_FALSE(simulate_and_merge(p, Backend::perf, never, r, kNeverInterrupted));
         EXPECT_EQ(r.events.size(), before) << "--backend perf: the native result as measured";
     }
 }

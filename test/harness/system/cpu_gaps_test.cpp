@@ -6,15 +6,14 @@
 #include <algorithm>
 #include <vector>
 
+#include "../../support/text.hpp"
 #include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/reliability.hpp"
 
 namespace perfgauge::harness {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using test::contains;
 
 // What the development VM shows: 35 us taken every 1 ms, among short jumps that are not gaps.
 std::vector<Gap> host_ticks(int ms) {

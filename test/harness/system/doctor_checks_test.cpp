@@ -3,14 +3,13 @@
 
 #include <cerrno>
 
+#include "../../support/text.hpp"
 #include "perfgauge/harness/doctor.hpp"
 
 namespace perfgauge::harness {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using test::contains;
 
 // An unprivileged user on an upstream kernel at paranoid >= 2: own process, user space opens;
 // kernel space and CPU-wide are refused; no PMU in this VM.

@@ -1,4 +1,5 @@
 #include "perfgauge/harness/doctor.hpp"
+#include "../../support/text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,9 +17,7 @@ DoctorCheck check(const std::vector<DoctorCheck>& checks, const std::string& top
     return *it;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using test::contains;
 
 SystemInfo zen3_vm() {
     SystemInfo s;
