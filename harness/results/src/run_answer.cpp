@@ -227,6 +227,7 @@ struct AnswerTable {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> legend;
+    bool contradiction = false;  // a simulated miss count against the time: the caveat follows
 };
 
 AnswerTable answer_table(const Answer& a) {
@@ -264,6 +265,7 @@ AnswerTable answer_table(const Answer& a) {
     if (memcpy)
         t.header.push_back("of memcpy");
     bool contradiction = false, simulated = false;
+    std::string previous_band;
     for (const auto& r : a.rows) {
         std::vector<std::string> cells;
         std::string band = r.cache + " " + size_band_name(r.band);
@@ -272,7 +274,9 @@ AnswerTable answer_table(const Answer& a) {
                                            : size_text(r.smallest) + "-" + size_text(r.largest));
         if (a.several_dists)
             band = r.dist + " " + band;
-        cells.push_back(band);
+        // A band's decoders are adjacent rows: the band is said on the first.
+        cells.push_back(!one_contender && band == previous_band ? "" : band);
+        previous_band = band;
         if (!one_contender)
             cells.push_back(r.contender);
         cells.push_back(time_cell(r));
@@ -298,18 +302,17 @@ AnswerTable answer_table(const Answer& a) {
         t.rows.push_back(std::move(cells));
     }
     // Said once, under the rows.
-    std::string legend = "Time: median of per-round ratios (95% interval), a band's sizes pooled.";
+    // Short: two lines at most beside a row per decoder and band.
+    std::string legend = "Time: median of per-round ratios (95% interval) over a band's sizes.";
     if (!columns.empty()) {
-        legend +=
-            fmt::format(" Counters (instructions, branch-misses): median per item, {} vs {} ({}).",
-                        baseline, one_contender ? contenders.front() : "the decoder",
-                        simulated ? "sim: callgrind's model; hw/sw: this CPU" : "hw/sw: this CPU");
+        legend += fmt::format(" Counters: per item, {} vs {} ({}).", baseline,
+                              one_contender ? contenders.front() : "the decoder",
+                              simulated ? "sim: callgrind's model" : "hw/sw: this CPU");
     }
     if (memcpy)
-        legend += " Of memcpy: the decoder's bytes/s as a share of memcpy's (speed of light).";
+        legend += " Of memcpy: share of memcpy's bytes/s (speed of light).";
     t.legend.push_back(legend);
-    if (contradiction)
-        t.legend.push_back("* " + simulation_caveat_text());
+    t.contradiction = contradiction;
     return t;
 }
 
@@ -461,17 +464,27 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
     }
     if (decoders.size() < 2)
         return answer;
-    // Whether "cold" is cold rests on the last-level size its rotation outgrows: say where it
-    // came from.
-    std::string found_by;
+    // Whether "cold" is cold rests on the last-level size its rotation outgrows, or, without
+    // one, on the eviction before every iteration: say which, and where the size came from.
+    std::string found_by, cold_method = "rotation";
     for (const auto& [k, v] : result.context) {
         if (k == "l3_found_by")
             found_by = v;
+        else if (k == "cold_method")
+            cold_method = v;
     }
     const bool cold =
         std::any_of(result.benchmarks.begin(), result.benchmarks.end(),
                     [](const BenchmarkResult& b) { return param_of(b, "cache") == "cold"; });
-    if (cold && !found_by.empty()) {
+    if (cold && cold_method != "rotation") {
+        // Said here with the size's story; the suite's own warning would repeat it.
+        std::erase_if(answer.notes,
+                      [](const std::string& n) { return n.rfind("cold is evicted", 0) == 0; });
+        answer.notes.insert(answer.notes.begin(),
+                            fmt::format("cold data is evicted by {} before every iteration "
+                                        "(timer paused), not rotated; last-level cache: {}",
+                                        cold_method, found_by.empty() ? "unknown" : found_by));
+    } else if (cold && !found_by.empty()) {
         const std::uint64_t l3_bytes = context_bytes(result, "l3_bytes");
         answer.notes.insert(
             answer.notes.begin(),
@@ -535,12 +548,31 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
             points[key].push_back(std::move(p));
         }
     }
+    // Band by band, each band's decoders together, in the order the result lists them.
+    std::vector<std::tuple<std::string, std::string, SizeBand>> bands;
+    for (const auto& key : order) {
+        const auto band = std::make_tuple(key.dist, key.cache, key.band);
+        if (std::find(bands.begin(), bands.end(), band) == bands.end())
+            bands.push_back(band);
+    }
+    const auto band_index = [&](const RowKey& key) {
+        return std::find(bands.begin(), bands.end(),
+                         std::make_tuple(key.dist, key.cache, key.band)) -
+               bands.begin();
+    };
+    std::stable_sort(order.begin(), order.end(), [&](const RowKey& x, const RowKey& y) {
+        return band_index(x) < band_index(y);
+    });
     for (const auto& key : order)
         answer.rows.push_back(summarize(key, baseline, points[key]));
+    for (const auto& e : result.events) {
+        if (!e.counted)
+            answer.not_counted.push_back(e.name);
+    }
     return answer;
 }
 
-std::string render_answer(const Answer& answer) {
+std::string render_answer(const Answer& answer, const std::string& saved_result) {
     if (answer.rows.empty())
         return "";
     const AnswerTable t = answer_table(answer);
@@ -550,7 +582,7 @@ std::string render_answer(const Answer& answer) {
         for (const auto& row : t.rows)
             widths[c] = std::max(widths[c], row[c].size());
     }
-    std::string out = "The answer (the full table is in the saved result: perfgauge export)\n";
+    std::string out;
     const auto line = [&](const std::vector<std::string>& cells) {
         std::string text;
         for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -565,15 +597,35 @@ std::string render_answer(const Answer& answer) {
         for (const auto& l : wrapped(legend, 100))
             out += l + "\n";
     }
+    // One line, the reason in short (the Markdown, the table, compare and plot give it whole).
+    if (t.contradiction) {
+        out +=
+            "* Simulated misses vs time: callgrind's models are simple; real predictors learn "
+            "small hot buffers\n";
+    }
     for (const auto& note : answer.notes) {
         for (const auto& l : wrapped("Note: " + note, 100))
             out += l + "\n";
     }
-    if (answer.other_warnings > 0) {
-        out += fmt::format(
-            "{} more warning{} (disturbed samples, imprecise entries, ...): in "
-            "the table\n",
-            answer.other_warnings, answer.other_warnings == 1 ? "" : "s");
+    // What is left out, on as few lines as fit, and where to read all of it.
+    std::string left_out;
+    if (!answer.not_counted.empty())
+        left_out += fmt::format("Not counted: {}. ", fmt::join(answer.not_counted, ", "));
+    left_out += answer.other_warnings > 0
+                    ? fmt::format(
+                          "{} more warning{} (disturbed samples, imprecise entries) and "
+                          "every entry:",
+                          answer.other_warnings, answer.other_warnings == 1 ? "" : "s")
+                    : "Every entry:";
+    const std::string command =
+        fmt::format("perfgauge export {} --format table",
+                    saved_result.empty() ? std::string("RESULT.json") : saved_result);
+    if (left_out.size() + 1 + command.size() <= 100) {
+        out += left_out + " " + command + "\n";
+    } else {
+        for (const auto& l : wrapped(left_out, 100))
+            out += l + "\n";
+        out += "  " + command + "\n";
     }
     return out;
 }
@@ -598,6 +650,8 @@ std::string render_answer_markdown(const Answer& answer) {
     out += "\n";
     for (const auto& l : t.legend)
         out += l + "\n";
+    if (t.contradiction)
+        out += "* " + simulation_caveat_text() + "\n";
     for (const auto& note : answer.notes)
         out += "\nNote: " + note + "\n";
     if (answer.other_warnings > 0)
