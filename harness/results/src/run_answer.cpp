@@ -197,7 +197,7 @@ const char* verdict_word(Verdict v) {
 
 // The time cell: the ratio as people say it, its interval, and the verdict where the ratio's
 // own word does not already say it.
-std::string time_cell(const AnswerRow& r) {
+std::string time_cell(const AnswerRow& r, bool compact) {
     if (!(r.time_ratio > 0) || !std::isfinite(r.time_ratio))
         return "no samples to compare";
     if (!r.mixed && r.verdict == Verdict::too_few_samples)
@@ -207,7 +207,9 @@ std::string time_cell(const AnswerRow& r) {
         cell += " " + interval_text(r);
     if (r.mixed) {
         // Short: the whole row must fit 100 columns beside its counters.
-        cell += fmt::format(" {}/{} {}", r.agreeing, r.sizes, verdict_word(r.verdict));
+        cell += fmt::format(
+            " {}/{} {}", r.agreeing, r.sizes,
+            compact && r.verdict == Verdict::too_few_samples ? "too few" : verdict_word(r.verdict));
     } else if (r.verdict == Verdict::equivalent) {
         cell = fmt::format("equivalent ±{:.0f}% {}", 100 * r.equivalence, interval_text(r));
     } else if (r.verdict == Verdict::inconclusive) {
@@ -230,7 +232,10 @@ struct AnswerTable {
     bool contradiction = false;  // a simulated miss count against the time: the caveat follows
 };
 
-AnswerTable answer_table(const Answer& a) {
+// `compact`: for a text too wide otherwise - pairs as "31.5/24.3", a band's count of sizes
+// with too few samples as "too few", no header over the decoder names.
+AnswerTable answer_table(const Answer& a, bool compact) {
+    const char* vs = compact ? "/" : " vs ";
     AnswerTable t;
     std::vector<std::string> contenders;
     for (const auto& r : a.rows) {
@@ -253,7 +258,7 @@ AnswerTable answer_table(const Answer& a) {
                                     [](const AnswerRow& r) { return r.baseline_of_memcpy; });
     t.header = {"cache, size"};
     if (!one_contender)
-        t.header.push_back("decoder");
+        t.header.push_back(compact ? "" : "decoder");
     t.header.push_back(one_contender ? contenders.front() + " against " + baseline
                                      : "against " + baseline);
     for (const auto& [event, source] : columns) {
@@ -279,7 +284,7 @@ AnswerTable answer_table(const Answer& a) {
         previous_band = band;
         if (!one_contender)
             cells.push_back(r.contender);
-        cells.push_back(time_cell(r));
+        cells.push_back(time_cell(r, compact));
         for (const auto& column : columns) {
             const std::string& event = column.first;
             const auto it = std::find_if(r.counters.begin(), r.counters.end(),
@@ -291,12 +296,12 @@ AnswerTable answer_table(const Answer& a) {
             simulated = simulated || it->source == EventSource::simulated;
             const bool flag = r.simulation_contradicts && it->source == EventSource::simulated &&
                               it->event.find("miss") != std::string::npos;
-            cells.push_back(fmt::format("{} vs {}{}", number_text(it->baseline),
+            cells.push_back(fmt::format("{}{}{}{}", number_text(it->baseline), vs,
                                         number_text(it->contender), flag ? " *" : ""));
         }
         contradiction = contradiction || r.simulation_contradicts;
         if (memcpy) {
-            cells.push_back(fmt::format("{} vs {}", percent_text(r.baseline_of_memcpy),
+            cells.push_back(fmt::format("{}{}{}", percent_text(r.baseline_of_memcpy), vs,
                                         percent_text(r.contender_of_memcpy)));
         }
         t.rows.push_back(std::move(cells));
@@ -305,7 +310,7 @@ AnswerTable answer_table(const Answer& a) {
     // Short: two lines at most beside a row per decoder and band.
     std::string legend = "Time: median of per-round ratios (95% interval) over a band's sizes.";
     if (!columns.empty()) {
-        legend += fmt::format(" Counters: per item, {} vs {} ({}).", baseline,
+        legend += fmt::format(" Counters: per item, {}{}{} ({}).", baseline, vs,
                               one_contender ? contenders.front() : "the decoder",
                               simulated ? "sim: callgrind's model" : "hw/sw: this CPU");
     }
@@ -575,24 +580,36 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
 std::string render_answer(const Answer& answer, const std::string& saved_result) {
     if (answer.rows.empty())
         return "";
-    const AnswerTable t = answer_table(answer);
-    std::vector<std::size_t> widths(t.header.size(), 0);
-    for (std::size_t c = 0; c < t.header.size(); ++c) {
-        widths[c] = t.header[c].size();
-        for (const auto& row : t.rows)
-            widths[c] = std::max(widths[c], row[c].size());
-    }
-    std::string out;
-    const auto line = [&](const std::vector<std::string>& cells) {
-        std::string text;
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            text += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
+    // The table as it reads best, or compact where that is wider than 100 columns.
+    const auto table_text = [](const AnswerTable& t, std::size_t& widest) {
+        std::vector<std::size_t> widths(t.header.size(), 0);
+        for (std::size_t c = 0; c < t.header.size(); ++c) {
+            widths[c] = t.header[c].size();
+            for (const auto& row : t.rows)
+                widths[c] = std::max(widths[c], row[c].size());
         }
-        out += text + "\n";
+        std::string text;
+        widest = 0;
+        const auto line = [&](const std::vector<std::string>& cells) {
+            std::string l;
+            for (std::size_t c = 0; c < cells.size(); ++c)
+                l +=
+                    c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
+            widest = std::max(widest, l.size());
+            text += l + "\n";
+        };
+        line(t.header);
+        for (const auto& row : t.rows)
+            line(row);
+        return text;
     };
-    line(t.header);
-    for (const auto& row : t.rows)
-        line(row);
+    AnswerTable t = answer_table(answer, false);
+    std::size_t widest = 0;
+    std::string out = table_text(t, widest);
+    if (widest > 100) {
+        t = answer_table(answer, true);
+        out = table_text(t, widest);
+    }
     for (const auto& legend : t.legend) {
         for (const auto& l : wrapped(legend, 100))
             out += l + "\n";
@@ -633,7 +650,7 @@ std::string render_answer(const Answer& answer, const std::string& saved_result)
 std::string render_answer_markdown(const Answer& answer) {
     if (answer.rows.empty())
         return "";
-    const AnswerTable t = answer_table(answer);
+    const AnswerTable t = answer_table(answer, false);
     std::string out = "## Answer\n\n|";
     for (const auto& h : t.header)
         out += " " + h + " |";

@@ -227,6 +227,27 @@ TEST(RunAnswer, MixedRowsWithOpenIntervalsFitOneHundredColumns) {
     EXPECT_NE(text.find("1.32x slower (<=3.7x) 5/8 inconclusive"), std::string::npos) << text;
     EXPECT_NE(text.find("2.4x faster (>=1.02x) 2/3 too few samples"), std::string::npos) << text;
     EXPECT_EQ(text.find("(-"), std::string::npos) << text;
+
+    // With a second decoder (the default suite where avx2 runs; stop 38's widest rows were 109
+    // columns) the table turns compact: pairs as a/b, "too few", no header over the decoders.
+    auto bmi2 =
+        row("hot", SizeBand::l3, 1 / 2.1, 1 / 7.0, 1 / 1.33, Verdict::too_few_samples, 2, 3);
+    auto avx2 = bmi2;
+    avx2.contender = "avx2";
+    avx2.ratio_low = 1 / 75.8;
+    a.rows = {row("hot", SizeBand::l1, 1.33, 0.74, 2.1, Verdict::inconclusive, 6, 8), bmi2, avx2};
+    a.rows[0].baseline_of_memcpy = 0.08;
+    a.rows[0].contender_of_memcpy = 0.18;
+    const std::string both = render_answer(a);
+    std::istringstream both_lines(both);
+    for (std::string line; std::getline(both_lines, line);)
+        EXPECT_LE(line.size(), 100u) << line;
+    for (const char* cell :
+         {"2.1x faster (1.33-75.8x) 2/3 too few ", "31.5/24.3", "0.91/0.00", "7%/14%"})
+        EXPECT_NE(both.find(cell), std::string::npos) << cell << "\n" << both;
+    EXPECT_NE(both.find("Counters: per item, branchy/the"), std::string::npos) << both;
+    // The Markdown has room: it keeps the words.
+    EXPECT_NE(render_answer_markdown(a).find("31.5 vs 24.3"), std::string::npos);
 }
 
 TEST(RunAnswer, SizesWithoutSamplesEnoughGiveNoIntervalAndNoRatio) {
