@@ -60,15 +60,23 @@ std::string default_result_stem() {
 // Progress on one self-overwriting stderr line (the caller shows it on a terminal only): a
 // stable total and the time left, for the whole run when it is split over processes.
 std::function<void(std::string_view, std::size_t, std::size_t)> progress_line(
-    const harness::RunRequest& request) {
+    const harness::RunRequest& request, const harness::EventPlan& events) {
     const auto& child = request.measuring_child;
+    // The estimate counts the rounds beyond the plan and the simulation after the measurement.
+    harness::ProgressOutlook outlook;
+    outlook.extra_rounds = true;
+    outlook.budget_s = request.precision_percent > 0 ? request.max_time_s : 0;
+    if (events.any_simulated())
+        outlook.simulation_s_per_benchmark =
+            harness::simulation_seconds_per_benchmark(simulation_jobs(request));
     auto meter = std::make_shared<harness::ProgressMeter>(
         [] {
             return std::chrono::duration<double>(
                        std::chrono::steady_clock::now().time_since_epoch())
                 .count();
         },
-        child ? harness::ProcessPlace{child->index, child->count} : harness::ProcessPlace{});
+        child ? harness::ProcessPlace{child->index, child->count} : harness::ProcessPlace{},
+        outlook);
     return [meter](std::string_view phase, std::size_t done, std::size_t total) {
         say("\r\033[Kperfgauge run: {}", meter->line(phase, done, total));
     };
@@ -100,7 +108,7 @@ harness::RunnerOptions runner_options(const harness::RunRequest& request,
     options.fifo = request.fifo;
     options.mlock = request.mlock;
     if (!request.quiet && ::isatty(STDERR_FILENO))
-        options.progress = progress_line(request);
+        options.progress = progress_line(request, events);
     options.interruption = interruption;
     options.probe_cpu_gaps = !request.measuring_child;  // its parent spins once, after all
     return options;
@@ -186,20 +194,11 @@ void record_last_level(const harness::RunRequest& request, const RunPlan& plan,
 // What goes to stdout or -o: the answer (with what it leaves out), else the table in --format.
 std::string render_run_output(const harness::RunRequest& request, const harness::RunResult& result,
                               const std::string& json_path) {
-    std::string rendered =
-        request.show_answer ? harness::render_answer(harness::build_answer(result)) : "";
+    // The answer ends with what it leaves out and the command that shows it.
+    const std::string rendered =
+        request.show_answer ? harness::render_answer(harness::build_answer(result), json_path) : "";
     if (rendered.empty())  // no answer asked, or fewer than two decoders to answer about
         return harness::render_run(result, request.format);
-    std::string refused;
-    for (const auto& e : result.events) {
-        if (!e.counted)
-            refused += (refused.empty() ? "" : ", ") + e.name;
-    }
-    if (!refused.empty())
-        rendered += fmt::format("Not counted: {} (why: in the table)\n", refused);
-    rendered += fmt::format(
-        "Every entry, with its flags and warnings:\n  perfgauge export {} --format table\n",
-        json_path.empty() ? "RESULT.json" : json_path);
     return rendered;
 }
 

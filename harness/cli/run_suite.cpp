@@ -103,6 +103,12 @@ workloads::SuiteSpec suite_spec_from(const harness::SuiteSelection& selection,
     spec.cache_sizes.l3 = selection.l3.value_or(spec.cache_sizes.l3);
     spec.cache_sizes_given = selection.l1d || selection.l2 || selection.l3;
     spec.machine_caches = machine_caches(known, cpuid_l3_ceiling);
+    // Without a believable last-level size cold data is evicted before each iteration instead
+    // of rotated (cold_preparation.hpp): "cold" stays cold.
+    spec.cold = workloads::choose_cold_preparation(
+        {spec.cache_sizes.l3, selection.l3.has_value(), spec.machine_caches.l2,
+         harness::kLargestPlausibleLastLevel},
+        workloads::flush_instructions_here());
     spec.data_seed = selection.data_seed;
     if (const auto why = workloads::selection_refusal(spec); !why.empty())
         throw UsageError(why);

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -35,44 +37,69 @@ void check_against_reference(const VarintVariant& v, const VarintArena& arena, D
     }
 }
 
+// How a benchmark's data is readied before each iteration: nothing (hot), the next window (cold
+// by rotation), or evicted with the timer and counters paused (flush; cold without a usable
+// last-level size, by the method SuiteSpec::cold chose).
+struct Readying {
+    bool rotate = false;
+    std::optional<ColdMethod> evict_by;
+    std::shared_ptr<std::vector<std::uint8_t>> eviction;  // eviction_buffer's
+};
+
+Readying readying(CacheState cache, const ColdPreparation& cold,
+                  const std::shared_ptr<std::vector<std::uint8_t>>& eviction) {
+    Readying r;
+    if (cache == CacheState::flush) {
+#if defined(__aarch64__)
+        r.evict_by = ColdMethod::dc_civac;
+#else
+        r.evict_by = ColdMethod::clflush;
+#endif
+    } else if (cache == CacheState::cold) {
+        r.rotate = cold.method == ColdMethod::rotation;
+        if (!r.rotate) {
+            r.evict_by = cold.method;
+            r.eviction = eviction;
+        }
+    }
+    return r;
+}
+
 harness::Benchmark varint_end_on_end(const VarintVariant& v,
                                      std::shared_ptr<const VarintArena> arena,
-                                     std::shared_ptr<const Placement> placement, CacheState cache) {
+                                     std::shared_ptr<const Placement> placement,
+                                     const Readying& readying) {
     harness::Benchmark b;
     b.items_per_iteration = static_cast<double>(placement->items);
     b.bytes_per_iteration = placement->mean_span();
     const auto parse = v.parse;
-    switch (cache) {
-        case CacheState::hot:
-            b.run = [arena, placement, parse](harness::BatchState& s) {
-                const std::uint8_t* p = arena->bytes.data() + placement->windows[0].offset;
-                for (std::uint64_t i = 0; i < s.iterations(); ++i)
-                    harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
-            };
-            break;
-        case CacheState::cold:
-            b.run = [arena, placement, parse,
-                     next = std::size_t{0}](harness::BatchState& s) mutable {
-                const auto& windows = placement->windows;
-                for (std::uint64_t i = 0; i < s.iterations(); ++i) {
-                    const std::uint8_t* p = arena->bytes.data() + windows[next].offset;
-                    next = next + 1 == windows.size() ? 0 : next + 1;
-                    harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
-                }
-            };
-            break;
-        case CacheState::flush:
-            b.run = [arena, placement, parse](harness::BatchState& s) {
-                const Window& w = placement->windows[0];
-                const std::uint8_t* p = arena->bytes.data() + w.offset;
-                for (std::uint64_t i = 0; i < s.iterations(); ++i) {
-                    s.pause();
-                    flush_lines(p, w.span);
-                    s.resume();
-                    harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
-                }
-            };
-            break;
+    if (readying.rotate) {
+        b.run = [arena, placement, parse, next = std::size_t{0}](harness::BatchState& s) mutable {
+            const auto& windows = placement->windows;
+            for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                const std::uint8_t* p = arena->bytes.data() + windows[next].offset;
+                next = next + 1 == windows.size() ? 0 : next + 1;
+                harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
+            }
+        };
+    } else if (readying.evict_by) {
+        b.run = [arena, placement, parse, method = *readying.evict_by,
+                 eviction = readying.eviction](harness::BatchState& s) {
+            const Window& w = placement->windows[0];
+            const std::uint8_t* p = arena->bytes.data() + w.offset;
+            for (std::uint64_t i = 0; i < s.iterations(); ++i) {
+                s.pause();
+                evict(method, p, w.span, eviction.get());
+                s.resume();
+                harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
+            }
+        };
+    } else {
+        b.run = [arena, placement, parse](harness::BatchState& s) {
+            const std::uint8_t* p = arena->bytes.data() + placement->windows[0].offset;
+            for (std::uint64_t i = 0; i < s.iterations(); ++i)
+                harness::benchmark_sink(parse(p, arena->bytes.end(), placement->items).sum);
+        };
     }
     return b;
 }
@@ -101,7 +128,8 @@ harness::Benchmark varint_one_shot(const VarintVariant& v, std::shared_ptr<const
 }
 
 harness::Benchmark memcpy_benchmark(std::shared_ptr<const VarintArena> arena,
-                                    std::shared_ptr<const Placement> placement, CacheState cache) {
+                                    std::shared_ptr<const Placement> placement,
+                                    const Readying& readying) {
     harness::Benchmark b;
     b.items_per_iteration = static_cast<double>(placement->items);
     b.bytes_per_iteration = placement->mean_span();
@@ -109,18 +137,18 @@ harness::Benchmark memcpy_benchmark(std::shared_ptr<const VarintArena> arena,
     for (const auto& w : placement->windows)
         largest = std::max(largest, w.span);
     auto destination = std::make_shared<PaddedBytes>(largest);
-    b.run = [arena, placement, destination, cache,
-             next = std::size_t{0}](harness::BatchState& s) mutable {
+    b.run = [arena, placement, destination, rotate = readying.rotate, evict_by = readying.evict_by,
+             eviction = readying.eviction, next = std::size_t{0}](harness::BatchState& s) mutable {
         const auto& windows = placement->windows;
         std::uint8_t* dst = destination->data();
         for (std::uint64_t i = 0; i < s.iterations(); ++i) {
             const Window& w = windows[next];
-            if (cache == CacheState::cold)
+            if (rotate)
                 next = next + 1 == windows.size() ? 0 : next + 1;
             const std::uint8_t* src = arena->bytes.data() + w.offset;
-            if (cache == CacheState::flush) {
+            if (evict_by) {
                 s.pause();
-                flush_lines(src, w.span);
+                evict(*evict_by, src, w.span, eviction.get());
                 s.resume();
             }
             std::memcpy(dst, src, w.span);
@@ -165,6 +193,11 @@ bool selected(const std::vector<T>& list, const T& e) {
     return std::find(list.begin(), list.end(), e) != list.end();
 }
 
+// Cold data placed in windows over 2x the last-level cache (not evicted before each iteration).
+bool cold_rotates(const SuiteSpec& spec) {
+    return selected(spec.caches, CacheState::cold) && spec.cold.method == ColdMethod::rotation;
+}
+
 constexpr const char* kOneShotNeverCold =
     "one-shot decodes one varint again and again, so it is never cold";
 
@@ -174,7 +207,7 @@ std::uint64_t largest_hot_cold_size(const SuiteSpec& spec,
                                     const std::vector<std::uint64_t>& sizes) {
     const std::uint64_t machine = spec.machine_caches.last_level();
     std::uint64_t largest = 0;
-    if (!selected(spec.caches, CacheState::cold))
+    if (!cold_rotates(spec))
         return 0;
     for (const std::uint64_t size : sizes) {
         if (cold_window_count(spec.cache_sizes, size) == 1 && size <= machine)
@@ -191,6 +224,13 @@ std::string cold_caveat(const SuiteSpec& spec) {
     const std::uint64_t machine = spec.machine_caches.last_level();
     if (!selected(spec.caches, CacheState::cold))
         return "";
+    if (!cold_rotates(spec)) {
+        return fmt::format(
+            "cold is evicted, not rotated: {}, so every cold iteration's data is evicted from "
+            "the caches by {} first, with the timer and counters paused",
+            spec.cold.why.empty() ? std::string("no last-level cache size") : spec.cold.why,
+            cold_method_name(spec.cold.method));
+    }
     if (used == 0 && machine == 0) {
         return "cold cannot be cold: no last-level cache size is known (sysfs, CPUID), so its "
                "rotation has a single window for working sets of 128 bytes or more; give --l3";
@@ -255,8 +295,7 @@ std::uint64_t suite_bytes_needed(const SuiteSpec& spec) {
                                   selected(spec.shapes, Shape::end_on_end));
     const auto sizes = suite_sizes(spec);
     std::uint64_t per_distribution =
-        sized ? arena_bytes_needed(sizes, selected(spec.caches, CacheState::cold), spec.cache_sizes)
-              : 4096;
+        sized ? arena_bytes_needed(sizes, cold_rotates(spec), spec.cache_sizes) : 4096;
     if (memcpy) {
         // One destination per memcpy benchmark, as large as its largest window (+1/8 spread).
         for (std::size_t c = 0; c < spec.caches.size(); ++c) {
@@ -265,7 +304,13 @@ std::uint64_t suite_bytes_needed(const SuiteSpec& spec) {
                                                   saturating_add(size, size / 8 + kVarintPadding));
         }
     }
-    return saturating_mul(per_distribution, std::max<std::uint64_t>(1, spec.distributions.size()));
+    const std::uint64_t eviction =
+        selected(spec.caches, CacheState::cold) && spec.cold.method == ColdMethod::eviction_buffer
+            ? spec.cold.eviction_bytes
+            : 0;
+    return saturating_add(
+        saturating_mul(per_distribution, std::max<std::uint64_t>(1, spec.distributions.size())),
+        eviction);
 }
 
 std::string_view shape_name(Shape s) {
@@ -346,6 +391,8 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
                      {"data_seed", std::to_string(spec.data_seed)},
                      // how the measured code was compiled (-O3 in optimised builds)
                      {"cxx_flags", PERFGAUGE_WORKLOADS_CXX_FLAGS}};
+    if (selected(spec.caches, CacheState::cold))  // how "cold" was made cold
+        suite.context.emplace_back("cold_method", cold_method_name(spec.cold.method));
     // Sizes in the largest form they can take (the one-item point needs the arena's mean).
     const auto sizes_for = [&](double mean) {
         return spec.sizes.empty()
@@ -354,9 +401,11 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
     };
     const bool sized = want_memcpy || (!variants.empty() && end_on_end);
     const std::uint64_t arena_bytes =
-        sized ? arena_bytes_needed(suite_sizes(spec), selected(spec.caches, CacheState::cold),
-                                   spec.cache_sizes)
-              : 4096;
+        sized ? arena_bytes_needed(suite_sizes(spec), cold_rotates(spec), spec.cache_sizes) : 4096;
+    // One eviction buffer for every cold benchmark, when that is how cold is made cold.
+    std::shared_ptr<std::vector<std::uint8_t>> eviction;
+    if (selected(spec.caches, CacheState::cold) && spec.cold.method == ColdMethod::eviction_buffer)
+        eviction = std::make_shared<std::vector<std::uint8_t>>(spec.cold.eviction_bytes);
 
     for (const Distribution dist : spec.distributions) {
         const auto arena = std::make_shared<const VarintArena>(
@@ -390,14 +439,17 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
         if (!sized)
             continue;
         for (const CacheState cache : spec.caches) {
+            const Readying ready = readying(cache, spec.cold, eviction);
             for (const std::uint64_t size : sizes_for(arena->mean_size())) {
+                // Evicted data lives in one window, as hot data does.
                 const auto whole = std::make_shared<const Placement>(
-                    place(*arena, size, cache, spec.cache_sizes, spec.data_seed ^ size));
+                    place(*arena, size, ready.rotate ? CacheState::cold : CacheState::hot,
+                          spec.cache_sizes, spec.data_seed ^ size));
                 const auto placement = prefix_of(whole, spec.max_items_per_iteration, *arena);
                 const std::string label = size_label(size);
                 if (end_on_end) {
                     for (const auto* v : variants) {
-                        auto b = varint_end_on_end(*v, arena, placement, cache);
+                        auto b = varint_end_on_end(*v, arena, placement, ready);
                         b.bytes_per_iteration = whole->mean_span();
                         b.name = fmt::format("varint/{}/{}/end-on-end/{}/{}", v->name, dist_name,
                                              cache_state_name(cache), label);
@@ -409,7 +461,7 @@ Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
                 if (want_memcpy) {
                     // Whole: glibc's memcpy takes another path for a shorter copy (per-item
                     // counts differ ninefold between 40 KB and 2 MB), and even 64M is cheap.
-                    auto b = memcpy_benchmark(arena, whole, cache);
+                    auto b = memcpy_benchmark(arena, whole, ready);
                     b.name =
                         fmt::format("memcpy/{}/{}/{}", dist_name, cache_state_name(cache), label);
                     b.params = params("memcpy", "memcpy", dist, "-", cache, size, b,

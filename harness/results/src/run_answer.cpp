@@ -197,7 +197,7 @@ const char* verdict_word(Verdict v) {
 
 // The time cell: the ratio as people say it, its interval, and the verdict where the ratio's
 // own word does not already say it.
-std::string time_cell(const AnswerRow& r) {
+std::string time_cell(const AnswerRow& r, bool compact) {
     if (!(r.time_ratio > 0) || !std::isfinite(r.time_ratio))
         return "no samples to compare";
     if (!r.mixed && r.verdict == Verdict::too_few_samples)
@@ -207,7 +207,9 @@ std::string time_cell(const AnswerRow& r) {
         cell += " " + interval_text(r);
     if (r.mixed) {
         // Short: the whole row must fit 100 columns beside its counters.
-        cell += fmt::format(" {}/{} {}", r.agreeing, r.sizes, verdict_word(r.verdict));
+        cell += fmt::format(
+            " {}/{} {}", r.agreeing, r.sizes,
+            compact && r.verdict == Verdict::too_few_samples ? "too few" : verdict_word(r.verdict));
     } else if (r.verdict == Verdict::equivalent) {
         cell = fmt::format("equivalent ±{:.0f}% {}", 100 * r.equivalence, interval_text(r));
     } else if (r.verdict == Verdict::inconclusive) {
@@ -227,9 +229,13 @@ struct AnswerTable {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> legend;
+    bool contradiction = false;  // a simulated miss count against the time: the caveat follows
 };
 
-AnswerTable answer_table(const Answer& a) {
+// `compact`: for a text too wide otherwise - pairs as "31.5/24.3", a band's count of sizes
+// with too few samples as "too few", no header over the decoder names.
+AnswerTable answer_table(const Answer& a, bool compact) {
+    const char* vs = compact ? "/" : " vs ";
     AnswerTable t;
     std::vector<std::string> contenders;
     for (const auto& r : a.rows) {
@@ -252,7 +258,7 @@ AnswerTable answer_table(const Answer& a) {
                                     [](const AnswerRow& r) { return r.baseline_of_memcpy; });
     t.header = {"cache, size"};
     if (!one_contender)
-        t.header.push_back("decoder");
+        t.header.push_back(compact ? "" : "decoder");
     t.header.push_back(one_contender ? contenders.front() + " against " + baseline
                                      : "against " + baseline);
     for (const auto& [event, source] : columns) {
@@ -264,6 +270,7 @@ AnswerTable answer_table(const Answer& a) {
     if (memcpy)
         t.header.push_back("of memcpy");
     bool contradiction = false, simulated = false;
+    std::string previous_band;
     for (const auto& r : a.rows) {
         std::vector<std::string> cells;
         std::string band = r.cache + " " + size_band_name(r.band);
@@ -272,10 +279,12 @@ AnswerTable answer_table(const Answer& a) {
                                            : size_text(r.smallest) + "-" + size_text(r.largest));
         if (a.several_dists)
             band = r.dist + " " + band;
-        cells.push_back(band);
+        // A band's decoders are adjacent rows: the band is said on the first.
+        cells.push_back(!one_contender && band == previous_band ? "" : band);
+        previous_band = band;
         if (!one_contender)
             cells.push_back(r.contender);
-        cells.push_back(time_cell(r));
+        cells.push_back(time_cell(r, compact));
         for (const auto& column : columns) {
             const std::string& event = column.first;
             const auto it = std::find_if(r.counters.begin(), r.counters.end(),
@@ -287,29 +296,28 @@ AnswerTable answer_table(const Answer& a) {
             simulated = simulated || it->source == EventSource::simulated;
             const bool flag = r.simulation_contradicts && it->source == EventSource::simulated &&
                               it->event.find("miss") != std::string::npos;
-            cells.push_back(fmt::format("{} vs {}{}", number_text(it->baseline),
+            cells.push_back(fmt::format("{}{}{}{}", number_text(it->baseline), vs,
                                         number_text(it->contender), flag ? " *" : ""));
         }
         contradiction = contradiction || r.simulation_contradicts;
         if (memcpy) {
-            cells.push_back(fmt::format("{} vs {}", percent_text(r.baseline_of_memcpy),
+            cells.push_back(fmt::format("{}{}{}", percent_text(r.baseline_of_memcpy), vs,
                                         percent_text(r.contender_of_memcpy)));
         }
         t.rows.push_back(std::move(cells));
     }
     // Said once, under the rows.
-    std::string legend = "Time: median of per-round ratios (95% interval), a band's sizes pooled.";
+    // Short: two lines at most beside a row per decoder and band.
+    std::string legend = "Time: median of per-round ratios (95% interval) over a band's sizes.";
     if (!columns.empty()) {
-        legend +=
-            fmt::format(" Counters (instructions, branch-misses): median per item, {} vs {} ({}).",
-                        baseline, one_contender ? contenders.front() : "the decoder",
-                        simulated ? "sim: callgrind's model; hw/sw: this CPU" : "hw/sw: this CPU");
+        legend += fmt::format(" Counters: per item, {}{}{} ({}).", baseline, vs,
+                              one_contender ? contenders.front() : "the decoder",
+                              simulated ? "sim: callgrind's model" : "hw/sw: this CPU");
     }
     if (memcpy)
-        legend += " Of memcpy: the decoder's bytes/s as a share of memcpy's (speed of light).";
+        legend += " Of memcpy: share of memcpy's bytes/s (speed of light).";
     t.legend.push_back(legend);
-    if (contradiction)
-        t.legend.push_back("* " + simulation_caveat_text());
+    t.contradiction = contradiction;
     return t;
 }
 
@@ -461,17 +469,27 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
     }
     if (decoders.size() < 2)
         return answer;
-    // Whether "cold" is cold rests on the last-level size its rotation outgrows: say where it
-    // came from.
-    std::string found_by;
+    // Whether "cold" is cold rests on the last-level size its rotation outgrows, or, without
+    // one, on the eviction before every iteration: say which, and where the size came from.
+    std::string found_by, cold_method = "rotation";
     for (const auto& [k, v] : result.context) {
         if (k == "l3_found_by")
             found_by = v;
+        else if (k == "cold_method")
+            cold_method = v;
     }
     const bool cold =
         std::any_of(result.benchmarks.begin(), result.benchmarks.end(),
                     [](const BenchmarkResult& b) { return param_of(b, "cache") == "cold"; });
-    if (cold && !found_by.empty()) {
+    if (cold && cold_method != "rotation") {
+        // Said here with the size's story; the suite's own warning would repeat it.
+        std::erase_if(answer.notes,
+                      [](const std::string& n) { return n.rfind("cold is evicted", 0) == 0; });
+        answer.notes.insert(answer.notes.begin(),
+                            fmt::format("cold data is evicted by {} before every iteration "
+                                        "(timer paused), not rotated; last-level cache: {}",
+                                        cold_method, found_by.empty() ? "unknown" : found_by));
+    } else if (cold && !found_by.empty()) {
         const std::uint64_t l3_bytes = context_bytes(result, "l3_bytes");
         answer.notes.insert(
             answer.notes.begin(),
@@ -535,45 +553,96 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
             points[key].push_back(std::move(p));
         }
     }
+    // Band by band, each band's decoders together, in the order the result lists them.
+    std::vector<std::tuple<std::string, std::string, SizeBand>> bands;
+    for (const auto& key : order) {
+        const auto band = std::make_tuple(key.dist, key.cache, key.band);
+        if (std::find(bands.begin(), bands.end(), band) == bands.end())
+            bands.push_back(band);
+    }
+    const auto band_index = [&](const RowKey& key) {
+        return std::find(bands.begin(), bands.end(),
+                         std::make_tuple(key.dist, key.cache, key.band)) -
+               bands.begin();
+    };
+    std::stable_sort(order.begin(), order.end(), [&](const RowKey& x, const RowKey& y) {
+        return band_index(x) < band_index(y);
+    });
     for (const auto& key : order)
         answer.rows.push_back(summarize(key, baseline, points[key]));
+    for (const auto& e : result.events) {
+        if (!e.counted)
+            answer.not_counted.push_back(e.name);
+    }
     return answer;
 }
 
-std::string render_answer(const Answer& answer) {
+std::string render_answer(const Answer& answer, const std::string& saved_result) {
     if (answer.rows.empty())
         return "";
-    const AnswerTable t = answer_table(answer);
-    std::vector<std::size_t> widths(t.header.size(), 0);
-    for (std::size_t c = 0; c < t.header.size(); ++c) {
-        widths[c] = t.header[c].size();
-        for (const auto& row : t.rows)
-            widths[c] = std::max(widths[c], row[c].size());
-    }
-    std::string out = "The answer (the full table is in the saved result: perfgauge export)\n";
-    const auto line = [&](const std::vector<std::string>& cells) {
-        std::string text;
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            text += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
+    // The table as it reads best, or compact where that is wider than 100 columns.
+    const auto table_text = [](const AnswerTable& t, std::size_t& widest) {
+        std::vector<std::size_t> widths(t.header.size(), 0);
+        for (std::size_t c = 0; c < t.header.size(); ++c) {
+            widths[c] = t.header[c].size();
+            for (const auto& row : t.rows)
+                widths[c] = std::max(widths[c], row[c].size());
         }
-        out += text + "\n";
+        std::string text;
+        widest = 0;
+        const auto line = [&](const std::vector<std::string>& cells) {
+            std::string l;
+            for (std::size_t c = 0; c < cells.size(); ++c)
+                l +=
+                    c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
+            widest = std::max(widest, l.size());
+            text += l + "\n";
+        };
+        line(t.header);
+        for (const auto& row : t.rows)
+            line(row);
+        return text;
     };
-    line(t.header);
-    for (const auto& row : t.rows)
-        line(row);
+    AnswerTable t = answer_table(answer, false);
+    std::size_t widest = 0;
+    std::string out = table_text(t, widest);
+    if (widest > 100) {
+        t = answer_table(answer, true);
+        out = table_text(t, widest);
+    }
     for (const auto& legend : t.legend) {
         for (const auto& l : wrapped(legend, 100))
             out += l + "\n";
+    }
+    // One line, the reason in short (the Markdown, the table, compare and plot give it whole).
+    if (t.contradiction) {
+        out +=
+            "* Simulated misses vs time: callgrind's models are simple; real predictors learn "
+            "small hot buffers\n";
     }
     for (const auto& note : answer.notes) {
         for (const auto& l : wrapped("Note: " + note, 100))
             out += l + "\n";
     }
-    if (answer.other_warnings > 0) {
-        out += fmt::format(
-            "{} more warning{} (disturbed samples, imprecise entries, ...): in "
-            "the table\n",
-            answer.other_warnings, answer.other_warnings == 1 ? "" : "s");
+    // What is left out, on as few lines as fit, and where to read all of it.
+    std::string left_out;
+    if (!answer.not_counted.empty())
+        left_out += fmt::format("Not counted: {}. ", fmt::join(answer.not_counted, ", "));
+    left_out += answer.other_warnings > 0
+                    ? fmt::format(
+                          "{} more warning{} (disturbed samples, imprecise entries) and "
+                          "every entry:",
+                          answer.other_warnings, answer.other_warnings == 1 ? "" : "s")
+                    : "Every entry:";
+    const std::string command =
+        fmt::format("perfgauge export {} --format table",
+                    saved_result.empty() ? std::string("RESULT.json") : saved_result);
+    if (left_out.size() + 1 + command.size() <= 100) {
+        out += left_out + " " + command + "\n";
+    } else {
+        for (const auto& l : wrapped(left_out, 100))
+            out += l + "\n";
+        out += "  " + command + "\n";
     }
     return out;
 }
@@ -581,7 +650,7 @@ std::string render_answer(const Answer& answer) {
 std::string render_answer_markdown(const Answer& answer) {
     if (answer.rows.empty())
         return "";
-    const AnswerTable t = answer_table(answer);
+    const AnswerTable t = answer_table(answer, false);
     std::string out = "## Answer\n\n|";
     for (const auto& h : t.header)
         out += " " + h + " |";
@@ -598,6 +667,8 @@ std::string render_answer_markdown(const Answer& answer) {
     out += "\n";
     for (const auto& l : t.legend)
         out += l + "\n";
+    if (t.contradiction)
+        out += "* " + simulation_caveat_text() + "\n";
     for (const auto& note : answer.notes)
         out += "\nNote: " + note + "\n";
     if (answer.other_warnings > 0)

@@ -153,6 +153,10 @@ LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& 
                 continue;
             try {
                 const std::uint64_t bytes = std::stoull(line.substr(tab + 1));
+                if (bytes == 0)
+                    return {0, fmt::format("{}, and a latency staircase measured earlier showed no "
+                                           "step to memory ({})",
+                                           why, file.string())};
                 return {bytes, fmt::format("measured earlier ({}; {})", why, file.string())};
             } catch (const std::exception&) {
                 break;  // a damaged entry: measure again
@@ -162,18 +166,21 @@ LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& 
     const auto steps =
         measure_latency_staircase(std::uint64_t{1} << 20, std::uint64_t{256} << 20, 500000);
     const auto found = last_level_from_staircase(steps);
-    if (!found)
-        return {0, fmt::format("{}, and a latency staircase up to 256 MiB showed no step to "
-                               "memory",
-                               why)};
+    // Kept whether found or not (0): a run's measuring processes each ask again, and must all
+    // prepare cold data the same way (rotation over the size, or eviction without one).
     if (!file.empty()) {
         try {
             fs::create_directories(dir);
-            write_output_file(file.string(), kept + key + "\t" + std::to_string(*found) + "\n");
+            write_output_file(file.string(),
+                              kept + key + "\t" + std::to_string(found.value_or(0)) + "\n");
         } catch (const std::exception&) {
             // Not kept: the next run measures again. The size found is still right.
         }
     }
+    if (!found)
+        return {0, fmt::format("{}, and a latency staircase up to 256 MiB showed no step to "
+                               "memory",
+                               why)};
     return {*found, fmt::format("measured: a pointer-chasing latency staircase ({})", why)};
 }
 

@@ -131,10 +131,12 @@ TEST(RunAnswer, SimulatedMissesAgainstTheTimeAreFlaggedOnceWithTheReason) {
     const std::string text = render_answer(a);
     EXPECT_NE(text.find("2.6x slower"), std::string::npos) << text;
     EXPECT_NE(text.find("0.90 vs 0.00 *"), std::string::npos) << text;
-    // One caveat for every flagged row, with the reason.
-    const auto first = text.find("callgrind's branch predictor");
+    // One caveat for every flagged row, with the reason, on one line.
+    const auto first = text.find(
+        "\n* Simulated misses vs time: callgrind's models are simple; real predictors learn small "
+        "hot buffers\n");
     ASSERT_NE(first, std::string::npos) << text;
-    EXPECT_EQ(text.find("callgrind's branch predictor", first + 1), std::string::npos) << text;
+    EXPECT_EQ(text.find("callgrind's models", first + 30), std::string::npos) << text;
 
     // The full table says it too, once, naming where; the Markdown summary once in all (its
     // answer says it above the table).
@@ -225,6 +227,27 @@ TEST(RunAnswer, MixedRowsWithOpenIntervalsFitOneHundredColumns) {
     EXPECT_NE(text.find("1.32x slower (<=3.7x) 5/8 inconclusive"), std::string::npos) << text;
     EXPECT_NE(text.find("2.4x faster (>=1.02x) 2/3 too few samples"), std::string::npos) << text;
     EXPECT_EQ(text.find("(-"), std::string::npos) << text;
+
+    // With a second decoder (the default suite where avx2 runs; stop 38's widest rows were 109
+    // columns) the table turns compact: pairs as a/b, "too few", no header over the decoders.
+    auto bmi2 =
+        row("hot", SizeBand::l3, 1 / 2.1, 1 / 7.0, 1 / 1.33, Verdict::too_few_samples, 2, 3);
+    auto avx2 = bmi2;
+    avx2.contender = "avx2";
+    avx2.ratio_low = 1 / 75.8;
+    a.rows = {row("hot", SizeBand::l1, 1.33, 0.74, 2.1, Verdict::inconclusive, 6, 8), bmi2, avx2};
+    a.rows[0].baseline_of_memcpy = 0.08;
+    a.rows[0].contender_of_memcpy = 0.18;
+    const std::string both = render_answer(a);
+    std::istringstream both_lines(both);
+    for (std::string line; std::getline(both_lines, line);)
+        EXPECT_LE(line.size(), 100u) << line;
+    for (const char* cell :
+         {"2.1x faster (1.33-75.8x) 2/3 too few ", "31.5/24.3", "0.91/0.00", "7%/14%"})
+        EXPECT_NE(both.find(cell), std::string::npos) << cell << "\n" << both;
+    EXPECT_NE(both.find("Counters: per item, branchy/the"), std::string::npos) << both;
+    // The Markdown has room: it keeps the words.
+    EXPECT_NE(render_answer_markdown(a).find("31.5 vs 24.3"), std::string::npos);
 }
 
 TEST(RunAnswer, SizesWithoutSamplesEnoughGiveNoIntervalAndNoRatio) {
@@ -255,6 +278,96 @@ TEST(RunAnswer, SizesWithoutSamplesEnoughGiveNoIntervalAndNoRatio) {
     EXPECT_NE(text.find("2.0x faster, too few samples"), std::string::npos) << text;
     EXPECT_NE(text.find("no samples to compare"), std::string::npos) << text;
     EXPECT_EQ(a.rows[1].counters.size(), 0u);  // no counts from a side without samples
+}
+
+// Cold evicted instead of rotated (no usable last-level size): the answer says how, once, with
+// where the size search ended; the suite's own warning about it is not repeated.
+TEST(RunAnswer, ColdEvictedIsSaidOnceWithTheMethodAndTheSizeSearch) {
+    RunResult r = result_with(EventSource::software);
+    for (const char* cache : {"hot", "cold"}) {
+        r.benchmarks.push_back(entry("varint", "branchy", cache, 4096, 3.0, {1, 1}));
+        r.benchmarks.push_back(entry("varint", "bmi2", cache, 4096, 1.5, {1, 1}));
+    }
+    r.context = {{"l1d_bytes", "32768"},
+                 {"l2_bytes", "524288"},
+                 {"l3_bytes", "0"},
+                 {"cold_method", "clflushopt"},
+                 {"l3_found_by", "sysfs reports none, and a staircase showed no step to memory"}};
+    r.warnings.push_back("cold is evicted, not rotated: no last-level cache size was found, ...");
+    const Answer a = build_answer(r);
+    ASSERT_EQ(a.notes.size(), 1u);
+    EXPECT_EQ(a.notes.front(),
+              "cold data is evicted by clflushopt before every iteration (timer paused), not "
+              "rotated; last-level cache: sysfs reports none, and a staircase showed no step to "
+              "memory");
+    // Rotation names the size it outgrows, as before.
+    r.context = {{"l1d_bytes", "32768"},
+                 {"l2_bytes", "524288"},
+                 {"l3_bytes", "33554432"},
+                 {"cold_method", "rotation"},
+                 {"l3_found_by", "reported by sysfs"}};
+    r.warnings.clear();
+    const Answer rotated = build_answer(r);
+    ASSERT_EQ(rotated.notes.size(), 1u);
+    EXPECT_EQ(rotated.notes.front(),
+              "cold data rotates over 2x the last-level cache, 32M (reported by sysfs)");
+}
+
+// The default suite where the CPU runs avx2 (stop 38): two decoders against branchy in every
+// band, simulated counters that disagree with the time in hot L1, a variant skipped, an event
+// not counted and many warnings about single entries: still one screen of 100 columns, each
+// band's decoders together, the band said once.
+TEST(RunAnswer, TwoDecodersInEveryBandStillFitOneScreen) {
+    RunResult r = result_with(EventSource::simulated);
+    r.events.push_back(
+        EventColumn{"cycles", pmu::EventKind::hardware, EventSource::hardware, false, {}});
+    const std::uint64_t sizes[] = {16, 1024, 32768, 65536, 1 << 20, 4 << 20, 32 << 20, 64 << 20};
+    for (const char* cache : {"hot", "cold"}) {
+        for (const std::uint64_t size : sizes) {
+            const bool small_hot = std::string(cache) == "hot" && size <= 32768;
+            r.benchmarks.push_back(entry("varint", "branchy", cache, size, 1.0, {30, 0.9}));
+            r.benchmarks.push_back(
+                entry("varint", "bmi2", cache, size, small_hot ? 2.6 : 0.5, {24, 0}));
+            r.benchmarks.push_back(entry("varint", "avx2", cache, size, 0.4, {10, 0}));
+            r.benchmarks.push_back(entry("memcpy", "memcpy", cache, size, 0.05, {2, 0}));
+        }
+    }
+    r.context.emplace_back("l3_found_by", "reported by sysfs");
+    r.warnings.push_back(
+        "skipped: 'avx512' needs AVX-512 F/BW/VBMI/VBMI2 and BMI2, which this CPU (AMD EPYC 7B13 "
+        "64-Core Processor) or its OS does not provide");
+    for (int i = 0; i < 70; ++i)
+        r.warnings.push_back(fmt::format("varint/branchy/log-uniform/end-on-end/hot/{}: ...", i));
+    const Answer a = build_answer(r);
+    ASSERT_EQ(a.rows.size(), 16u);  // hot and cold x L1, L2, L3, memory x bmi2, avx2
+    EXPECT_EQ(a.rows[0].contender, "bmi2");
+    EXPECT_EQ(a.rows[1].contender, "avx2");
+    EXPECT_EQ(a.rows[1].cache, a.rows[0].cache);
+    EXPECT_EQ(a.rows[1].band, a.rows[0].band);
+    EXPECT_EQ(a.rows[2].band, SizeBand::l2);
+    EXPECT_EQ(a.not_counted, std::vector<std::string>{"cycles"});
+    const std::string text = render_answer(a, "results/perfgauge-run-20261128-040000.json");
+    std::istringstream lines(text);
+    std::vector<std::string> all;
+    for (std::string line; std::getline(lines, line);) {
+        EXPECT_LE(line.size(), 100u) << line;
+        all.push_back(line);
+    }
+    EXPECT_LE(all.size(), 25u) << text;
+    ASSERT_GE(all.size(), 3u);
+    EXPECT_EQ(all[0].rfind("cache, size", 0), 0u) << text;
+    for (const char* column : {"decoder", "against branchy", "instr sim", "of memcpy"})
+        EXPECT_NE(all[0].find(column), std::string::npos) << column;
+    EXPECT_EQ(all[1].find("hot L1 16B-32K"), 0u) << text;
+    EXPECT_EQ(all[2].find("                "), 0u) << text;  // avx2's row: the band said above
+    EXPECT_NE(all[2].find("avx2"), std::string::npos) << text;
+    EXPECT_NE(text.find("Note: skipped: 'avx512'"), std::string::npos) << text;
+    EXPECT_NE(text.find("Note: cold data rotates over 2x the last-level cache, 32M"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("Not counted: cycles. 70 more warnings"), std::string::npos) << text;
+    EXPECT_EQ(all.back(),
+              "  perfgauge export results/perfgauge-run-20261128-040000.json --format table");
 }
 
 TEST(RunAnswer, NoAnswerWithFewerThanTwoDecoders) {

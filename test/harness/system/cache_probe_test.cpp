@@ -1,9 +1,13 @@
 // The last-level cache size read from synthetic latency staircases (no timing here).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "perfgauge/harness/cache_probe.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -71,6 +75,28 @@ TEST(CacheProbe, APlausibleSysfsSizeIsTakenWithoutMeasuring) {
     const auto llc = find_last_level_cache(32 * MiB, "any CPU");
     EXPECT_EQ(llc.bytes, 32 * MiB);
     EXPECT_EQ(llc.how, "sysfs");
+}
+
+// What a run's first process found is what its later processes read, a size or none (0): they
+// must all prepare cold data alike. Read from the kept file, nothing measured.
+TEST(CacheProbe, AKeptAnswerIsReadSizeOrNone) {
+    const ScratchDir dir("perfgauge-cache-probe-test", "the cache probe test");
+    const std::string old = std::getenv("XDG_CACHE_HOME") ? std::getenv("XDG_CACHE_HOME") : "";
+    ::setenv("XDG_CACHE_HOME", dir.path().c_str(), 1);
+    std::filesystem::create_directories(dir.path() / "perfgauge");
+    std::ofstream(dir.path() / "perfgauge" / "last-level-cache.txt")
+        << "cpu A | sysfs 0\t0\ncpu B | sysfs 0\t" << 48 * MiB << "\n";
+    const auto none = find_last_level_cache(0, "cpu A");
+    const auto some = find_last_level_cache(0, "cpu B");
+    if (old.empty())
+        ::unsetenv("XDG_CACHE_HOME");
+    else
+        ::setenv("XDG_CACHE_HOME", old.c_str(), 1);
+    EXPECT_EQ(none.bytes, 0u);
+    EXPECT_NE(none.how.find("measured earlier showed no step to memory"), std::string::npos)
+        << none.how;
+    EXPECT_EQ(some.bytes, 48 * MiB);
+    EXPECT_EQ(some.how.rfind("measured earlier (sysfs reports none;", 0), 0u) << some.how;
 }
 
 }  // namespace

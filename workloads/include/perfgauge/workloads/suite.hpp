@@ -19,6 +19,7 @@
 #include "perfgauge/harness/benchmark.hpp"
 #include "perfgauge/harness/system_facts.hpp"
 #include "perfgauge/workloads/cache_sweep.hpp"
+#include "perfgauge/workloads/cold_preparation.hpp"
 #include "perfgauge/workloads/datasets.hpp"
 
 namespace perfgauge::workloads {
@@ -27,8 +28,10 @@ namespace perfgauge::workloads {
 /// end-on-end: a buffer parsed in sequence, each start depending on the previous length.
 enum class Shape { one_shot, end_on_end };
 /// hot: the same buffer every iteration; cold: rotate over buffers totalling >= 2x the last-
-/// level cache in shuffled order, at least a cache line apart; flush: clflush the buffer before
-/// every iteration with the timer and counters paused (the calibrated pause cost is subtracted).
+/// level cache in shuffled order, at least a cache line apart (or, without a usable last-level
+/// size, evict the buffer as SuiteSpec::cold says, paused as flush is); flush: clflush the buffer
+/// before every iteration with the timer and counters paused (the calibrated pause cost is
+/// subtracted).
 enum class CacheState { hot, cold, flush };
 
 std::string_view shape_name(Shape s);
@@ -49,6 +52,9 @@ struct SuiteSpec {
     CacheSizes machine_caches;
     /// cache_sizes were given by the user (--l1d/--l2/--l3), not detected.
     bool cache_sizes_given = false;
+    /// How cold data is made cold: rotation over 2x the last-level cache, or (no usable
+    /// last-level size) evicted before every iteration (choose_cold_preparation).
+    ColdPreparation cold;
     std::uint64_t data_seed = 1;
     /// Counters are simulated under valgrind for this run: variants valgrind cannot run are
     /// skipped (with the reason), so every benchmark has every counter.

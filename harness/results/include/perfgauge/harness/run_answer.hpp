@@ -68,7 +68,8 @@ struct Answer {
     /// Conditions the reader must know to trust the rows (cold not cold, variants skipped),
     /// from the result's warnings; the simulation caveat is rendered from the rows.
     std::vector<std::string> notes;
-    std::size_t other_warnings = 0;  ///< the result's other warnings (about single entries)
+    std::size_t other_warnings = 0;        ///< the result's other warnings (about single entries)
+    std::vector<std::string> not_counted;  ///< events the run could not count (why: the table)
 };
 
 /// Counters the answer explains a time with, when the result counted them.
@@ -105,8 +106,11 @@ struct SkippedVariant {
 };
 std::vector<SkippedVariant> skipped_variants(const RunResult& result);
 
-/// Plain text, at most 100 columns; "" when the answer has no row.
-std::string render_answer(const Answer& answer);
+/// Plain text, at most 100 columns, a row per band and decoder (a band's decoders together),
+/// then the legend and notes once, what was not counted and how many warnings are left out, and
+/// the command that shows every entry of `saved_result` (the JSON result's path; "": a
+/// placeholder); "" when the answer has no row.
+std::string render_answer(const Answer& answer, const std::string& saved_result = "");
 
 /// The same as a Markdown section (heading, table, notes); "" when the answer has no row.
 std::string render_answer_markdown(const Answer& answer);

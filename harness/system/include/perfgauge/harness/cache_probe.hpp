@@ -47,7 +47,9 @@ struct LastLevelCache {
 /// The last-level cache for labelling cold data: sysfs's size when it reports a plausible one;
 /// otherwise the staircase, measured once per machine and kept under
 /// $XDG_CACHE_HOME/perfgauge (else ~/.cache/perfgauge), keyed by the CPU model and the sizes
-/// sysfs and CPUID report. `reported` is sysfs's size (0: none), `cpu_model` names the machine.
+/// sysfs and CPUID report; a staircase that showed no step is kept too (as 0), so that every
+/// measuring process of a run, and later runs, prepare cold data alike (delete the file to
+/// measure again). `reported` is sysfs's size (0: none), `cpu_model` names the machine.
 LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& cpu_model);
 
 }  // namespace perfgauge::harness
