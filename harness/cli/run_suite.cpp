@@ -85,12 +85,12 @@ workloads::SuiteSpec suite_spec_from(const harness::SuiteSelection& selection,
     spec.cache_sizes = detected;
     // sysfs may report no last-level cache, or one no CPU has (a hypervisor's figure): measure
     // it rather than label data cold that the cache holds (cache_probe.hpp; kept per machine).
-    // Not under valgrind (the simulation child reads the kept answer, or does without).
+    // Not measured under valgrind: the simulation child reads the kept answer, or does without.
+    const bool under_valgrind = pmu::callgrind::running_on_valgrind();
     std::uint64_t cpuid_l3_ceiling = harness::kLargestPlausibleLastLevel;
-    if (!selection.l3 && (detected.l3 == 0 || detected.l3 > harness::kLargestPlausibleLastLevel) &&
-        !pmu::callgrind::running_on_valgrind()) {
-        const auto llc =
-            harness::find_last_level_cache(detected.l3, harness::detect_cpu().model_name);
+    if (!selection.l3 && (detected.l3 == 0 || detected.l3 > harness::kLargestPlausibleLastLevel)) {
+        const auto llc = harness::find_last_level_cache(
+            detected.l3, harness::detect_cpu().model_name, !under_valgrind);
         spec.cache_sizes.l3 = llc.bytes;
         if (last_level_found_by)
             *last_level_found_by = llc.how;
@@ -105,10 +105,13 @@ workloads::SuiteSpec suite_spec_from(const harness::SuiteSelection& selection,
     spec.machine_caches = machine_caches(known, cpuid_l3_ceiling);
     // Without a believable last-level size cold data is evicted before each iteration instead
     // of rotated (cold_preparation.hpp): "cold" stays cold.
+    // Under valgrind plain clflush (VEX decodes it; the flush is paused, so never counted).
+    auto flush = workloads::flush_instructions_here();
+    flush.clflushopt = flush.clflushopt && !under_valgrind;
     spec.cold = workloads::choose_cold_preparation(
         {spec.cache_sizes.l3, selection.l3.has_value(), spec.machine_caches.l2,
          harness::kLargestPlausibleLastLevel},
-        workloads::flush_instructions_here());
+        flush);
     spec.data_seed = selection.data_seed;
     if (const auto why = workloads::selection_refusal(spec); !why.empty())
         throw UsageError(why);

@@ -129,7 +129,8 @@ std::vector<LatencyStep> measure_latency_staircase(std::uint64_t smallest, std::
     return steps;
 }
 
-LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& cpu_model) {
+LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& cpu_model,
+                                     bool may_measure) {
     if (reported > 0 && reported <= kLargestPlausibleLastLevel)
         return {reported, "sysfs"};
     const std::string why = reported == 0
@@ -163,6 +164,8 @@ LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& 
             }
         }
     }
+    if (!may_measure)
+        return {0, fmt::format("{}, and no staircase measured earlier", why)};
     const auto steps =
         measure_latency_staircase(std::uint64_t{1} << 20, std::uint64_t{256} << 20, 500000);
     const auto found = last_level_from_staircase(steps);

@@ -87,7 +87,9 @@ TEST(CacheProbe, AKeptAnswerIsReadSizeOrNone) {
     std::ofstream(dir.path() / "perfgauge" / "last-level-cache.txt")
         << "cpu A | sysfs 0\t0\ncpu B | sysfs 0\t" << 48 * MiB << "\n";
     const auto none = find_last_level_cache(0, "cpu A");
-    const auto some = find_last_level_cache(0, "cpu B");
+    const auto some = find_last_level_cache(0, "cpu B", false);
+    // Under valgrind nothing is measured: a machine without a kept answer has none.
+    const auto unknown = find_last_level_cache(0, "cpu C", false);
     if (old.empty())
         ::unsetenv("XDG_CACHE_HOME");
     else
@@ -97,6 +99,8 @@ TEST(CacheProbe, AKeptAnswerIsReadSizeOrNone) {
         << none.how;
     EXPECT_EQ(some.bytes, 48 * MiB);
     EXPECT_EQ(some.how.rfind("measured earlier (sysfs reports none;", 0), 0u) << some.how;
+    EXPECT_EQ(unknown.bytes, 0u);
+    EXPECT_EQ(unknown.how, "sysfs reports none, and no staircase measured earlier");
 }
 
 }  // namespace

@@ -50,6 +50,9 @@ struct LastLevelCache {
 /// sysfs and CPUID report; a staircase that showed no step is kept too (as 0), so that every
 /// measuring process of a run, and later runs, prepare cold data alike (delete the file to
 /// measure again). `reported` is sysfs's size (0: none), `cpu_model` names the machine.
-LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& cpu_model);
+/// Without `may_measure` (under valgrind, where timing means nothing) only the kept answer is
+/// read: none kept gives 0.
+LastLevelCache find_last_level_cache(std::uint64_t reported, const std::string& cpu_model,
+                                     bool may_measure = true);
 
 }  // namespace perfgauge::harness
