@@ -64,10 +64,6 @@ double correction_target_ns(double reference_ns);
 /// (issue 34: "corrected errors within the spread perfgauge reports"); where the spread is
 /// within the target, the target holds it (pure).
 double correction_tolerance_ns(const CorrectionRow& r);
-/// The fixed target alone (correction_target_ns), for callers not yet given the row.
-inline double correction_tolerance_ns(double reference_ns) {
-    return correction_target_ns(reference_ns);
-}
 /// Whether the row is held to the reported spread rather than the fixed target (pure).
 bool held_to_spread(const CorrectionRow& r);
 /// The error as a share of the reference (NaN when the reference is not positive).
