@@ -58,7 +58,8 @@ nlohmann::json check_json(const CorrectionCheck& check) {
                         {"corrected_ns", number_or_null(r.corrected_ns)},
                         {"error_ns", number_or_null(r.error_ns)},
                         {"error_share", number_or_null(harness::correction_error_share(r))},
-                        {"tolerance_ns", harness::correction_tolerance_ns(r.reference_ns)},
+                        {"tolerance_ns", number_or_null(harness::correction_tolerance_ns(r))},
+                        {"spread_ns", r.spread_ns},
                         {"pass", harness::correction_passes(r)},
                         {"pairs", r.pairs},
                         {"snapshot_pause_ns", number_or_null(r.snapshot_pause_ns)},
@@ -158,7 +159,8 @@ void render_check(std::string& out, const CorrectionCheck& check) {
             std::isfinite(r.error_ns)
                 ? fmt::format("{:+.2f}%", 100 * harness::correction_error_share(r))
                 : "-",
-            fmt::format("±{:.2f} ns", harness::correction_tolerance_ns(r.reference_ns)),
+            fmt::format("±{:.2f} ns{}", harness::correction_tolerance_ns(r),
+                        harness::held_to_spread(r) ? " (spread)" : ""),
             std::to_string(r.pairs),
             r.machine_drift ? fmt::format("{:+.1f}%", 100 * *r.machine_drift) : "-"};
         if (apart)
@@ -216,7 +218,9 @@ std::string calibrate_usage() {
            "  ERROR = CORRECTED - REFERENCE\n"
            "  (the median of the differences within a round: the two sides alternate batch by\n"
            "  batch), target |ERROR| <= max(1 ns, 2% of REFERENCE) (1 ns at k = 1, 2% from\n"
-           "  k = 100 on). Once with no counters, once with --events. Medians of the runner's\n"
+           "  k = 100 on), or the pair's spread printed above where that is wider (what the\n"
+           "  run itself claims; TARGET says '(spread)').\n"
+           "  Once with no counters, once with --events. Medians of the runner's\n"
            "  clean samples; PAIRS: rounds in which both sides had one (disturbed batches are\n"
            "  re-taken, not counted); a row with none says 'no pair' (its errors are null in the\n"
            "  JSON) and does not pass. DRIFT: how much slower (+) or faster (-) perfgauge's\n"

@@ -130,7 +130,8 @@ nlohmann::json report_json(const SelftestReport& r) {
         rows.push_back({{"k", row.k},
                         {"reference_ns", number_or_null(row.reference_ns)},
                         {"error_ns", number_or_null(row.error_ns)},
-                        {"tolerance_ns", harness::correction_tolerance_ns(row.reference_ns)},
+                        {"tolerance_ns", number_or_null(harness::correction_tolerance_ns(row))},
+                        {"spread_ns", row.spread_ns},
                         {"pairs", row.pairs},
                         {"pass", harness::correction_passes(row)}});
         const double share = std::fabs(harness::correction_error_share(row));
@@ -218,7 +219,9 @@ std::string render(const SelftestReport& r) {
     for (const auto& row : c.rows) {
         rows.push_back(row.pairs == 0
                            ? fmt::format("k={}: no pair", row.k)
-                           : fmt::format("k={}: {:+.2f} ns ({})", row.k, row.error_ns,
+                           : fmt::format("k={}: {:+.2f} ns (±{:.2f} ns{}: {})", row.k, row.error_ns,
+                                         harness::correction_tolerance_ns(row),
+                                         harness::held_to_spread(row) ? ", the pair's spread" : "",
                                          harness::correction_passes(row) ? "ok" : "FAIL"));
     }
     add(out, "correction check (seed 000, {}, no counters; perfgauge calibrate for more): {}; {}\n",

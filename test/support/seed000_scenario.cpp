@@ -2,14 +2,18 @@
 // real timing): k atomic adds per iteration, k = 1 .. 100000, with and without a
 // pause()/resume() pair per iteration, 15 repetitions of 20 ms samples, one Runner with
 // `events` (argv[1], default "task-clock"; "" for none). Prints, per k, the samples kept and
-// set aside, the corrected error (pausing minus plain median, per iteration) against the 95%
-// intervals of both medians, and the run's wall time.
+// set aside, the corrected error (pausing minus plain, per iteration, the median of the
+// differences within a round as calibrate's check takes it) against what that check holds it
+// to (max(1 ns, 2%) or the pair's spread the run reports, whichever is wider) and against the
+// 95% intervals of both medians, the run's wall time and the load average around it.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "perfgauge/harness/correction_check.hpp"
 #include "perfgauge/harness/runner.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
@@ -41,6 +45,11 @@ double half_width(const BenchmarkResult& b) {
     const Interval ci = median_interval(b.ns_per_item);
     return (ci.high - ci.low) / 2;
 }
+
+double load_average() {
+    double load[1] = {0};
+    return ::getloadavg(load, 1) == 1 ? load[0] : -1;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,28 +65,41 @@ int main(int argc, char** argv) {
         benchmarks.push_back(adds(k, false));
         benchmarks.push_back(adds(k, true));
     }
+    const double load_before = load_average();
     const auto start = std::chrono::steady_clock::now();
     Runner runner(options);
     const RunResult r = runner.run(benchmarks);
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("events '%s': pair %.2f ns (clock-only %.2f ns), wall %.1f s\n", events,
-                r.pause_overhead_ns, r.clock_pause_overhead_ns, wall_s);
-    std::printf("%7s %11s %11s %10s %10s %9s %9s %9s\n", "k", "plain kept", "pause kept",
-                "plain ns", "pause ns", "error ns", "raw err", "+-CI ns");
+    std::printf(
+        "events '%s': pair %.2f ns (clock-only %.2f ns), its spread +-%.2f ns, wall %.1f s, "
+        "1-minute load %.2f before, %.2f after\n",
+        events, r.pause_overhead_ns, r.clock_pause_overhead_ns, r.pause_overhead_spread_ns, wall_s,
+        load_before, load_average());
+    std::printf("%7s %11s %11s %10s %10s %9s %9s %9s %12s %4s\n", "k", "plain kept", "pause kept",
+                "plain ns", "pause ns", "error ns", "raw err", "+-CI ns", "held to", "");
     for (std::size_t i = 0; i < ks.size(); ++i) {
         const auto& plain = r.benchmarks[2 * i];
         const auto& paused = r.benchmarks[2 * i + 1];
         const bool both = !plain.ns_per_item.empty() && !paused.ns_per_item.empty();
-        const double p = both ? median(plain.ns_per_item) : 0;
-        const double q = both ? median(paused.ns_per_item) : 0;
-        const double raw =
-            both ? median(paused.raw_ns_per_item) - median(plain.raw_ns_per_item) : 0;
-        std::printf("%7llu %6zu/%-4zu %6zu/%-4zu %10.2f %10.2f %+9.2f %+9.2f %9.2f\n",
+        CorrectionRow row{ks[i], both ? median(plain.ns_per_item) : 0,
+                          both ? median(paused.raw_ns_per_item) : 0,
+                          both ? median(paused.ns_per_item) : 0};
+        row.raw_error_ns = paired_difference_ns(plain.rounds, plain.ns_per_item, paused.rounds,
+                                                paused.raw_ns_per_item);
+        row.error_ns = paired_difference_ns(plain.rounds, plain.ns_per_item, paused.rounds,
+                                            paused.ns_per_item, &row.pairs);
+        row.spread_ns = r.pause_overhead_spread_ns;
+        std::printf("%7llu %6zu/%-4zu %6zu/%-4zu %10.2f %10.2f %+9.2f %+9.2f %9.2f %9.2f %s %s\n",
                     static_cast<unsigned long long>(ks[i]), plain.ns_per_item.size(),
                     plain.ns_per_item.size() + plain.disturbed.size(), paused.ns_per_item.size(),
-                    paused.ns_per_item.size() + paused.disturbed.size(), p, q, q - p, raw,
-                    half_width(plain) + half_width(paused));
+                    paused.ns_per_item.size() + paused.disturbed.size(), row.reference_ns,
+                    row.corrected_ns, row.error_ns, row.raw_error_ns,
+                    half_width(plain) + half_width(paused), correction_tolerance_ns(row),
+                    held_to_spread(row) ? "(spr)" : "     ",
+                    row.pairs == 0           ? "no pair"
+                    : correction_passes(row) ? "ok"
+                                             : "FAIL");
     }
     for (const auto& w : r.warnings)
         std::printf("warning: %s\n", w.c_str());

@@ -12,8 +12,17 @@
 
 namespace perfgauge::harness {
 
-double correction_tolerance_ns(double reference_ns) {
+double correction_target_ns(double reference_ns) {
     return std::max(kCorrectionToleranceNs, kCorrectionToleranceShare * std::abs(reference_ns));
+}
+
+bool held_to_spread(const CorrectionRow& r) {
+    return r.spread_ns > correction_target_ns(r.reference_ns);
+}
+
+double correction_tolerance_ns(const CorrectionRow& r) {
+    // NaN reference: a NaN target, and the row fails.
+    return held_to_spread(r) ? r.spread_ns : correction_target_ns(r.reference_ns);
 }
 
 double correction_error_share(const CorrectionRow& r) {
@@ -23,7 +32,7 @@ double correction_error_share(const CorrectionRow& r) {
 
 bool correction_passes(const CorrectionRow& r) {
     // Written so that a NaN anywhere fails.
-    return std::abs(r.error_ns) <= correction_tolerance_ns(r.reference_ns);
+    return std::abs(r.error_ns) <= correction_tolerance_ns(r);
 }
 
 double paired_difference_ns(const std::vector<std::size_t>& reference_rounds,
@@ -120,6 +129,7 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
                                             paused.ns_per_item, &row.pairs);
         row.snapshot_pause_ns = median_snapshot_pause_ns(paused);
         row.machine_drift = result.pause_calibration_drift;
+        row.spread_ns = result.pause_overhead_spread_ns;
         check.rows.push_back(row);
     }
     return check;

@@ -65,31 +65,34 @@ void NativeBatchState::reset(std::uint64_t iterations) {
 void NativeBatchState::pause() {
     paused_at_ = clock_.stop();
     if (snapshots_) {
-        counters_->read(pause_snapshot_);
-        // Inside the snapshots: neither the time nor the counts see these reads.
+        // The usage is read first: the pause's share of the thread's wall time, CPU time and
+        // switches then runs from here to the resume's usage reading, each begun right after a
+        // clock read, so that both snapshots (system calls, where a pending switch is taken on
+        // their way out) fall on the paused side where the clock does not see them either.
         accounted_pause_ = accounting_;
-        if (accounted_pause_) {
+        if (accounted_pause_)
             usage_at_pause_ = thread_usage_();
-            usage_wall_at_pause_ = clock_.stop();
-        }
+        counters_->read(pause_snapshot_);
     }
 }
 
 void NativeBatchState::resume() {
     if (snapshots_) {
+        counters_->read(resume_snapshot_);
         if (accounted_pause_) {
-            // The same interval in wall and CPU time, to a clock read.
+            // The wall time from the clock reading just before each usage reading: the same
+            // interval as the CPU time, to a clock read (the wall time read after the pause's
+            // usage reading left that call's CPU time, ~1.4 us, on the paused side of CPU time
+            // only, and every pausing sample looked off the CPU while timed).
             const std::uint64_t wall_at_resume = clock_.stop();
             const ThreadCpu usage = thread_usage_();
             ++paused_usage_.pauses;
-            paused_usage_.wall_ns +=
-                clock_.to_ns(static_cast<double>(wall_at_resume - usage_wall_at_pause_));
+            paused_usage_.wall_ns += clock_.to_ns(static_cast<double>(wall_at_resume - paused_at_));
             paused_usage_.cpu_ns += usage.cpu_ns - usage_at_pause_.cpu_ns;
             paused_usage_.involuntary_switches +=
                 usage.involuntary_switches - usage_at_pause_.involuntary_switches;
             accounted_pause_ = false;
         }
-        counters_->read(resume_snapshot_);
         counters_->delta(pause_snapshot_, resume_snapshot_, pause_delta_);
         for (std::size_t i = 0; i < paused_counts_.size(); ++i)
             paused_counts_[i] += pause_delta_[i].value;

@@ -10,10 +10,10 @@ namespace perfgauge::harness {
 namespace {
 
 TEST(CorrectionCheck, ToleranceIsOneNsForShortIterationsAndTwoPercentForLongOnes) {
-    EXPECT_DOUBLE_EQ(correction_tolerance_ns(5), 1.0);     // k = 1: a few ns
-    EXPECT_DOUBLE_EQ(correction_tolerance_ns(50), 1.0);    // 2% would be 1 ns: the same
-    EXPECT_DOUBLE_EQ(correction_tolerance_ns(500), 10.0);  // k = 100: 2%
-    EXPECT_DOUBLE_EQ(correction_tolerance_ns(5e5), 1e4);   // k = 100000
+    EXPECT_DOUBLE_EQ(correction_target_ns(5), 1.0);     // k = 1: a few ns
+    EXPECT_DOUBLE_EQ(correction_target_ns(50), 1.0);    // 2% would be 1 ns: the same
+    EXPECT_DOUBLE_EQ(correction_target_ns(500), 10.0);  // k = 100: 2%
+    EXPECT_DOUBLE_EQ(correction_target_ns(5e5), 1e4);   // k = 100000
 }
 
 // A row whose paired errors are those of its medians.
@@ -32,6 +32,38 @@ TEST(CorrectionCheck, ErrorsAndVerdicts) {
     EXPECT_TRUE(correction_passes(row(1000, 5000, 5030, 4905)));
     EXPECT_FALSE(correction_passes(row(1000, 5000, 5030, 5105)));
     EXPECT_FALSE(correction_passes(row(1000, 5000, 5030, 4895)));
+}
+
+// Issue 34's quiet selftest: k=1 +5.27 ns, k=100 +5.33 ns, k=1000 +8.44 ns against a reported
+// spread of +-4.9 ns; the fixed target failed the first two while the run itself said a pair
+// moves that much with the work around it.
+TEST(CorrectionCheck, ARowIsHeldToTheReportedSpreadWhereThatIsWider) {
+    CorrectionRow k1 = row(1, 2.5, 35.0, 2.5 + 5.27);
+    EXPECT_FALSE(correction_passes(k1)) << "no spread reported: the 1 ns target";
+    k1.spread_ns = 4.9;
+    EXPECT_TRUE(held_to_spread(k1));
+    EXPECT_DOUBLE_EQ(correction_tolerance_ns(k1), 4.9);
+    EXPECT_FALSE(correction_passes(k1)) << "+5.27 ns is beyond +-4.9 ns too";
+    k1.spread_ns = 5.5;
+    EXPECT_TRUE(correction_passes(k1));
+    k1.corrected_ns = 2.5 - 5.4;
+    k1.error_ns = -5.4;
+    EXPECT_TRUE(correction_passes(k1)) << "either way round";
+    k1.error_ns = -5.6;
+    EXPECT_FALSE(correction_passes(k1));
+    // k = 1000 (2600 ns): 2% is 52 ns, wider than the spread: the target holds it.
+    CorrectionRow k1000 = row(1000, 2600, 2640, 2608.44);
+    k1000.spread_ns = 4.9;
+    EXPECT_FALSE(held_to_spread(k1000));
+    EXPECT_DOUBLE_EQ(correction_tolerance_ns(k1000), 52);
+    EXPECT_TRUE(correction_passes(k1000));
+    k1000.error_ns = 53;
+    EXPECT_FALSE(correction_passes(k1000));
+    // A spread that is not a number never widens the target; a NaN error still fails.
+    k1000.spread_ns = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_DOUBLE_EQ(correction_tolerance_ns(k1000), 52);
+    k1.error_ns = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(correction_passes(k1));
 }
 
 TEST(CorrectionCheck, ErrorsArePairedByRound) {

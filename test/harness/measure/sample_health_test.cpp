@@ -40,6 +40,26 @@ TEST(SampleHealth, ALongSampleSwitchedOutForMicrosecondsIsNotDisturbed) {
     EXPECT_DOUBLE_EQ(switch_cost_bound_ns({2e6, 2e6 + 3000, 1}), 50e3) << "CPU above wall: 0";
 }
 
+// Issue 34, seed 000 with task-clock: the pauses' readings put ~40 ns per pause of CPU time on
+// the paused side that their wall time does not hold (6662 pauses: 263 us), while the batch as
+// a whole was never off the CPU. The timed part cannot have been away longer than the batch.
+TEST(SampleHealth, TheTimedPartIsNeverAwayLongerThanTheWholeBatch) {
+    const double slack = 5000;
+    SampleHealth h{37.840e6, 37.846e6, 0, 1.0, 0, 0.48e6, {6662, 27.689e6, 27.952e6, 0}};
+    const SampleHealth t = timed_part(h);
+    EXPECT_DOUBLE_EQ(t.wall_ns, 37.840e6 - 27.689e6);
+    EXPECT_DOUBLE_EQ(t.cpu_ns, t.wall_ns) << "away at all: none (CPU time above wall time)";
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::none);
+    // 1 ms away in all, the readings' 263 us skew: the timed part is away 1 ms at most.
+    h.cpu_ns = 37.840e6 - 1e6;
+    EXPECT_DOUBLE_EQ(timed_part(h).wall_ns - timed_part(h).cpu_ns, 1e6);
+    EXPECT_EQ(disturbance_of(h, slack), Disturbance::away) << "2% of 10.2 ms + 5 us is less";
+    // The same 1 ms away, all of it paused (the pauses' wall time beyond their CPU time): the
+    // timed part keeps no more than the readings' skew.
+    h.paused.cpu_ns = 27.689e6 - 1e6 + 263e3;
+    EXPECT_NEAR(timed_part(h).wall_ns - timed_part(h).cpu_ns, 263e3, 1e-3);
+}
+
 // Issue 34's pausing benchmark: 2.5 s of wall time, 20 ms of it timed, switched out 7 times
 // by kernel threads, all while paused. Read per pause, the switches leave the timed part
 // alone; without those readings the whole batch is judged, as before.
@@ -64,12 +84,14 @@ TEST(SampleHealth, SwitchesWhilePausedDoNotDisturbTheTimedPart) {
     EXPECT_EQ(disturbance_of(h, slack), Disturbance::switched_out);
     // No switch while timed, but 1 ms of the timed part off the CPU (a sleep, a fault waiting
     // on I/O, stolen time the guest kernel keeps out of the thread's run time): away.
-    h.paused = {1'000'000, 2.48e9, 2.48e9 - 150e3 + 1e6, 7};
+    h.paused.involuntary_switches = 7;
+    h.cpu_ns = 2.5e9 - 150e3 - 1e6;
     EXPECT_DOUBLE_EQ(timed_part(h).wall_ns - timed_part(h).cpu_ns, 1e6);
     EXPECT_EQ(disturbance_of(h, slack), Disturbance::away);
     // Within the tolerance (2% of the timed part + slack = 405 us): not disturbed.
-    h.paused.cpu_ns = 2.48e9 - 150e3 + 400e3;
+    h.cpu_ns = 2.5e9 - 150e3 - 400e3;
     EXPECT_FALSE(is_disturbed(h, slack));
+    h.cpu_ns = 2.5e9 - 150e3;
     // The probe and steal are read around the whole batch only: they still count.
     h.probe_slowdown = 1.2;
     EXPECT_EQ(disturbance_of(h, slack), Disturbance::slow_probe);

@@ -91,8 +91,9 @@ class NativeBatchState final : public BatchState {
     /// no counter open: reading an empty set cost a pair ~1.2 ns next to some work, for nothing.
     void set_snapshots(bool on) { snapshots_ = on && counters_->group_count() > 0; }
     /// Whether pauses that snapshot the counters also read the thread's CPU time and switches
-    /// right after the clock stops and right before it starts again (paused_usage()), so that
-    /// what happens while paused does not make the timed part look disturbed. Only where a
+    /// right after the clock stops and right before it starts again, outside both snapshots
+    /// (paused_usage()), so that what happens while paused, the snapshots included, does not
+    /// make the timed part look disturbed. Only where a
     /// snapshot is a system call already (the Runner's batches whose time is not used, or
     /// whose pairs cost microseconds anyway); never on a clock-only pair.
     void set_pause_accounting(bool on) { accounting_ = on; }
@@ -116,7 +117,6 @@ class NativeBatchState final : public BatchState {
     bool accounted_pause_ = false;  // the open pause read the thread's usage
     ThreadCpu (*thread_usage_)();
     ThreadCpu usage_at_pause_;
-    std::uint64_t usage_wall_at_pause_ = 0;
     PausedUsage paused_usage_;
     pmu::CounterSet::Snapshot pause_snapshot_, resume_snapshot_;
     std::vector<pmu::ScaledCount> pause_delta_;

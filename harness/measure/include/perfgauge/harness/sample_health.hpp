@@ -57,9 +57,9 @@ struct SampleHealth {
 };
 
 /// The batch while its clock ran: wall and CPU time and switches less what its pauses saw
-/// (never below 0), the probe and steal as they were (both read only around the batch). A
-/// switch during an untimed pause does not disturb the timed part. Without paused readings:
-/// the batch as it is (pure).
+/// (never below 0; its time off the CPU never more than the whole batch's), the probe and steal
+/// as they were (both read only around the batch). A switch during an untimed pause does not
+/// disturb the timed part. Without paused readings: the batch as it is (pure).
 SampleHealth timed_part(const SampleHealth& h);
 
 inline constexpr double kProbeSlowdown = 0.05;
