@@ -8,7 +8,7 @@ packages=(
   libpfm4-dev libbenchmark-dev libbenchmark-tools libboost-program-options-dev
   libboost-dev
   libgtest-dev libgmock-dev libfmt-dev nlohmann-json3-dev libre2-dev
-  valgrind linux-perf clang libclang-rt-14-dev clang-tidy
+  valgrind linux-perf clang libclang-rt-14-dev clang-tidy universal-ctags
   python3 python3-matplotlib python3-scipy python3-jsonschema
   libsqlite3-dev sqlite3 libpq-dev postgresql zlib1g-dev
   slurm-wlm munge util-linux

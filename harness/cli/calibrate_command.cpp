@@ -7,13 +7,13 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "calibrate_options.hpp"
 #include "cli_common.hpp"
 #include "perfgauge/harness/calibration.hpp"
 #include "perfgauge/harness/correction_check.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "perfgauge/harness/text_table.hpp"
-#include "perfgauge/pmu/event_resolver.hpp"
 
 namespace perfgauge::cli {
 
@@ -21,8 +21,6 @@ namespace {
 
 using harness::CorrectionCheck;
 using harness::CorrectionRow;
-
-constexpr const char* kDefaultEvents = "task-clock,cycles,instructions";
 
 nlohmann::json number_or_null(double v) {
     return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
@@ -190,62 +188,6 @@ RowCounts count_rows(const std::vector<CorrectionCheck>& checks) {
 }
 
 // calibrate's --help.
-std::string calibrate_usage() {
-    return "usage: perfgauge calibrate [--format table|json] [-o FILE] [--samples N] "
-           "[--events LIST] [--quick]\n\n"
-           "Measures what measuring costs here, then checks that perfgauge's correction of it "
-           "holds.\n"
-           "- Each clock: its granularity, measured (the smallest non-zero difference between\n"
-           "  consecutive reads, and the most frequent differences), next to its nominal "
-           "frequency\n"
-           "  (one tick of the TSC or arm64's generic timer numbers time more finely than it\n"
-           "  may advance); the cost of one\n"
-           "  start/stop pair around nothing (median of the means of groups of 32 pairs, which\n"
-           "  survives the clock's steps); one counter snapshot (read() of a 3-event group; rdpmc\n"
-           "  where the PMU allows).\n"
-           "- Seed experiment (Ou 2020), through perfgauge's own runner: k = 1, 10, ..., 100000\n"
-           "  dependent atomic adds per iteration, timed in a loop that never pauses (REFERENCE)\n"
-           "  and with a pause()/resume() pair in every iteration, RAW and CORRECTED by the\n"
-           "  calibrated costs the runner subtracts (it calibrates the pair between pieces of\n"
-           "  work, where a benchmark puts one: six kinds, whose median it subtracts; how far the\n"
-           "  furthest kind is from it is printed: at small k the error is as much about which\n"
-           "  work this is as about the correction). Where a counter snapshot is a\n"
-           "  system call (any software event; hardware ones without rdpmc), the runner times a\n"
-           "  pausing benchmark in batches whose pauses read only the clock and counts it in\n"
-           "  batches beside them: a system call can cost the work after it more than itself (on\n"
-           "  a kernel with page-table isolation and no PCID each flushes the TLB), by an amount\n"
-           "  no constant fits; SNAPSHOTS says how much, per pair (what the snapshots added).\n"
-           "  ERROR = CORRECTED - REFERENCE\n"
-           "  (the median of the differences within a round: the two sides alternate batch by\n"
-           "  batch), target |ERROR| <= max(1 ns, 2% of REFERENCE) (1 ns at k = 1, 2% from\n"
-           "  k = 100 on), or the pair's spread printed above where that is wider (what the\n"
-           "  run itself claims; TARGET says '(spread)').\n"
-           "  Once with no counters, once with --events. Medians of the runner's\n"
-           "  clean samples; PAIRS: rounds in which both sides had one (disturbed batches are\n"
-           "  re-taken, not counted); a row with none says 'no pair' (its errors are null in the\n"
-           "  JSON) and does not pass. DRIFT: how much slower (+) or faster (-) perfgauge's\n"
-           "  machine probe ran during the row than while the pair was calibrated (before the\n"
-           "  sweep): a pair whose cost moved with the machine leaves that share of itself in\n"
-           "  ERROR, which a failed row then says when it is beyond the probe's noise (5%);\n"
-           "  - (null in the JSON) where no sample was timed to measure it.\n"
-           "Exit status 0 whatever the verdicts (it is a report); the JSON carries pass flags.\n"
-           "\noptions";
-}
-
-void add_calibrate_options(po::options_description& options) {
-    options.add_options()("help,h", "show this help")(
-        "format", po::value<std::string>()->default_value("table"), "table or json")(
-        "output,o", po::value<std::string>(),
-        "write here instead of stdout (atomically, when done; - is stdout)")(
-        "samples", po::value<std::size_t>()->default_value(20000),
-        "clock and snapshot samples (>= 100)")(
-        "events,e", po::value<std::string>()->default_value(kDefaultEvents),
-        "counters for the second sweep (events the kernel refuses are listed, not counted)")(
-        "quick",
-        "5 samples per side, no more for precision, and a 5 ms warm-up in the sweeps (a few "
-        "seconds, less precise)");
-}
-
 // The calibration and both sweeps as JSON.
 std::string calibration_json(const harness::Calibration& c,
                              const std::vector<CorrectionCheck>& checks, const RowCounts& counts) {
@@ -347,39 +289,23 @@ std::string calibration_table(const harness::Calibration& c,
 }  // namespace
 
 int calibrate_command(const std::vector<std::string>& args) {
-    po::options_description options(calibrate_usage());
-    add_calibrate_options(options);
-    const auto vm = parse_options(args, options, {});
-    if (vm.count("help")) {
-        std::cout << options << '\n';
+    const auto request = parse_calibrate_request(args);
+    if (!request)
         return kExitOk;
-    }
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "table" && format != "json")
-        throw UsageError("--format must be table or json, not '" + format + "'");
-    const std::string output = output_option(vm);  // checked before the seconds of measuring
-    refuse_outputs_over_inputs({{"-o", output}}, {});
-    const std::size_t samples = vm["samples"].as<std::size_t>();
-    if (samples < 100 || samples > 100'000'000)
-        throw UsageError("--samples must be between 100 and 100000000");
-    const std::string events = vm["events"].as<std::string>();
-    if (events.empty())
-        throw UsageError("--events must name at least one event (the first sweep has none)");
-    pmu::EventResolver().resolve(events);  // a misspelled name fails now, not after a sweep
     harness::CorrectionCheckOptions sweep;
-    if (vm.count("quick")) {
+    if (request->quick) {
         sweep.repetitions = 5;
         sweep.precision = 0;
         sweep.warmup_time_s = 0.005;
     }
 
-    const auto c = harness::calibrate(samples);
+    const auto c = harness::calibrate(request->samples);
     const std::vector<CorrectionCheck> checks = {harness::check_correction("", sweep),
-                                                 harness::check_correction(events, sweep)};
+                                                 harness::check_correction(request->events, sweep)};
     const RowCounts counts = count_rows(checks);
-    const std::string text = format == "json" ? calibration_json(c, checks, counts)
-                                              : calibration_table(c, checks, counts);
-    write_output(text, output);
+    const std::string text =
+        request->json ? calibration_json(c, checks, counts) : calibration_table(c, checks, counts);
+    write_output(text, request->output);
     return kExitOk;
 }
 

@@ -1,7 +1,7 @@
-// Shared plumbing of the perfgauge subcommands: argument parsing and error reporting.
+// Shared plumbing of the perfgauge subcommands: exit statuses, bad input, output paths and
+// files, the commands themselves. Parsing options is option_parsing.hpp's (the *_options.cpp
+// files' alone).
 #pragma once
-
-#include <boost/program_options.hpp>
 
 #include <stdexcept>
 #include <string>
@@ -10,13 +10,9 @@
 
 #include <optional>
 
-#include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/output_file.hpp"
-#include "perfgauge/harness/stat_report.hpp"
 
 namespace perfgauge::cli {
-
-namespace po = boost::program_options;
 
 /// Exit statuses shared by every subcommand (`stat` passes the command's own through instead).
 inline constexpr int kExitOk = 0;
@@ -30,38 +26,9 @@ class UsageError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-/// Parses `args` against `options` (+ positional), turning boost's errors into UsageError.
-po::variables_map parse_options(const std::vector<std::string>& args,
-                                const po::options_description& options,
-                                const po::positional_options_description& positional);
-
-/// Which ends of a Bounds interval are excluded.
-enum class Open { none, low, high, both };
-/// Where a numeric option's value must lie; no `high`: any finite value from `low` up.
-/// NaN and infinity are always outside ("inf" seconds would mean "never stop").
-struct Bounds {
-    double low;
-    std::optional<double> high;
-    Open open;
-    const char* unit;  ///< " s", " %", ""
-};
-/// The double value of --`name`; UsageError naming the option, the bounds and the value
-/// unless it lies within `bounds`.
-double bounded_option(const po::variables_map& vm, const char* name, const Bounds& bounds);
-
-/// `args` with each old spelling in `aliases` ("--repetitions") replaced by its current one
-/// ("--repeat"), "=VALUE" kept: old command lines keep working while --help shows one name.
-std::vector<std::string> canonical_spellings(
-    std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& aliases);
-
-/// The value of --format as an OutputFormat; UsageError for an unknown one, naming `choices`
-/// when the command has formats of its own beside these ("table, csv, json, md or bmf").
-harness::OutputFormat format_option(const po::variables_map& vm, const char* choices = nullptr);
-/// UsageError unless `path` can be written: checked before any work, so nothing is lost.
+/// UsageError unless `path` can be written: checked before any work, so nothing is lost. It
+/// refuses "-" (for outputs that must be files).
 void check_output_path(const std::string& path);
-/// The value of -o/--output, "" when absent or "-" (the standard stream); checked with
-/// check_output_path. check_output_path refuses "-" (for outputs that must be files).
-std::string output_option(const po::variables_map& vm);
 /// UsageError when an output names another output or one of `inputs` (result files read,
 /// executables run): harness::refuse_overlapping_paths, with perfgauge's own executable always
 /// an input. Called before any work by every command that writes files.
@@ -77,13 +44,6 @@ void write_output(const std::string& text, const std::string& output);
 /// user's choice, and would replace the result). Returns the path written.
 std::string save_result_json(const std::string& json, const std::optional<std::string>& path,
                              const std::string& stem, const std::string& output);
-
-/// The value of --backend; UsageError for an unknown one.
-harness::Backend backend_option(const po::variables_map& vm);
-/// valgrind's path when `backend` may simulate with it (nullopt: do not simulate). --backend sim
-/// insists: std::runtime_error (exit 1) when valgrind is missing or this build cannot run under
-/// it.
-std::optional<std::string> simulation_valgrind(harness::Backend backend);
 
 /// The path perfgauge runs from (/proc/self/exe), for re-running itself.
 std::string own_executable();

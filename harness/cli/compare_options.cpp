@@ -1,6 +1,5 @@
 #include "compare_options.hpp"
 
-#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "option_parsing.hpp"
 
 namespace perfgauge::cli {
 
@@ -114,15 +114,10 @@ std::optional<harness::CompareRequest> parse_compare_request(const std::vector<s
     // The positional result files: plumbing, kept out of --help.
     po::options_description hidden;
     hidden.add_options()("files", po::value<std::vector<std::string>>());
-    po::options_description all;
-    all.add(options).add(hidden);
-    po::positional_options_description positional;
-    positional.add("files", -1);
-    const auto vm = parse_options(args, all, positional);
-    if (vm.count("help")) {
-        std::cout << options << '\n';
+    const auto parsed = parse_command_line(args, options, hidden, {"files", -1});
+    if (!parsed)
         return std::nullopt;
-    }
+    const po::variables_map& vm = *parsed;
     const auto files =
         vm.count("files") ? vm["files"].as<std::vector<std::string>>() : std::vector<std::string>{};
     const bool variants = vm.count("baseline") || vm.count("contender");

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "perfgauge/harness/compare_request.hpp"
+#include "compare_request.hpp"
 
 namespace perfgauge::cli {
 

@@ -5,6 +5,7 @@
 
 #include "cli_common.hpp"
 #include "hints.hpp"
+#include "option_parsing.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/system_info.hpp"
@@ -29,21 +30,17 @@ int probe_event(const pmu::EventResolver& resolver, const std::string& name) {
 }  // namespace
 
 int doctor_command(const std::vector<std::string>& args) {
-    po::options_description options(
-        "usage: perfgauge doctor\n\n"
-        "Reports whether this machine can count hardware and software events, and why not,\n"
-        "with a one-line fix where there is one: what perf_event_open allows this process\n"
-        "(found by trying, not from perf_event_paranoid alone), whether libpfm4 knows this\n"
-        "CPU's own events, whether simulation (valgrind) is available; then what makes\n"
-        "timings unreliable here, including the gaps in a thread's time that it cannot see\n"
-        "(it spins on the clock for 50 ms: 'interruptions').\n"
-        "Exit status 1 when not even software events can be counted.\n\noptions");
-    options.add_options()("help,h", "show this help");
-    const auto vm = parse_options(args, options, {});
-    if (vm.count("help")) {
-        std::cout << options << '\n';
+    if (printed_help(
+            args,
+            "usage: perfgauge doctor\n\n"
+            "Reports whether this machine can count hardware and software events, and why not,\n"
+            "with a one-line fix where there is one: what perf_event_open allows this process\n"
+            "(found by trying, not from perf_event_paranoid alone), whether libpfm4 knows this\n"
+            "CPU's own events, whether simulation (valgrind) is available; then what makes\n"
+            "timings unreliable here, including the gaps in a thread's time that it cannot see\n"
+            "(it spins on the clock for 50 ms: 'interruptions').\n"
+            "Exit status 1 when not even software events can be counted.\n\noptions"))
         return kExitOk;
-    }
 
     const pmu::EventResolver resolver;
     harness::DoctorProbes probes;

@@ -9,6 +9,7 @@
 
 #include "cli_common.hpp"
 #include "console.hpp"
+#include "events_options.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/pmu/event_catalog.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
@@ -179,48 +180,12 @@ int list_catalog(pmu::CatalogOptions options, bool verbose) {
 }  // namespace
 
 int events_command(const std::vector<std::string>& args) {
-    po::options_description options(
-        "usage: perfgauge events [FILTER] [--tracepoints [--probe-tracepoints]] [--no-probe] [-v]\n"
-        "       perfgauge events --resolve LIST [-v]\n\n"
-        "Lists the events of every libpfm4 PMU present plus the generic perf events, with\n"
-        "whether the kernel opens each here (each is opened once, disabled, user space only).\n"
-        "FILTER is a case-insensitive substring of the name or of PMU::NAME.\n\n"
-        "LIST syntax (as perf stat -e): comma-separated names; {a,b} keeps a group together;\n"
-        ":u / :k / :uk count user / kernel / both (default: user space only); rNNNN is raw;\n"
-        "PMU::EVENT:UMASK:c=1 is libpfm4; subsystem:event is a tracepoint.\n\noptions");
-    options.add_options()("help,h", "show this help")(
-        "resolve", po::value<std::string>()->value_name("LIST"),
-        "parse and resolve LIST; print each event's group, type, config, modifiers")(
-        "tracepoints",
-        "also list tracepoints (subsystem:event; needs tracefs); one is opened to show whether "
-        "this process can count them")(
-        "probe-tracepoints",
-        "with --tracepoints: open every tracepoint (slow: ~25 ms each, minutes for all; progress "
-        "on a terminal)")("no-probe", "do not try to open each event")(
-        "verbose,v", "full descriptions; with --resolve, the whole perf_event_attr")(
-        "filter", po::value<std::string>()->default_value(""), "");
-    po::positional_options_description positional;
-    positional.add("filter", 1);
-    const auto vm = parse_options(args, options, positional);
-    if (vm.count("help")) {
-        std::cout << options << '\n';
+    const auto request = parse_events_request(args);
+    if (!request)
         return kExitOk;
-    }
-    const bool verbose = vm.count("verbose") > 0;
-    if (vm.count("resolve")) {
-        if (!vm["filter"].as<std::string>().empty()) {
-            throw UsageError("--resolve takes the list itself; a FILTER makes no sense with it");
-        }
-        return resolve_list(vm["resolve"].as<std::string>(), verbose);
-    }
-    pmu::CatalogOptions catalog;
-    catalog.filter = vm["filter"].as<std::string>();
-    catalog.tracepoints = vm.count("tracepoints") > 0;
-    catalog.try_open = vm.count("no-probe") == 0;
-    catalog.probe_each_tracepoint = vm.count("probe-tracepoints") > 0;
-    if (catalog.probe_each_tracepoint && !catalog.tracepoints)
-        throw UsageError("--probe-tracepoints goes with --tracepoints");
-    return list_catalog(catalog, verbose);
+    if (request->resolve)
+        return resolve_list(*request->resolve, request->verbose);
+    return list_catalog(request->catalog, request->verbose);
 }
 
 }  // namespace perfgauge::cli

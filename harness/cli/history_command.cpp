@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
+#include "history_options.hpp"
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
 #include "perfgauge/harness/machine_fingerprint.hpp"
@@ -77,59 +78,23 @@ std::string git_head() {
     return out;
 }
 
-struct Parsed {
-    po::variables_map vm;
-    std::vector<std::string> positional;
-};
-
-// The subcommand's options plus --db and the positional arguments; --help prints `usage`.
-std::optional<Parsed> parse(const std::vector<std::string>& args, const char* usage,
-                            po::options_description extra = po::options_description()) {
-    po::options_description options(usage);
-    options.add_options()("help,h", "show this help")(
-        "db", po::value<std::string>(), "the store: a SQLite file or postgresql://...");
-    options.add(extra);
-    po::options_description hidden;
-    hidden.add_options()("args", po::value<std::vector<std::string>>());
-    po::options_description all;
-    all.add(options).add(hidden);
-    po::positional_options_description positional;
-    positional.add("args", -1);
-    Parsed p{parse_options(args, all, positional), {}};
-    if (p.vm.count("help")) {
-        std::cout << options << '\n';
-        return std::nullopt;
-    }
-    if (p.vm.count("args"))
-        p.positional = p.vm["args"].as<std::vector<std::string>>();
-    return p;
-}
-
-// Only `add` creates a SQLite store: reading one that is not there is a mistyped path.
-enum class Create { yes, no };
-
-std::string store_location(const po::variables_map& vm) {
-    const std::string location =
-        vm.count("db") ? vm["db"].as<std::string>() : harness::default_history_location();
-    if (location.empty())
-        throw UsageError("--db: empty location");
-    return location;
-}
-
 bool on_a_server(const std::string& location) {
     return location.find("://") != std::string::npos;
 }
 
 // An output file is never the SQLite store it is made from (-o history.db would replace it).
-void refuse_output_over_store(const std::string& output, const po::variables_map& vm) {
-    const std::string location = store_location(vm);
+void refuse_output_over_store(const std::string& output, const HistoryLocation& store) {
+    const std::string location = history_store_location(store);
     if (!output.empty() && !on_a_server(location))
         refuse_outputs_over_inputs({{"-o", output}}, {{"the history store", location}});
 }
 
-std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm,
+// Only `add` creates a SQLite store: reading one that is not there is a mistyped path.
+enum class Create { yes, no };
+
+std::unique_ptr<harness::HistoryStore> open_store(const HistoryLocation& store,
                                                   Create create = Create::no) {
-    const std::string location = store_location(vm);
+    const std::string location = history_store_location(store);
     const bool server = on_a_server(location);
     if (create == Create::no && !server && !std::filesystem::exists(location)) {
         throw UsageError(fmt::format(
@@ -137,19 +102,6 @@ std::unique_ptr<harness::HistoryStore> open_store(const po::variables_map& vm,
             location));
     }
     return harness::HistoryStore::open(location);
-}
-
-std::regex pattern(const std::vector<std::string>& positional, std::size_t at) {
-    if (positional.size() <= at)
-        return std::regex(".*");
-    if (positional.size() > at + 1)
-        throw UsageError(fmt::format("one pattern, not {}", positional.size() - at));
-    try {
-        return std::regex(positional[at]);
-    } catch (const std::regex_error& e) {
-        throw UsageError(
-            fmt::format("'{}': not a regular expression ({})", positional[at], e.what()));
-    }
 }
 
 std::string short_commit(const std::string& commit) {
@@ -174,8 +126,9 @@ std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, co
 }
 
 // The matching series of --metric, for show, check and plot; UsageError when none matches.
-std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store, const Parsed& p) {
-    auto keys = selected_series(store, pattern(p.positional, 0), p.vm["metric"].as<std::string>());
+std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store,
+                                                const HistorySeriesRequest& request) {
+    auto keys = selected_series(store, history_pattern(request.patterns), request.metric);
     if (keys.empty())
         throw UsageError("no stored series matches (perfgauge history list shows the runs)");
     return keys;
@@ -189,40 +142,24 @@ std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& e
 }
 
 int add(const std::vector<std::string>& args) {
-    po::options_description extra;
-    extra.add_options()("label", po::value<std::vector<std::string>>(),
-                        "K=V recorded with each run (repeatable)")(
-        "commit", po::value<std::string>(), "the measured commit (default: git HEAD here)");
-    auto p = parse(args,
-                   "usage: perfgauge history add RESULT... [--label K=V]... [--commit REV] [--db "
-                   "...]\n\noptions",
-                   extra);
-    if (!p)
+    const auto request = parse_history_add(args);
+    if (!request)
         return kExitOk;
-    if (p->positional.empty())
-        throw UsageError("which result files? perfgauge history add RESULT.json...");
     harness::AddedRun how;
-    how.commit = p->vm.count("commit") ? p->vm["commit"].as<std::string>() : git_head();
-    if (p->vm.count("label")) {
-        for (const auto& l : p->vm["label"].as<std::vector<std::string>>()) {
-            const auto eq = l.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw UsageError(fmt::format("--label '{}': expected KEY=VALUE", l));
-            how.labels.emplace_back(l.substr(0, eq), l.substr(eq + 1));
-        }
-    }
+    how.commit = request->commit ? *request->commit : git_head();
+    how.labels = request->labels;
     // Every file is read and checked before anything is stored: a bad one adds nothing.
     std::vector<harness::RunResult> results;
-    for (const auto& path : p->positional) {
+    for (const auto& path : request->results) {
         results.push_back(read_any_result_file(path));
         const auto why = harness::unidentified_machine(results.back(), harness::machine_label(how));
         if (!why.empty())
             throw UsageError(path + ": " + why);
     }
-    auto store = open_store(p->vm, Create::yes);
+    auto store = open_store(request->store, Create::yes);
     std::string out;
     for (std::size_t i = 0; i < results.size(); ++i) {
-        how.source = p->positional[i];
+        how.source = request->results[i];
         const auto id = store->add(results[i], how);
         out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", id, how.source,
                            results[i].benchmarks.size(), short_commit(how.commit));
@@ -232,12 +169,10 @@ int add(const std::vector<std::string>& args) {
 }
 
 int list(const std::vector<std::string>& args) {
-    auto p = parse(args, "usage: perfgauge history list [--db ...]\n\noptions");
-    if (!p)
+    const auto request = parse_history_list(args);
+    if (!request)
         return kExitOk;
-    if (!p->positional.empty())
-        throw UsageError(fmt::format("unexpected argument '{}'", p->positional[0]));
-    auto store = open_store(p->vm);
+    auto store = open_store(request->store);
     std::string out =
         fmt::format("{:>5}  {:<20}  {:<10}  {:>10}  {:>12}  {:<16}  {}\n", "run", "added (UTC)",
                     "commit", "benchmarks", "sample bytes", "machine class", "source, labels");
@@ -250,25 +185,17 @@ int list(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-po::options_description metric_option() {
-    po::options_description extra;
-    extra.add_options()("metric", po::value<std::string>()->default_value(harness::kTimeMetric),
-                        "time, or an event's name as counted");
-    return extra;
-}
-
 std::string percent(double share) {
     return fmt::format("{:+.1f}%", 100 * share);
 }
 
 int show(const std::vector<std::string>& args) {
-    auto p = parse(args, "usage: perfgauge history show [REGEX] [--metric M] [--db ...]\n\noptions",
-                   metric_option());
-    if (!p)
+    const auto request = parse_history_show(args);
+    if (!request)
         return kExitOk;
-    auto store = open_store(p->vm);
+    auto store = open_store(request->store);
     const auto summaries = class_summaries(*store);
-    const auto keys = required_series(*store, *p);
+    const auto keys = required_series(*store, *request);
     std::string out;
     for (const auto& key : keys) {
         const auto entries = store->series_runs(key);
@@ -298,15 +225,11 @@ int show(const std::vector<std::string>& args) {
 }
 
 int check(const std::vector<std::string>& args) {
-    auto p = parse(args,
-                   "usage: perfgauge history check [REGEX] [--metric M] [--db ...]\n\n"
-                   "Exit status 3 when the latest run of a series is a regression against "
-                   "the runs since its last change point.\n\noptions",
-                   metric_option());
-    if (!p)
+    const auto request = parse_history_check(args);
+    if (!request)
         return kExitOk;
-    auto store = open_store(p->vm);
-    const auto keys = required_series(*store, *p);
+    auto store = open_store(request->store);
+    const auto keys = required_series(*store, *request);
     std::string out;
     int regressions = 0, unmeasured = 0;
     for (const auto& key : keys) {
@@ -367,27 +290,14 @@ int check(const std::vector<std::string>& args) {
 constexpr std::size_t kMostPlottedSeries = 12;
 
 int plot(const std::vector<std::string>& args) {
-    po::options_description extra = metric_option();
-    extra.add_options()("output,o", po::value<std::string>(), "FILE.png or FILE.svg (required)");
-    auto p = parse(args,
-                   "usage: perfgauge history plot [REGEX] [--metric M] -o FILE.png|FILE.svg "
-                   "[--db ...]\n\nEach matching series over its runs (median and 95% interval per "
-                   "run), its segments' levels and its change points marked with their size.\n\n"
-                   "options",
-                   extra);
-    if (!p)
+    const auto request = parse_history_plot(args);
+    if (!request)
         return kExitOk;
-    if (!p->vm.count("output"))
-        throw UsageError("-o FILE.png or -o FILE.svg is required");
-    const std::string output = p->vm["output"].as<std::string>();
-    const auto extension = std::filesystem::path(output).extension();
-    if (extension != ".png" && extension != ".svg")
-        throw UsageError(fmt::format("-o {}: the file must end in .png or .svg", output));
-    check_output_path(output);
-    refuse_output_over_store(output, p->vm);
-    auto store = open_store(p->vm);
+    const std::string& output = request->output;
+    refuse_output_over_store(output, request->series.store);
+    auto store = open_store(request->series.store);
     const auto summaries = class_summaries(*store);
-    const auto keys = required_series(*store, *p);
+    const auto keys = required_series(*store, request->series);
     if (keys.size() > kMostPlottedSeries) {
         throw UsageError(
             fmt::format("{} series match, more than one picture shows ({}): give a narrower REGEX",
@@ -475,30 +385,9 @@ std::string ratio(double value, double reference) {
     return reference > 0 ? fmt::format("{:.3f}x", value / reference) : "-";
 }
 
-int compare(const std::vector<std::string>& args) {
-    po::options_description extra = metric_option();
-    extra.add_options()("by", po::value<std::string>(), "machine (the only grouping so far)")(
-        "reference", po::value<std::string>(),
-        "the machine class the others are divided by: a prefix of its id or a piece of its "
-        "summary (default: the class of the earliest run)")(
-        "commit", po::value<std::string>(), "only runs of this commit (a prefix of it)");
-    auto p = parse(args,
-                   "usage: perfgauge history compare [REGEX] --by machine [--reference CLASS] "
-                   "[--commit REV] [--metric M] [--db ...]\n\nMachine classes side by side on "
-                   "the benchmarks every one of them measured: the median of each class's runs, "
-                   "as a ratio to the reference class's (larger: slower), and per instruction "
-                   "where instructions were counted on both.\n\noptions",
-                   extra);
-    if (!p)
-        return kExitOk;
-    if (!p->vm.count("by") || p->vm["by"].as<std::string>() != "machine")
-        throw UsageError("history compare needs --by machine (the only grouping so far)");
-    const auto re = pattern(p->positional, 0);
-    const std::string metric = p->vm["metric"].as<std::string>();
-    const std::string commit = p->vm.count("commit") ? p->vm["commit"].as<std::string>() : "";
-    auto store = open_store(p->vm);
-    const auto values = values_by_benchmark(*store, re, metric, commit);
-    const auto instructions = values_by_benchmark(*store, re, "instructions", commit);
+// The machine classes that measured the matching benchmarks; UsageError unless two or more.
+std::set<std::string> compared_classes(const std::map<std::string, ClassValues>& values,
+                                       const std::string& commit) {
     std::set<std::string> classes;
     for (const auto& [benchmark, by_class] : values)
         for (const auto& [machine_class, value] : by_class)
@@ -509,11 +398,19 @@ int compare(const std::vector<std::string>& args) {
                         classes.size(), classes.size() == 1 ? "" : "es",
                         commit.empty() ? "" : " at commit " + commit));
     }
+    return classes;
+}
+
+// The classes in the table's order: the reference (M0: the class --reference names, else the
+// earliest run's), then the others by id.
+std::vector<std::string> class_order(harness::HistoryStore& store,
+                                     const std::set<std::string>& classes,
+                                     const std::optional<std::string>& named) {
     std::string reference;
-    if (p->vm.count("reference")) {
-        reference = class_named(*store, classes, p->vm["reference"].as<std::string>());
+    if (named) {
+        reference = class_named(store, classes, *named);
     } else {
-        for (const auto& r : store->runs())  // in the order added
+        for (const auto& r : store.runs())  // in the order added
             if (reference.empty() && classes.count(r.machine_class))
                 reference = r.machine_class;
     }
@@ -521,7 +418,67 @@ int compare(const std::vector<std::string>& args) {
     for (const auto& c : classes)
         if (c != reference)
             order.push_back(c);
-    const auto summaries = class_summaries(*store);
+    return order;
+}
+
+// The benchmarks measured on every class, a row each (and a row per instruction where
+// instructions were counted on every class), with what the geometric means need.
+struct ComparisonRows {
+    std::string text;
+    std::vector<double> log_sums;  ///< per class: the sum of log(value / reference's)
+    std::size_t common = 0, left_out = 0;
+};
+
+bool on_every_class(const ClassValues& v, const std::vector<std::string>& order) {
+    for (const auto& c : order)
+        if (!v.count(c))
+            return false;
+    return true;
+}
+
+// Per instruction: how much of the difference is the machine, not the instruction count (a
+// different compiler or ISA path executes a different number of instructions).
+std::string per_instruction_row(const ClassValues& by_class, const ClassValues& counted,
+                                const std::vector<std::string>& order) {
+    const double ref_per = by_class.at(order[0]) / counted.at(order[0]);
+    std::string out = fmt::format("{:<32} {:>14.6g}", "  per instruction", ref_per);
+    for (std::size_t i = 1; i < order.size(); ++i) {
+        const double n = counted.at(order[i]);
+        out += fmt::format(" {:>10}", n > 0 ? ratio(by_class.at(order[i]) / n, ref_per) : "-");
+    }
+    return out + "\n";
+}
+
+ComparisonRows benchmark_rows(const std::map<std::string, ClassValues>& values,
+                              const std::map<std::string, ClassValues>& instructions,
+                              const std::vector<std::string>& order, const std::string& metric) {
+    ComparisonRows rows;
+    rows.log_sums.assign(order.size(), 0);
+    for (const auto& [benchmark, by_class] : values) {
+        if (!on_every_class(by_class, order)) {
+            ++rows.left_out;
+            continue;
+        }
+        ++rows.common;
+        const double ref = by_class.at(order[0]);
+        rows.text += fmt::format("{:<32} {:>14.6g}", benchmark, ref);
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            rows.text += fmt::format(" {:>10}", ratio(by_class.at(order[i]), ref));
+            if (ref > 0 && by_class.at(order[i]) > 0)
+                rows.log_sums[i] += std::log(by_class.at(order[i]) / ref);
+        }
+        rows.text += "\n";
+        const auto counted = instructions.find(benchmark);
+        if (metric != "instructions" && counted != instructions.end() &&
+            on_every_class(counted->second, order) && counted->second.at(order[0]) > 0)
+            rows.text += per_instruction_row(by_class, counted->second, order);
+    }
+    return rows;
+}
+
+std::string comparison_text(harness::HistoryStore& store, const std::vector<std::string>& order,
+                            const std::string& metric, const ComparisonRows& rows) {
+    const auto summaries = class_summaries(store);
     std::string out = "machine classes (ratios: value / the reference's; larger is slower):\n";
     for (std::size_t i = 0; i < order.size(); ++i)
         out += fmt::format("  M{}  {}  {}{}\n", i, order[i], summaries.at(order[i]),
@@ -529,81 +486,52 @@ int compare(const std::vector<std::string>& args) {
     out += fmt::format("{:<32} {:>14}", "benchmark [" + metric + "]", "M0");
     for (std::size_t i = 1; i < order.size(); ++i)
         out += fmt::format(" {:>10}", fmt::format("M{}/M0", i));
-    out += "\n";
-    std::vector<double> log_sums(order.size(), 0);
-    std::size_t common = 0, left_out = 0;
-    const auto on_every_class = [&](const ClassValues& v) {
-        for (const auto& c : order)
-            if (!v.count(c))
-                return false;
-        return true;
-    };
-    for (const auto& [benchmark, by_class] : values) {
-        if (!on_every_class(by_class)) {
-            ++left_out;
-            continue;
-        }
-        ++common;
-        const double ref = by_class.at(reference);
-        out += fmt::format("{:<32} {:>14.6g}", benchmark, ref);
-        for (std::size_t i = 1; i < order.size(); ++i) {
-            out += fmt::format(" {:>10}", ratio(by_class.at(order[i]), ref));
-            if (ref > 0 && by_class.at(order[i]) > 0)
-                log_sums[i] += std::log(by_class.at(order[i]) / ref);
-        }
-        out += "\n";
-        // Per instruction: how much of the difference is the machine, not the instruction count
-        // (a different compiler or ISA path executes a different number of instructions).
-        const auto counted = instructions.find(benchmark);
-        if (metric != "instructions" && counted != instructions.end() &&
-            on_every_class(counted->second) && counted->second.at(reference) > 0) {
-            const double ref_per = ref / counted->second.at(reference);
-            out += fmt::format("{:<32} {:>14.6g}", "  per instruction", ref_per);
-            for (std::size_t i = 1; i < order.size(); ++i) {
-                const double n = counted->second.at(order[i]);
-                out +=
-                    fmt::format(" {:>10}", n > 0 ? ratio(by_class.at(order[i]) / n, ref_per) : "-");
-            }
-            out += "\n";
-        }
-    }
-    if (common == 0) {
+    out += "\n" + rows.text;
+    out += fmt::format("{:<32} {:>14}", "geometric mean", "");
+    for (std::size_t i = 1; i < order.size(); ++i)
+        out += fmt::format(" {:>10}",
+                           fmt::format("{:.3f}x", std::exp(rows.log_sums[i] / rows.common)));
+    out += fmt::format(
+        "\n{} benchmark{} on every class{}\n", rows.common, rows.common == 1 ? "" : "s",
+        rows.left_out ? fmt::format(", {} left out (not measured on every class)", rows.left_out)
+                      : "");
+    return out;
+}
+
+int compare(const std::vector<std::string>& args) {
+    const auto request = parse_history_compare(args);
+    if (!request)
+        return kExitOk;
+    auto store = open_store(request->store);
+    const auto values =
+        values_by_benchmark(*store, request->pattern, request->metric, request->commit);
+    const auto instructions =
+        values_by_benchmark(*store, request->pattern, "instructions", request->commit);
+    const auto order =
+        class_order(*store, compared_classes(values, request->commit), request->reference);
+    const ComparisonRows rows = benchmark_rows(values, instructions, order, request->metric);
+    if (rows.common == 0) {
         throw UsageError(fmt::format(
             "no matching benchmark was measured on every machine class ({} measured on some "
             "only): narrow the REGEX or --commit",
-            left_out));
+            rows.left_out));
     }
-    out += fmt::format("{:<32} {:>14}", "geometric mean", "");
-    for (std::size_t i = 1; i < order.size(); ++i)
-        out += fmt::format(" {:>10}", fmt::format("{:.3f}x", std::exp(log_sums[i] / common)));
-    out += fmt::format(
-        "\n{} benchmark{} on every class{}\n", common, common == 1 ? "" : "s",
-        left_out ? fmt::format(", {} left out (not measured on every class)", left_out) : "");
-    write_output(out, "");
+    write_output(comparison_text(*store, order, request->metric, rows), "");
     return kExitOk;
 }
 
 int export_history(const std::vector<std::string>& args) {
-    po::options_description extra;
-    extra.add_options()("format", po::value<std::string>()->default_value("csv"), "csv or json")(
-        "output,o", po::value<std::string>(), "write here instead of stdout (atomically)");
-    auto p = parse(args,
-                   "usage: perfgauge history export [REGEX] --format csv|json [-o FILE] [--db "
-                   "...]\n\nOne row (csv) or object (json) per run, benchmark and metric, with "
-                   "every sample.\n\noptions",
-                   extra);
-    if (!p)
+    const auto request = parse_history_export(args);
+    if (!request)
         return kExitOk;
-    const auto format = p->vm["format"].as<std::string>();
-    if (format != "csv" && format != "json")
-        throw UsageError(fmt::format("--format {}: expected csv or json", format));
-    const auto re = pattern(p->positional, 0);
-    const std::string output = output_option(p->vm);
-    refuse_output_over_store(output, p->vm);
-    auto store = open_store(p->vm);
+    const bool json = request->format == HistoryExportFormat::json;
+    const std::regex& re = request->pattern;
+    const std::string& output = request->output;
+    refuse_output_over_store(output, request->store);
+    auto store = open_store(request->store);
     std::string text;
     nlohmann::json array = nlohmann::json::array();
-    if (format == "csv")
+    if (!json)
         text =
             "run,commit,measured_at,machine_class,benchmark,metric,unit,source,median,spread,"
             "samples\n";
@@ -616,7 +544,7 @@ int export_history(const std::vector<std::string>& args) {
     for (const auto& m : store->measurements()) {
         if (!std::regex_search(m.benchmark, re))
             continue;
-        if (format == "json") {
+        if (json) {
             array.push_back({{"run", m.run_id},
                              {"commit", m.commit},
                              {"measured_at", m.measured_at},
@@ -635,33 +563,18 @@ int export_history(const std::vector<std::string>& args) {
                             quoted(m.metric), m.unit, m.source, m.median, m.spread,
                             fmt::join(m.samples, ";"));
     }
-    if (format == "json")
+    if (json)
         text = array.dump(2) + "\n";
     write_output(text, output);
     return kExitOk;
 }
 
 int forget(const std::vector<std::string>& args) {
-    auto p = parse(args, "usage: perfgauge history forget RUN_ID... [--db ...]\n\noptions");
-    if (!p)
+    const auto request = parse_history_forget(args);
+    if (!request)
         return kExitOk;
-    if (p->positional.empty())
-        throw UsageError(
-            "which runs? perfgauge history forget RUN_ID... (history list shows them)");
-    std::vector<std::int64_t> ids;
-    for (const auto& a : p->positional) {
-        std::size_t used = 0;
-        long long id = 0;
-        try {
-            id = std::stoll(a, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != a.size() || id <= 0)
-            throw UsageError(fmt::format("'{}' is not a run id (a positive integer)", a));
-        ids.push_back(id);
-    }
-    auto store = open_store(p->vm);
+    const auto& ids = request->runs;
+    auto store = open_store(request->store);
     const auto existed = store->forget(ids);
     write_output(fmt::format("forgot {} run{}{}\n", existed, existed == 1 ? "" : "s",
                              existed < ids.size() ? " (the others were not stored)" : ""),

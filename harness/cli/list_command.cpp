@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "option_parsing.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/workloads/suite.hpp"
@@ -13,16 +14,12 @@
 namespace perfgauge::cli {
 
 int list_command(const std::vector<std::string>& args) {
-    po::options_description options(
-        "usage: perfgauge list\n\nWhat perfgauge run can run here: workloads, varint variants "
-        "(with why one cannot run on this CPU), distributions, shapes, cache states, and the "
-        "default working-set sweep for this machine's caches.\n\noptions");
-    options.add_options()("help,h", "show this help");
-    const auto vm = parse_options(args, options, {});
-    if (vm.count("help")) {
-        std::cout << options << '\n';
+    if (printed_help(
+            args,
+            "usage: perfgauge list\n\nWhat perfgauge run can run here: workloads, varint variants "
+            "(with why one cannot run on this CPU), distributions, shapes, cache states, and the "
+            "default working-set sweep for this machine's caches.\n\noptions"))
         return kExitOk;
-    }
     const auto system = harness::collect_system_info();
     fmt::print(
         "workloads: varint (decode varint32, protobuf wire format), memcpy (speed of "

@@ -19,6 +19,7 @@
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
+#include "plot_options.hpp"
 #include "plot_python.hpp"
 #include "result_input.hpp"
 
@@ -118,42 +119,11 @@ int draw_with_script(const std::string& python, const fs::path& script,
 }
 
 int plot_command(const std::vector<std::string>& args) {
-    po::options_description options(
-        "usage: perfgauge plot RESULT.json -o FILE.png|FILE.svg [--counters LIST|none]\n\n"
-        "Draws a perfgauge run result: working-set size against time per item, one column per "
-        "cache state, one line per variant / distribution / shape (IQR shaded), dotted lines "
-        "at the cache sizes, and a row per counter labelled with its source ([hw], [sw], "
-        "[sim]). Also every result compare reads: stat results and Google Benchmark JSON, "
-        "by the last number of each benchmark's name (BM_x/4096), else one point per "
-        "benchmark. Runs scripts/plot_sweep.py with a Python that has matplotlib "
-        "($PERFGAUGE_PYTHON, else /usr/bin/python3, else python3 on PATH).\n\noptions");
-    options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
-                                                      "FILE.png or FILE.svg (required)")(
-        "counters", po::value<std::string>(),
-        "counter rows, comma-separated (default: instructions,branch-misses when counted; "
-        "none: time only)");
-    po::options_description hidden;
-    hidden.add_options()("result", po::value<std::string>());
-    po::options_description all;
-    all.add(options).add(hidden);
-    po::positional_options_description positional;
-    positional.add("result", 1);
-    const auto vm = parse_options(args, all, positional);
-    if (vm.count("help")) {
-        std::cout << options << '\n';
+    const auto request = parse_plot_request(args);
+    if (!request)
         return kExitOk;
-    }
-    if (!vm.count("result"))
-        throw UsageError("which result? usage: perfgauge plot RESULT.json -o FILE.png");
-    if (!vm.count("output"))
-        throw UsageError("-o FILE.png or -o FILE.svg is required");
-    const std::string result = vm["result"].as<std::string>();
-    const std::string output = vm["output"].as<std::string>();
-    const auto extension = fs::path(output).extension();
-    if (extension != ".png" && extension != ".svg")
-        throw UsageError(fmt::format("-o {}: the file must end in .png or .svg", output));
-    read_input_file(result);  // UsageError when it cannot be read
-    check_output_path(output);
+    const std::string& result = request->result;
+    const std::string& output = request->output;
 
     const auto script = plotting_script("plot_sweep.py");
     const auto python = python_for_plotting();
@@ -184,9 +154,9 @@ int plot_command(const std::vector<std::string>& args) {
                                             output,
                                             "--per",
                                             std::string(harness::sample_unit(read.kind))};
-    if (vm.count("counters")) {
+    if (request->counters) {
         script_args.push_back("--counters");
-        script_args.push_back(vm["counters"].as<std::string>());
+        script_args.push_back(*request->counters);
     }
     const int status = draw_with_script(python, script, script_args, output);
     // The picture shows simulated misses beside measured times: where they disagree, why (once).

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/result.hpp"
 
 namespace perfgauge::cli {
 

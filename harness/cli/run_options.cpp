@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "backend_option.hpp"
+#include "option_parsing.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/process_fanout.hpp"
 #include "perfgauge/harness/request_json.hpp"
@@ -356,10 +358,18 @@ std::optional<int> pin_option(const po::variables_map& vm) {
 }
 
 // --internal-request JSON: this perfgauge is one of a run's measuring processes (--processes,
-// --against), and its parent wrote the request (run_request_to_json), validated already.
-harness::RunRequest request_from_parent(const std::string& text) {
+// --against), or with --internal-sim-child its simulation child; its parent wrote the request
+// (run_request_to_json), validated already.
+harness::RunRequest request_from_parent(const std::string& text,
+                                        const std::optional<std::string>& sim_manifest) {
     try {
         auto request = harness::run_request_from_json(text, PERFGAUGE_VERSION);
+        if (sim_manifest) {
+            if (request.measuring_child)
+                throw harness::RequestError("a measuring process's request for the simulation");
+            request.sim_child_manifest = *sim_manifest;
+            return request;
+        }
         if (!request.measuring_child ||
             request.measuring_child->index >= request.measuring_child->count)
             throw harness::RequestError("a request for no measuring process");
@@ -586,8 +596,15 @@ std::optional<harness::RunRequest> parse_run_request(const std::vector<std::stri
     }
     if (vm.count("internal-measure-child"))
         throw UsageError("--internal-measure-child is perfgauge's own; use --processes");
+    const auto sim_manifest = vm.count("internal-sim-child")
+                                  ? std::optional(vm["internal-sim-child"].as<std::string>())
+                                  : std::nullopt;
     if (vm.count("internal-request"))
-        return request_from_parent(vm["internal-request"].as<std::string>());
+        return request_from_parent(vm["internal-request"].as<std::string>(), sim_manifest);
+    if (sim_manifest) {
+        throw UsageError(
+            "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
+    }
     harness::RunRequest request;
     // Checked first: a bad number is refused at once, before the machine is probed.
     read_timing(vm, request);
@@ -597,10 +614,6 @@ std::optional<harness::RunRequest> parse_run_request(const std::vector<std::stri
     if (request.sim_items < 1 || request.sim_items > 10000000000)
         throw UsageError(
             fmt::format("--sim-items must be 1 to 10000000000, not {}", request.sim_items));
-    if (vm.count("internal-sim-child")) {
-        request.sim_child_manifest = vm["internal-sim-child"].as<std::string>();
-        return request;
-    }
     if (vm.count("seed"))
         request.seed = unsigned_option(vm, "seed", "a non-negative integer");
     request.interleave = vm.count("no-interleave") == 0;

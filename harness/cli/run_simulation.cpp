@@ -9,14 +9,21 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/measuring_request.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/request_json.hpp"
 #include "perfgauge/harness/simulation_stage.hpp"
+#include "perfgauge/harness/simulation_valgrind.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/pmu/callgrind_output.hpp"
 #include "perfgauge/pmu/event_name.hpp"
 #include "run_suite.hpp"
 
 namespace perfgauge::cli {
+
+std::optional<std::string> simulation_valgrind(harness::Backend backend) {
+    return harness::simulation_valgrind(backend, "--backend sim");
+}
 
 std::string describe_caches(const harness::SimulatedCaches& caches) {
     std::vector<std::string> parts;
@@ -71,10 +78,12 @@ harness::SimulationResult run_simulation(const harness::RunRequest& run,
     request.setup.i1 = caches.i1;
     request.setup.d1 = caches.d1;
     request.setup.ll = caches.ll;
-    request.program = {own_executable(), "run"};
-    for (auto& a : suite_arguments(run.selection))
-        request.program.push_back(std::move(a));
-    request.program.push_back(fmt::format("--sim-items={}", run.sim_items));
+    // The child builds the same suite from the same request, handed over as JSON like a
+    // measuring process's (harness::simulate adds where its manifest goes).
+    request.program = {
+        own_executable(), "run",
+        "--internal-request=" + harness::run_request_to_json(harness::simulation_child_request(run),
+                                                             PERFGAUGE_VERSION)};
     request.events = plan.simulated_events();
     request.jobs = simulation_jobs(run);
     const bool cache_sim = harness::needs_cache_simulation(request.events);

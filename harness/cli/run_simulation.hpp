@@ -16,6 +16,11 @@
 
 namespace perfgauge::cli {
 
+/// valgrind's path when `backend` may simulate with it (nullopt: do not simulate). --backend sim
+/// insists: std::runtime_error (exit 1) when valgrind is missing or this build cannot run under
+/// it. For run and stat.
+std::optional<std::string> simulation_valgrind(harness::Backend backend);
+
 /// "--I1=32768,8,64 --D1=... --LL=..." for the caches given to valgrind; empty when none.
 std::string describe_caches(const harness::SimulatedCaches& caches);
 
@@ -24,17 +29,19 @@ harness::SimulatedCaches simulated_caches_for(const workloads::SuiteSpec& spec,
                                               const harness::SuiteSelection& selection,
                                               const harness::SystemInfo& system);
 
-/// Inside valgrind (--internal-sim-child, the request's manifest path): builds the same suite (not
-/// checking the decoders again, and cutting iterations of more than --sim-items items to their
-/// first --sim-items), runs each benchmark between client requests in a process of its own,
-/// --sim-jobs at once, writes the manifest. UsageError when not under valgrind.
+/// Inside valgrind (the parent's request as JSON, with --internal-sim-child naming the manifest):
+/// builds the same suite (not checking the decoders again, and cutting iterations of more than
+/// --sim-items items to their first --sim-items), runs each benchmark between client requests in
+/// a process of its own, --sim-jobs at once, writes the manifest. UsageError when not under
+/// valgrind.
 int run_simulation_child(const harness::RunRequest& request, const workloads::SuiteSpec& spec,
                          const harness::SystemInfo& system);
 
 /// --sim-jobs, 0 meaning one per CPU this process may use.
 unsigned simulation_jobs(const harness::RunRequest& request);
 
-/// Parent: perfgauge itself, with the same suite options, under callgrind.
+/// Parent: perfgauge itself, handed the run's request (simulation_child_request), under
+/// callgrind.
 harness::SimulationResult run_simulation(const harness::RunRequest& request,
                                          const harness::EventPlan& plan,
                                          const harness::SimulatedCaches& caches,

@@ -28,14 +28,6 @@ std::string bytes_text(std::uint64_t bytes) {
     return fmt::format("{:.1f} {} ({} bytes)", value, units[unit], bytes);
 }
 
-template <class T, class Name>
-std::string joined(const std::vector<T>& values, Name name) {
-    std::vector<std::string> names;
-    for (const auto& v : values)
-        names.emplace_back(name(v));
-    return fmt::format("{}", fmt::join(names, ","));
-}
-
 std::string param(const std::vector<std::pair<std::string, std::string>>& params,
                   const std::string& key) {
     for (const auto& [k, v] : params) {
@@ -43,16 +35,6 @@ std::string param(const std::vector<std::pair<std::string, std::string>>& params
             return v;
     }
     throw std::logic_error("a built-in benchmark without the param " + key);
-}
-
-// --l1d, --l2, --l3 and --data-seed: what every child's suite shares with the run's.
-void add_cache_arguments(const harness::SuiteSelection& selection, std::vector<std::string>& out) {
-    for (const auto& [name, size] : {std::pair{"l1d", selection.l1d}, std::pair{"l2", selection.l2},
-                                     std::pair{"l3", selection.l3}}) {
-        if (size)
-            out.push_back(fmt::format("--{}={}", name, workloads::size_label(*size)));
-    }
-    out.push_back(fmt::format("--data-seed={}", selection.data_seed));
 }
 
 // The machine's caches as best known: sysfs, else CPUID (some hypervisors give no sysfs cache
@@ -141,20 +123,6 @@ void check_suite_memory(const workloads::SuiteSpec& spec) {
             ? ", memcpy's copies"
             : "",
         bytes_text(*available), spec.sizes.empty() ? " (or a smaller --l3)" : ""));
-}
-
-std::vector<std::string> suite_arguments(const harness::SuiteSelection& selection) {
-    std::vector<std::string> out = {
-        "--workload=" + joined(selection.workloads, [](const std::string& w) { return w; }),
-        "--variant=" + joined(selection.variants, [](const std::string& v) { return v; }),
-        "--dist=" + joined(selection.distributions, workloads::distribution_name),
-        "--shape=" + joined(selection.shapes, workloads::shape_name),
-        "--cache=" + joined(selection.caches, workloads::cache_state_name)};
-    if (!selection.sizes.empty())
-        out.push_back("--sizes=" +
-                      joined(selection.sizes, [](std::uint64_t s) { return std::to_string(s); }));
-    add_cache_arguments(selection, out);
-    return out;
 }
 
 harness::SuiteSelection single_benchmark_selection(

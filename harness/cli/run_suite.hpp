@@ -1,5 +1,5 @@
 // perfgauge run's suite: the request's selection on this machine (cache sizes detected or
-// measured), checked against available memory; and the selection as a child's arguments.
+// measured), checked against available memory; and one benchmark's selection for a child.
 #pragma once
 
 #include <string>
@@ -10,10 +10,6 @@
 #include "perfgauge/workloads/suite.hpp"
 
 namespace perfgauge::cli {
-
-/// The options that decide which benchmarks exist and on what data, as arguments: a child
-/// perfgauge (a measuring process, the simulation) rebuilds exactly the same suite from them.
-std::vector<std::string> suite_arguments(const harness::SuiteSelection& selection);
 
 /// One benchmark's selection (--workload, --variant, --dist, --shape, --cache, --sizes from its
 /// params), with the cache sizes and data seed of `selection`: a child perfgauge given it builds

@@ -5,7 +5,9 @@
 #include <iostream>
 #include <set>
 
+#include "backend_option.hpp"
 #include "cli_common.hpp"
+#include "option_parsing.hpp"
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/stat.hpp"
 

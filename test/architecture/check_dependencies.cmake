@@ -4,7 +4,10 @@
 #     pmu's header-only vocabulary is allowed, the perfgauge_pmu library is not;
 #   - workloads depend on the measuring interface, not on the simulated backend or stat;
 #   - orchestration (a run's measuring processes) starts processes and merges their results:
-#     it measures nothing itself, so it links neither measure, sim nor stat.
+#     it measures nothing itself, so it links neither measure, sim nor stat;
+#   - the commands that only read results (compare, export, plot) and the command line's
+#     plumbing they share live in perfgauge_cli_readonly, which links neither measure, sim nor
+#     stat: reading a result never reaches counter or measuring code.
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR} -G ${GENERATOR}
                         -DCMAKE_BUILD_TYPE=Release --graphviz=${WORK_DIR}/deps.dot
@@ -30,4 +33,5 @@ endfunction()
 forbid(perfgauge_results "perfgauge_pmu;perfgauge_measure;perfgauge_system;perfgauge_stat;perfgauge_sim")
 forbid(perfgauge_workloads "perfgauge_sim;perfgauge_stat")
 forbid(perfgauge_orchestrate "perfgauge_measure;perfgauge_sim;perfgauge_stat")
+forbid(perfgauge_cli_readonly "perfgauge_measure;perfgauge_sim;perfgauge_stat")
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -11,6 +11,31 @@ function(run)
   set(last_output "${out}" PARENT_SCOPE)
 endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+
+# Every installed header includes only installed headers: a perfgauge header it names must be
+# in the install tree, else a user's #include of it fails (issue 37, item 4).
+file(GLOB_RECURSE installed RELATIVE ${WORK_DIR}/prefix/include
+     ${WORK_DIR}/prefix/include/perfgauge/*.h ${WORK_DIR}/prefix/include/perfgauge/*.hpp)
+if(NOT installed)
+  message(FATAL_ERROR "no header installed under ${WORK_DIR}/prefix/include/perfgauge")
+endif()
+set(missing "")
+foreach(header ${installed})
+  file(STRINGS ${WORK_DIR}/prefix/include/${header} includes
+       REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]perfgauge/")
+  foreach(line ${includes})
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]*)[>\"].*" "\\1" named "${line}")
+    if(NOT EXISTS ${WORK_DIR}/prefix/include/${named})
+      list(APPEND missing "${header} includes ${named}, which is not installed")
+    endif()
+  endforeach()
+endforeach()
+if(missing)
+  list(JOIN missing "\n  " listed)
+  message(FATAL_ERROR "installed headers include headers that are not installed:\n  ${listed}")
+endif()
+list(LENGTH installed count)
+message(STATUS "${count} installed headers include only installed ones")
 # Configures and builds the consumer in WORK_DIR/<build> with the extra cache arguments.
 function(consume build)
   run(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/${build} -G ${GENERATOR}

@@ -16,8 +16,8 @@
 #include "pause_contexts.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/native_columns.hpp"
+#include "perfgauge/harness/precision.hpp"
 #include "perfgauge/harness/reliability.hpp"
-#include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {

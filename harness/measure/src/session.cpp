@@ -6,11 +6,9 @@
 #include <string_view>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "perfgauge/harness/json_text.hpp"
+#include "perfgauge/harness/session_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
-#include "perfgauge/harness/text_table.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 
 namespace perfgauge::harness {
@@ -19,9 +17,6 @@ namespace {
 
 constexpr const char* kCalibrationRegion = "(calibration)";
 constexpr const char* kCalibrationInner = "(calibration, nested)";
-// A region whose corrected time is below this share of its raw time is said to rest on what
-// was subtracted.
-constexpr double kMostlySubtracted = 0.5;
 
 // perfgauge stat's simulation asks for region dumps (PERFGAUGE_REGIONS=callgrind); a user's own
 // callgrind run of the program keeps its usual single dump.
@@ -346,170 +341,45 @@ void Session::calibrate(std::size_t samples) {
     bookkeeping_ns_ = 0;
 }
 
-double shown_corrected(double value, const std::string& what, std::vector<std::string>& notes,
-                       CorrectedUnit unit) {
-    if (value >= 0)
-        return value;
-    notes.push_back(fmt::format(
-        "{}: corrected {} is below zero (within the calibration's noise, or the region is "
-        "emptier than an empty region); shown as 0",
-        what, unit == CorrectedUnit::nanoseconds ? format_duration_ns(value) : format_si(value)));
-    return 0;
-}
-
 std::string Session::report(OutputFormat format) const {
+    SessionReport report;
+    report.clock = clock_.name();
+    report.overhead_ns = overhead_.ns;
+    report.nested_overhead_ns = nested_overhead_.ns;
+    report.bookkeeping_count = bookkeeping_count_;
+    report.bookkeeping_ns = bookkeeping_ns_;
+    report.regions_ended_elsewhere = regions_ended_elsewhere();
     std::vector<std::size_t> counted;  // event columns: refused ones are listed once below
     for (std::size_t i = 0; i < event_names_.size(); ++i) {
-        if (counters_.events()[i].opened)
+        if (counters_.events()[i].opened) {
             counted.push_back(i);
+            report.counted_events.push_back(event_names_[i]);
+        }
     }
-    // CSV gives the nesting as a DEPTH column; the other tables indent the name.
-    const bool depth_column = format == OutputFormat::csv;
-    std::vector<std::string> headers = {"REGION",    "COUNT",  "TIME/ENTRY",
-                                        "CORRECTED", "MEDIAN", "SPREAD"};
-    if (depth_column)
-        headers.insert(headers.begin() + 1, "DEPTH");
-    for (const std::size_t i : counted)
-        headers.push_back(event_names_[i] + "/ENTRY");
-    std::vector<TextTable::Align> align(headers.size(), TextTable::Align::right);
-    align.front() = TextTable::Align::left;
-    TextTable table(headers, align);
-    std::vector<std::string> notes;
-    std::vector<std::string> mostly_subtracted;  // "name (80%)"
-    nlohmann::json regions = nlohmann::json::array();
     for (const auto& r : results_) {
         if (r.count == 0)
             continue;
-        const double n = static_cast<double>(r.count);
-        const Summary s = summarize(r.entry_ns);
-        const double corrected_ns = shown_corrected(r.corrected_time_ns, r.name + " total time",
-                                                    notes, CorrectedUnit::nanoseconds);
-        const double median_ns =
-            shown_corrected(s.median, r.name + " median entry", notes, CorrectedUnit::nanoseconds);
-        // IQR / median means nothing around a median shown as 0: "-", null in the JSON.
-        const bool spread_shown = median_ns > 0;
-        std::vector<std::string> row = {
-            depth_column ? r.name : std::string(2 * r.depth, ' ') + r.name,
-            std::to_string(r.count),
-            format_duration_ns(r.time_ns / n),
-            format_duration_ns(corrected_ns / n),
-            format_duration_ns(median_ns),
-            spread_shown ? fmt::format("{:.1f}%", 100 * s.relative_spread) : "-"};
-        if (depth_column)
-            row.insert(row.begin() + 1, std::to_string(r.depth));
-        nlohmann::json region = {{"name", r.name},
-                                 {"depth", r.depth},
-                                 {"count", r.count},
-                                 {"time_ns_per_entry", r.time_ns / n},
-                                 {"corrected_ns_per_entry", corrected_ns / n},
-                                 {"median_corrected_ns", median_ns},
-                                 {"relative_iqr", spread_shown ? nlohmann::json(s.relative_spread)
-                                                               : nlohmann::json(nullptr)},
-                                 {"entries_in_median", r.entry_ns.size()},
-                                 {"counters", nlohmann::json::object()}};
-        for (const std::size_t i : counted) {
-            const double c = shown_corrected(r.corrected_counters[i],
-                                             r.name + " total " + event_names_[i], notes);
-            row.push_back(format_si(c / n));
-            region["counters"][event_names_[i]] = c / n;
-        }
-        // (Below zero it has its own note.)
-        if (r.time_ns > 0 && r.corrected_time_ns >= 0 &&
-            r.corrected_time_ns < kMostlySubtracted * r.time_ns) {
-            mostly_subtracted.push_back(
-                fmt::format("{} ({:.0f}%)", r.name, 100 * (1 - r.corrected_time_ns / r.time_ns)));
-        }
-        if (r.entry_ns.size() < r.count) {
-            notes.push_back(fmt::format("{}: median and spread over its first {} of {} entries",
-                                        r.name, r.entry_ns.size(), r.count));
-        }
-        table.add_row(std::move(row));
-        regions.push_back(std::move(region));
+        SessionRegionReport region{r.name, r.depth,   r.count, r.time_ns, r.corrected_time_ns,
+                                   {},     r.entry_ns};
+        for (const std::size_t i : counted)
+            region.corrected_counters.push_back(r.corrected_counters[i]);
+        report.regions.push_back(std::move(region));
     }
-    notes.insert(notes.begin(),
-                 fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED, MEDIAN "
-                             "and counters); SPREAD = IQR / median of the corrected entries",
-                             clock_.name(), format_duration_ns(overhead_.ns)));
-    if (!mostly_subtracted.empty()) {
-        // What remains is a small difference of two large numbers, each calibrated to a few
-        // percent (with software counters, whose reads are system calls, a child's cost moved
-        // by 7-15% between processes here).
-        notes.push_back(fmt::format(
-            "mostly measurement subtracted (its own, and the regions' inside it), as a share of "
-            "raw time: {}; a corrected time there is uncertain by several percent of the raw",
-            fmt::join(mostly_subtracted, ", ")));
-    }
-    for (const auto& [inner, outer] : closed_with_parent_) {
-        notes.push_back(fmt::format(
-            "'{}' was still open when '{}' around it closed: it closed with it, its time "
-            "ending there (regions closed out of order)",
-            results_[inner].name, results_[outer].name));
-    }
+    for (const auto& [inner, outer] : closed_with_parent_)
+        report.closed_with_parent.emplace_back(results_[inner].name, results_[outer].name);
     // Their finished entries are in the table; the open ones have no end yet. Entries whose
-    // Region ended on another thread are not open: they are dropped (said below).
+    // Region ended on another thread are not open: they are dropped (said in the report).
     std::vector<std::uint64_t> dropped = to_drop_;
     {
         const std::lock_guard lock(abandoned_mutex_);
         dropped.insert(dropped.end(), abandoned_by_others_.begin(), abandoned_by_others_.end());
     }
-    std::vector<std::string> open_names;
     for (const auto& open : stack_) {
         if (std::find(dropped.begin(), dropped.end(), open.serial) == dropped.end())
-            open_names.push_back("'" + results_[open.slot].name + "'");
+            report.still_open.push_back(results_[open.slot].name);
     }
-    if (!open_names.empty()) {
-        notes.push_back(
-            fmt::format("still open when this report was made (their open entries "
-                        "are not included): {}",
-                        fmt::join(open_names, ", ")));
-    }
-    if (const std::size_t elsewhere = regions_ended_elsewhere(); elsewhere > 0) {
-        notes.push_back(fmt::format(
-            "{} region{} ended on another thread than the session's, each dropped uncounted if "
-            "still open then (a Region must end on the thread that opened it; each thread that "
-            "measures makes its own Session)",
-            elsewhere, elsewhere == 1 ? "" : "s"));
-    }
-    if (bookkeeping_count_ > 0) {
-        notes.push_back(fmt::format(
-            "perfgauge's own bookkeeping inside regions (new names, entry buffers growing): {} "
-            "time{}, {} in all, taken out of the regions around it",
-            bookkeeping_count_, bookkeeping_count_ == 1 ? "" : "s",
-            format_duration_ns(bookkeeping_ns_)));
-    }
-    for (const auto& u : unsupported_)
-        notes.push_back(fmt::format("not counted: {}", u));
-    switch (format) {
-        case OutputFormat::json: {
-            const nlohmann::json j = {{kSchemaVersionKey, kResultSchemaVersion},
-                                      {"clock", clock_.name()},
-                                      {"overhead_ns", overhead_.ns},
-                                      {"nested_overhead_ns", nested_overhead_.ns},
-                                      {"bookkeeping_count", bookkeeping_count_},
-                                      {"bookkeeping_ns", bookkeeping_ns_},
-                                      {"regions_ended_elsewhere", regions_ended_elsewhere()},
-                                      {"regions", regions},
-                                      {"not_counted", unsupported_},
-                                      {"notes", notes}};
-            // Names are the user's bytes: invalid UTF-8 becomes U+FFFD rather than an
-            // exception.
-            return json_text(j);
-        }
-        case OutputFormat::csv:
-            return table.render_csv();
-        case OutputFormat::markdown: {
-            std::string out = table.render_markdown() + "\n";
-            for (const auto& note : notes)
-                out += "- " + note + "\n";
-            return out;
-        }
-        case OutputFormat::table:
-            break;
-    }
-    std::string out = table.render();
-    for (const auto& note : notes)
-        out += note + "\n";
-    return out;
+    report.not_counted = unsupported_;
+    return render_session_report(report, format);
 }
 
 }  // namespace perfgauge::harness

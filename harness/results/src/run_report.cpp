@@ -26,9 +26,6 @@ std::string precision_cell(double precision) {
     return std::isfinite(precision) ? fmt::format("{:.6f}", precision) : std::string();
 }
 
-// The fewest samples whose order statistics bound the median at 95% (median_precision).
-constexpr std::size_t kFewestForPrecision = 6;
-
 // Entries are flagged "imprecise" beyond the run's target (1% when it sampled a fixed count).
 double imprecise_beyond(const RunResult& r) {
     return r.precision_target > 0 ? r.precision_target : 0.01;
@@ -516,18 +513,6 @@ std::optional<Drift> flagged_drift(const BenchmarkResult& b) {
     if (drift && drift_flagged(*drift))
         return drift;
     return std::nullopt;
-}
-
-double median_precision(const std::vector<double>& ns_per_item) {
-    if (ns_per_item.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    const Interval ci = median_interval(ns_per_item, 0.95);
-    // Under 6 samples no pair of order statistics covers the median with 95%: [min, max] of
-    // one sample (or of two that agree) would read as a perfect precision.
-    if (ns_per_item.size() < kFewestForPrecision)
-        return std::numeric_limits<double>::infinity();
-    const double m = median(ns_per_item);
-    return m != 0 ? (ci.high - ci.low) / 2 / std::fabs(m) : std::numeric_limits<double>::infinity();
 }
 
 std::string render_run(const RunResult& result, OutputFormat format) {

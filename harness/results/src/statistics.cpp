@@ -9,6 +9,8 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
+#include "perfgauge/harness/precision.hpp"
+
 namespace perfgauge::harness {
 
 namespace {
@@ -212,6 +214,18 @@ Interval median_interval(std::span<const double> samples, double confidence) {
     while (k + 1 <= (n + 1) / 2 && binomial_half_cdf(n, k) <= allowed)
         ++k;
     return order_interval(sorted, k, binomial_half_cdf(n, k - 1));
+}
+
+double median_precision(const std::vector<double>& ns_per_item) {
+    if (ns_per_item.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    const Interval ci = median_interval(ns_per_item, 0.95);
+    // Under 6 samples no pair of order statistics covers the median with 95%: [min, max] of
+    // one sample (or of two that agree) would read as a perfect precision.
+    if (ns_per_item.size() < kFewestForPrecision)
+        return std::numeric_limits<double>::infinity();
+    const double m = median(ns_per_item);
+    return m != 0 ? (ci.high - ci.low) / 2 / std::fabs(m) : std::numeric_limits<double>::infinity();
 }
 
 Interval shift_interval(std::span<const double> a, std::span<const double> b, double confidence) {

@@ -32,12 +32,4 @@ std::optional<std::string> simulation_valgrind(Backend backend, const std::strin
     return lookup.path;
 }
 
-std::string own_executable() {
-    std::error_code ec;
-    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        throw std::runtime_error("cannot find perfgauge's own executable (/proc/self/exe)");
-    return path.string();
-}
-
 }  // namespace perfgauge::harness

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "../../support/temp_dir.hpp"
+#include "perfgauge/harness/session_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {

@@ -1,6 +1,7 @@
 // What a run asks its measuring children: its own request, with what only the parent does
 // taken out (outputs, notes, the fan-out, --against), and for --against's children native
-// counters, quiet, and the budget shared by the pairs.
+// counters, quiet, and the budget shared by the pairs; for the simulation child the suite and
+// the simulation's own settings, and no place among measuring processes.
 #include <gtest/gtest.h>
 
 #include "perfgauge/harness/measuring_request.hpp"
@@ -46,6 +47,25 @@ TEST(MeasuringRequest, AnAgainstChildCountsNativelyQuietlyWithItsShareOfTheBudge
     EXPECT_EQ(child.processes, 1u);
     EXPECT_FALSE(child.against.has_value());
     EXPECT_EQ(child.json.where, SavedResult::Where::nowhere);
+}
+
+TEST(MeasuringRequest, TheSimulationChildBuildsTheSameSuiteWithTheRunsSimulationSettings) {
+    RunRequest parent = parent_request();
+    parent.sim_items = 5000;
+    parent.sim_jobs = 3;
+    parent.sim_child_manifest = "/tmp/stale/manifest.json";
+    parent.measuring_child = MeasuringChild{1, 2, "/tmp/r.json"};
+    const RunRequest child = simulation_child_request(parent);
+    EXPECT_EQ(child.selection, parent.selection);
+    EXPECT_EQ(child.sim_items, 5000u);
+    EXPECT_EQ(child.sim_jobs, 3u);
+    // Where its manifest goes is harness::simulate's to say; it is no measuring process.
+    EXPECT_FALSE(child.sim_child_manifest.has_value());
+    EXPECT_FALSE(child.measuring_child.has_value());
+    EXPECT_TRUE(child.notes.empty());
+    EXPECT_TRUE(child.output.empty());
+    EXPECT_EQ(child.json.where, SavedResult::Where::nowhere);
+    EXPECT_FALSE(child.against.has_value());
 }
 
 }  // namespace

@@ -63,16 +63,6 @@ struct RegionResult {
     static constexpr std::size_t kKeptEntries = std::size_t{1} << 20;
 };
 
-/// What a corrected value means: a count, or a time in nanoseconds (written with its unit).
-enum class CorrectedUnit { count, nanoseconds };
-
-/// What the report shows for a corrected value (a region's total of time or of a counter over
-/// its entries, or its median entry): below zero it is the calibration's noise, not a negative
-/// cost, so 0, with a note naming `what` and the value appended to `notes` (pure). A time is
-/// written with its unit ("-43.520 us"), a count as a plain number with an SI prefix.
-double shown_corrected(double value, const std::string& what, std::vector<std::string>& notes,
-                       CorrectedUnit unit = CorrectedUnit::count);
-
 class Session {
   public:
     /// Opens `events` (perf stat syntax) on the calling thread; events the kernel refuses are
@@ -142,7 +132,8 @@ class Session {
     /// spread (IQR / median), and each counted event's corrected mean; events the kernel refused
     /// are listed once below, not as columns. A corrected total or median below zero (the
     /// calibration's own noise) is shown as 0 and said; regions still open are said, their open
-    /// entries not included. Table (default), CSV, Markdown or JSON.
+    /// entries not included. Table (default), CSV, Markdown or JSON: rendered by the results
+    /// library (session_report.hpp) from what the session measured.
     std::string report(OutputFormat format = OutputFormat::table) const;
 
   private:

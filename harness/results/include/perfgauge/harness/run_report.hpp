@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perfgauge/harness/output_format.hpp"
+#include "perfgauge/harness/precision.hpp"  // median_precision, which reports flag against
 #include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
@@ -19,12 +20,6 @@ inline constexpr const char* kRunCsvFixedColumns =
     "name,samples,iterations_per_sample,items_per_iteration,ns_per_item_median,ns_per_item_p25,"
     "ns_per_item_p75,ns_per_item_min,ns_per_item_max,ns_per_item_raw_median,relative_iqr,unstable,"
     "items_per_second,bytes_per_second,disturbed_samples,precision,drift,drift_p";
-
-/// The half-width of the distribution-free 95% interval of the median time, as a share of the
-/// median: what RunResult::precision_target is held against. That half-width for `ns_per_item`;
-/// infinite with 1 to 5 samples (no interval of order statistics reaches 95%: the median is not
-/// known to any precision), NaN without samples. JSON writes null, CSV an empty cell for both.
-double median_precision(const std::vector<double>& ns_per_item);
 
 /// A drift worth a flag: beyond chance at kDriftP (a suite has dozens of entries, so a strict
 /// level), by kDriftChange or more from the first third of the samples to the last, and that

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/own_executable.hpp"  // own_executable(), for re-running itself
 
 namespace perfgauge::harness {
 
@@ -14,8 +15,5 @@ namespace perfgauge::harness {
 /// missing or this build cannot run under it. Any backend but perf refuses a PERFGAUGE_VALGRIND
 /// that names no usable program (std::runtime_error naming it).
 std::optional<std::string> simulation_valgrind(Backend backend, const std::string& flag);
-
-/// The running program's path (/proc/self/exe), for re-running itself under valgrind.
-std::string own_executable();
 
 }  // namespace perfgauge::harness

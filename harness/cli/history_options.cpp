@@ -1,0 +1,222 @@
+#include "history_options.hpp"
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+#include "option_parsing.hpp"
+#include "perfgauge/harness/history_store.hpp"
+#include "plot_options.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+struct Parsed {
+    po::variables_map vm;
+    std::vector<std::string> positional;
+};
+
+// The subcommand's options plus --db and the positional arguments; --help prints `usage`.
+std::optional<Parsed> parse(const std::vector<std::string>& args, const char* usage,
+                            po::options_description extra = po::options_description()) {
+    po::options_description options(usage);
+    options.add_options()("help,h", "show this help")(
+        "db", po::value<std::string>(), "the store: a SQLite file or postgresql://...");
+    options.add(extra);
+    po::options_description hidden;
+    hidden.add_options()("args", po::value<std::vector<std::string>>());
+    auto vm = parse_command_line(args, options, hidden, {"args", -1});
+    if (!vm)
+        return std::nullopt;
+    Parsed p{std::move(*vm), {}};
+    if (p.vm.count("args"))
+        p.positional = p.vm["args"].as<std::vector<std::string>>();
+    return p;
+}
+
+HistoryLocation store_option(const po::variables_map& vm) {
+    return {vm.count("db") ? vm["db"].as<std::string>() : harness::default_history_location()};
+}
+
+std::optional<std::string> text_option(const po::variables_map& vm, const char* name) {
+    if (!vm.count(name))
+        return std::nullopt;
+    return vm[name].as<std::string>();
+}
+
+po::options_description metric_option() {
+    po::options_description extra;
+    extra.add_options()("metric", po::value<std::string>()->default_value(harness::kTimeMetric),
+                        "time, or an event's name as counted");
+    return extra;
+}
+
+std::vector<std::pair<std::string, std::string>> labels_option(const po::variables_map& vm) {
+    std::vector<std::pair<std::string, std::string>> labels;
+    if (!vm.count("label"))
+        return labels;
+    for (const auto& l : vm["label"].as<std::vector<std::string>>()) {
+        const auto eq = l.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError(fmt::format("--label '{}': expected KEY=VALUE", l));
+        labels.emplace_back(l.substr(0, eq), l.substr(eq + 1));
+    }
+    return labels;
+}
+
+std::optional<HistorySeriesRequest> parse_series(const std::vector<std::string>& args,
+                                                 const char* usage) {
+    auto p = parse(args, usage, metric_option());
+    if (!p)
+        return std::nullopt;
+    return HistorySeriesRequest{store_option(p->vm), p->positional,
+                                p->vm["metric"].as<std::string>()};
+}
+
+std::int64_t run_id(const std::string& text) {
+    std::size_t used = 0;
+    long long id = 0;
+    try {
+        id = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || id <= 0)
+        throw UsageError(fmt::format("'{}' is not a run id (a positive integer)", text));
+    return id;
+}
+
+}  // namespace
+
+std::regex history_pattern(const std::vector<std::string>& patterns) {
+    if (patterns.empty())
+        return std::regex(".*");
+    if (patterns.size() > 1)
+        throw UsageError(fmt::format("one pattern, not {}", patterns.size()));
+    try {
+        return std::regex(patterns[0]);
+    } catch (const std::regex_error& e) {
+        throw UsageError(fmt::format("'{}': not a regular expression ({})", patterns[0], e.what()));
+    }
+}
+
+std::string history_store_location(const HistoryLocation& store) {
+    if (store.location.empty())
+        throw UsageError("--db: empty location");
+    return store.location;
+}
+
+std::optional<HistoryAddRequest> parse_history_add(const std::vector<std::string>& args) {
+    po::options_description extra;
+    extra.add_options()("label", po::value<std::vector<std::string>>(),
+                        "K=V recorded with each run (repeatable)")(
+        "commit", po::value<std::string>(), "the measured commit (default: git HEAD here)");
+    auto p = parse(args,
+                   "usage: perfgauge history add RESULT... [--label K=V]... [--commit REV] [--db "
+                   "...]\n\noptions",
+                   extra);
+    if (!p)
+        return std::nullopt;
+    if (p->positional.empty())
+        throw UsageError("which result files? perfgauge history add RESULT.json...");
+    return HistoryAddRequest{store_option(p->vm), p->positional, text_option(p->vm, "commit"),
+                             labels_option(p->vm)};
+}
+
+std::optional<HistoryListRequest> parse_history_list(const std::vector<std::string>& args) {
+    auto p = parse(args, "usage: perfgauge history list [--db ...]\n\noptions");
+    if (!p)
+        return std::nullopt;
+    if (!p->positional.empty())
+        throw UsageError(fmt::format("unexpected argument '{}'", p->positional[0]));
+    return HistoryListRequest{store_option(p->vm)};
+}
+
+std::optional<HistorySeriesRequest> parse_history_show(const std::vector<std::string>& args) {
+    return parse_series(args,
+                        "usage: perfgauge history show [REGEX] [--metric M] [--db ...]\n\noptions");
+}
+
+std::optional<HistorySeriesRequest> parse_history_check(const std::vector<std::string>& args) {
+    return parse_series(args,
+                        "usage: perfgauge history check [REGEX] [--metric M] [--db ...]\n\n"
+                        "Exit status 3 when the latest run of a series is a regression against "
+                        "the runs since its last change point.\n\noptions");
+}
+
+std::optional<HistoryPlotRequest> parse_history_plot(const std::vector<std::string>& args) {
+    po::options_description extra = metric_option();
+    extra.add_options()("output,o", po::value<std::string>(), "FILE.png or FILE.svg (required)");
+    auto p = parse(args,
+                   "usage: perfgauge history plot [REGEX] [--metric M] -o FILE.png|FILE.svg "
+                   "[--db ...]\n\nEach matching series over its runs (median and 95% interval per "
+                   "run), its segments' levels and its change points marked with their size.\n\n"
+                   "options",
+                   extra);
+    if (!p)
+        return std::nullopt;
+    const std::string output = picture_output(text_option(p->vm, "output"));
+    check_output_path(output);
+    return HistoryPlotRequest{
+        {store_option(p->vm), p->positional, p->vm["metric"].as<std::string>()}, output};
+}
+
+std::optional<HistoryCompareRequest> parse_history_compare(const std::vector<std::string>& args) {
+    po::options_description extra = metric_option();
+    extra.add_options()("by", po::value<std::string>(), "machine (the only grouping so far)")(
+        "reference", po::value<std::string>(),
+        "the machine class the others are divided by: a prefix of its id or a piece of its "
+        "summary (default: the class of the earliest run)")(
+        "commit", po::value<std::string>(), "only runs of this commit (a prefix of it)");
+    auto p = parse(args,
+                   "usage: perfgauge history compare [REGEX] --by machine [--reference CLASS] "
+                   "[--commit REV] [--metric M] [--db ...]\n\nMachine classes side by side on "
+                   "the benchmarks every one of them measured: the median of each class's runs, "
+                   "as a ratio to the reference class's (larger: slower), and per instruction "
+                   "where instructions were counted on both.\n\noptions",
+                   extra);
+    if (!p)
+        return std::nullopt;
+    if (!p->vm.count("by") || p->vm["by"].as<std::string>() != "machine")
+        throw UsageError("history compare needs --by machine (the only grouping so far)");
+    return HistoryCompareRequest{
+        store_option(p->vm), history_pattern(p->positional), p->vm["metric"].as<std::string>(),
+        text_option(p->vm, "commit").value_or(""), text_option(p->vm, "reference")};
+}
+
+std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::string>& args) {
+    po::options_description extra;
+    extra.add_options()("format", po::value<std::string>()->default_value("csv"), "csv or json")(
+        "output,o", po::value<std::string>(), "write here instead of stdout (atomically)");
+    auto p = parse(args,
+                   "usage: perfgauge history export [REGEX] --format csv|json [-o FILE] [--db "
+                   "...]\n\nOne row (csv) or object (json) per run, benchmark and metric, with "
+                   "every sample.\n\noptions",
+                   extra);
+    if (!p)
+        return std::nullopt;
+    const auto format = p->vm["format"].as<std::string>();
+    if (format != "csv" && format != "json")
+        throw UsageError(fmt::format("--format {}: expected csv or json", format));
+    HistoryExportRequest request;
+    request.store = store_option(p->vm);
+    request.format = format == "csv" ? HistoryExportFormat::csv : HistoryExportFormat::json;
+    request.pattern = history_pattern(p->positional);
+    request.output = output_option(p->vm);
+    return request;
+}
+
+std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::string>& args) {
+    auto p = parse(args, "usage: perfgauge history forget RUN_ID... [--db ...]\n\noptions");
+    if (!p)
+        return std::nullopt;
+    if (p->positional.empty())
+        throw UsageError(
+            "which runs? perfgauge history forget RUN_ID... (history list shows them)");
+    HistoryForgetRequest request{store_option(p->vm), {}};
+    for (const auto& a : p->positional)
+        request.runs.push_back(run_id(a));
+    return request;
+}
+
+}  // namespace perfgauge::cli

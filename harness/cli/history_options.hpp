@@ -1,0 +1,86 @@
+// perfgauge history's command line: each subcommand's options, their help, and the one place
+// they become that subcommand's request. What can be checked without the store is checked
+// here; a REGEX is checked where it was before (before the store is opened by compare and
+// export, after it by show, check and plot), so that a command line with two mistakes still
+// names the one it always named.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace perfgauge::cli {
+
+/// The store a subcommand reads or writes: --db, else harness::default_history_location().
+/// Empty when --db "" was given: refused (history_store_location) where the store is used.
+struct HistoryLocation {
+    std::string location;
+};
+
+struct HistoryAddRequest {
+    HistoryLocation store;
+    std::vector<std::string> results;   ///< the result files, at least one
+    std::optional<std::string> commit;  ///< --commit; none: the git HEAD of the current directory
+    std::vector<std::pair<std::string, std::string>> labels;  ///< --label K=V, in order
+};
+
+struct HistoryListRequest {
+    HistoryLocation store;
+};
+
+/// show and check: the series of one metric whose benchmark matches a pattern.
+struct HistorySeriesRequest {
+    HistoryLocation store;
+    std::vector<std::string> patterns;  ///< REGEX as given (history_pattern)
+    std::string metric;
+};
+
+struct HistoryPlotRequest {
+    HistorySeriesRequest series;
+    std::string output;  ///< FILE.png or FILE.svg, checked writable
+};
+
+struct HistoryCompareRequest {
+    HistoryLocation store;
+    std::regex pattern;
+    std::string metric;
+    std::string commit;                    ///< a prefix; "": every run
+    std::optional<std::string> reference;  ///< the reference class as the user named it
+};
+
+enum class HistoryExportFormat { csv, json };
+
+struct HistoryExportRequest {
+    HistoryLocation store;
+    HistoryExportFormat format = HistoryExportFormat::csv;
+    std::regex pattern;
+    std::string output;  ///< -o; "": stdout
+};
+
+struct HistoryForgetRequest {
+    HistoryLocation store;
+    std::vector<std::int64_t> runs;  ///< positive run ids
+};
+
+/// Each subcommand's request from `args` (everything after its name); nullopt after printing
+/// its --help. UsageError (exit 2) for bad options, values or output paths.
+std::optional<HistoryAddRequest> parse_history_add(const std::vector<std::string>& args);
+std::optional<HistoryListRequest> parse_history_list(const std::vector<std::string>& args);
+std::optional<HistorySeriesRequest> parse_history_show(const std::vector<std::string>& args);
+std::optional<HistorySeriesRequest> parse_history_check(const std::vector<std::string>& args);
+std::optional<HistoryPlotRequest> parse_history_plot(const std::vector<std::string>& args);
+std::optional<HistoryCompareRequest> parse_history_compare(const std::vector<std::string>& args);
+std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::string>& args);
+std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::string>& args);
+
+/// The one REGEX among `patterns` (".*" when none); UsageError for more than one or for one
+/// that is not a regular expression.
+std::regex history_pattern(const std::vector<std::string>& patterns);
+
+/// `store`'s location; UsageError when --db was given empty.
+std::string history_store_location(const HistoryLocation& store);
+
+}  // namespace perfgauge::cli

@@ -1,0 +1,72 @@
+#include "selftest_options.hpp"
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+#include "option_parsing.hpp"
+
+namespace perfgauge::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "usage: perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE]\n\n"
+    "How far can measurements on this machine be trusted, now? Measures real work with known\n"
+    "differences (a chain of k dependent multiply-adds against the same chain again, and\n"
+    "against 1.02k, 1.03k, 1.05k, 1.1k, 1.2k and 1.5k of them), all interleaved in each of\n"
+    "several separate runs, and compares them with perfgauge's own comparisons: in turn\n"
+    "(samples paired by round, as run --against and side-by-side comparisons pair them) and\n"
+    "across separate runs (as compare A.json B.json does). Reports the noise floor (how far\n"
+    "medians of identical work move within a run and between runs), the A/A false-positive\n"
+    "rate, the share of trials that found each injected change and the smallest one found in\n"
+    "95% of them, the share of disturbed samples, and seed 000's overhead-correction check in\n"
+    "short form; then one line: the changes this machine resolves.\n"
+    "About a minute by default, --quick ~15 s, --thorough several minutes (more runs and\n"
+    "samples: narrower rates); longer on a busy machine, whose disturbed samples are re-taken.\n"
+    "Exit status 0 whatever it finds; 2 for bad options.\n\noptions";
+
+SelftestRequest request_from(const po::variables_map& vm) {
+    SelftestRequest request;
+    const int depths =
+        static_cast<int>(vm.count("quick") + vm.count("thorough") + vm.count("tiny"));
+    if (depths > 1)
+        throw UsageError("--quick and --thorough exclude each other: give one at most");
+    if (vm.count("quick"))
+        request.depth = harness::SelftestDepth::quick;
+    if (vm.count("thorough"))
+        request.depth = harness::SelftestDepth::thorough;
+    if (vm.count("tiny"))
+        request.depth = harness::SelftestDepth::tiny;
+    if (vm.count("runs")) {
+        const int runs = vm["runs"].as<int>();
+        if (runs < 2 || runs > 10000)
+            throw UsageError(fmt::format(
+                "--runs must be 2 to 10000 (two runs make one trial across runs), not {}", runs));
+        request.runs = static_cast<std::size_t>(runs);
+    }
+    if (vm.count("json")) {
+        request.json_path = vm["json"].as<std::string>();
+        check_output_path(request.json_path);  // before the minute of work, not after
+        refuse_outputs_over_inputs({{"--json", request.json_path}}, {});
+    }
+    return request;
+}
+
+}  // namespace
+
+std::optional<SelftestRequest> parse_selftest_request(const std::vector<std::string>& args) {
+    po::options_description visible(kHelp);
+    visible.add_options()("help,h", "show this help")("quick", "about 15 s: fewer runs")(
+        "thorough", "several minutes: more runs, more samples, the whole correction sweep")(
+        "runs", po::value<int>(), "separate runs (2 to 10000), instead of the depth's")(
+        "json", po::value<std::string>(), "also write the figures as JSON to FILE");
+    // For the tests: seconds of work whose figures mean nothing.
+    po::options_description hidden;
+    hidden.add_options()("tiny", "");
+    const auto vm = parse_command_line(args, visible, hidden);
+    if (!vm)
+        return std::nullopt;
+    return request_from(*vm);
+}
+
+}  // namespace perfgauge::cli
