@@ -70,6 +70,41 @@ if m:
     figures.append(f"perfgauge_pmu_tests: {m.group(1)} passed, "
                    f"{skipped.group(1) if skipped else 0} skipped in the guest")
 
+# 1b. Every test of hardware-path-tests.txt ran in the guest, was not skipped and passed (their
+# drivers' GoogleTest JSON reports).
+steps_of = {"perfgauge_pmu_tests": "pmu_tests", "perfgauge_guest_e2e_tests": "e2e_tests"}
+listed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hardware-path-tests.txt")
+results = {}
+for driver, step in steps_of.items():
+    try:
+        report = json.load(open(os.path.join(out_dir, f"{step}.json"), encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError) as e:
+        check(f"{driver} wrote its test report", False, f"{status(step)}; {e}; {tail(step)}")
+        continue
+    for suite in report.get("testsuites", []):
+        for test in suite.get("testsuite", []):
+            results[(driver, f"{suite['name']}.{test['name']}")] = test
+rc = status("e2e_tests")
+out = read("e2e_tests", "out") or ""
+check("perfgauge_guest_e2e_tests pass in the guest", rc == "exit 0",
+      f"{rc}; " + " | ".join(l for l in out.split("\n") if "FAILED" in l)[:800])
+ran = 0
+for line in open(listed, encoding="utf-8"):
+    if not line.strip() or line.startswith("#"):
+        continue
+    driver, name = line.split()
+    test = results.get((driver, name))
+    if test is None:
+        check(f"{name} ran in the guest", False, f"not in {driver}'s report")
+        continue
+    failures = [f.get("failure", "")[:300] for f in test.get("failures", [])]
+    ok = test.get("status") == "RUN" and test.get("result") == "COMPLETED" and not failures
+    ran += 1 if ok else 0
+    check(f"{name} ran in the guest (not skipped) and passed", ok,
+          f"{test.get('status')} {test.get('result')} {' | '.join(failures)}")
+figures.append(f"hardware-path tests that ran and passed in the guest: {ran} "
+               f"(hardware-path-tests.txt)")
+
 # 2. instructions = a N + b, b the same for every N: user space alone (":u") exactly, and as
 # written (user and kernel) within `slack`: the kernel's share is what exec and exit cost plus
 # the interrupts that land in a run, and when QEMU's host is busy an interrupt may land once

@@ -6,7 +6,8 @@
  *   run   NAME TIMEOUT_S UID DIR ARGV...  stdout, stderr and status to /out/NAME.{out,err,rc}
  *   write PATH VALUE                      write VALUE to a /proc or /sys file (a sysctl)
  *   send  DIR                             send every regular file in DIR (not recursive)
- * Every file in /out is sent at the end, so a step that hangs or dies still reports. */
+ * A step's files are sent when it ends, and every file left in /out at the end, so a step
+ * that hangs or dies still reports. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -83,6 +84,23 @@ static void send_dir(const char* dir, const char* prefix) {
         send_file(path, name);
     }
     closedir(d);
+}
+
+/* A step's files go out as soon as it ends, and move to /out/sent so that the final sweep of
+ * /out does not send them again: what finished arrives even if a later step outlasts the
+ * guest's timeout. */
+static void send_step(const char* name) {
+    static const char* const kinds[] = {"out", "err", "rc", "json"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i) {
+        char path[512], sent[512], as[512];
+        snprintf(path, sizeof path, "/out/%s.%s", name, kinds[i]);
+        snprintf(sent, sizeof sent, "/out/sent/%s.%s", name, kinds[i]);
+        snprintf(as, sizeof as, "out/%s.%s", name, kinds[i]);
+        if (access(path, R_OK) != 0)
+            continue;
+        send_file(path, as);
+        rename(path, sent);
+    }
 }
 
 static void write_value(const char* path, const char* value) {
@@ -168,6 +186,7 @@ static void run_step(char** field, int count) {
     kill(-pid, SIGKILL);
     while (waitpid(-1, NULL, WNOHANG) > 0) {
     }
+    send_step(name);
 }
 
 int main(void) {
@@ -177,6 +196,7 @@ int main(void) {
     mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
     mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
     mkdir("/out", 0755);
+    mkdir("/out/sent", 0755);
     console = fopen("/dev/console", "w");
     if (!console)
         console = stdout;

@@ -2,10 +2,12 @@
 # step NAME [--user] ARGV... and sysctl NAME VALUE. scripts/arm64/check_suite.py checks what
 # each step wrote. Loop counts are 10 digits (see scripts/arm64/loop.c).
 
-# The hardware-path tests: every one skips on a machine without a PMU; here they must run
-# (user-space reads on, so that the user-read test runs too).
+# The hardware-path tests (scripts/arm64/hardware-path-tests.txt): on a machine without a PMU
+# they skip or check only their no-PMU half; here they must run (user-space reads on, so that
+# the user-read test runs too). perfgauge_pmu_tests whole here; of the end-to-end tests those
+# listed, last (the longest step: a guest that runs out of time keeps the checks before it).
 sysctl perf_user_access 1
-step pmu_tests perfgauge_pmu_tests --gtest_brief=1
+step pmu_tests perfgauge_pmu_tests --gtest_brief=1 --gtest_output=json:/out/pmu_tests.json
 
 # Exact counts: instructions = 3 N + b for N = 1e5 .. 1e8, b the same for every N.
 for n in 0000100000 0001000000 0010000000 0100000000; do
@@ -42,3 +44,8 @@ step session_ua0 perfgauge_session_exact
 sysctl perf_event_paranoid 3
 step doctor_user --user perfgauge doctor
 step stat_user --user perfgauge stat -e instructions,cycles -- loop 0000100000
+
+# The end-to-end tests of hardware-path-tests.txt, as root with the paranoid level as above.
+e2e_filter="$(sed -n 's/^perfgauge_guest_e2e_tests //p' "$repo/scripts/arm64/hardware-path-tests.txt" | paste -sd:)"
+step e2e_tests perfgauge_guest_e2e_tests "--gtest_filter=$e2e_filter" \
+  --gtest_output=json:/out/e2e_tests.json

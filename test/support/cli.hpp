@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../pmu/sysfs_pmu.hpp"
 #include "run_process.hpp"
 
 namespace perfgauge::test {
@@ -50,10 +51,11 @@ inline ProcessResult perfgauge_with(const ProcessOptions& options, std::vector<s
     return run_process(args, options);
 }
 
-/// Whether the kernel exposes a core PMU (expectations differ with and without one).
+/// Whether the kernel exposes a core PMU (expectations differ with and without one): `cpu` or
+/// `cpu_core` on x86, the arm_pmu driver's `armv8_pmuv3_0`, ... on arm64 (the guest of
+/// scripts/arm64-guest.sh runs these tests there).
 inline bool hardware_pmu_present() {
-    return std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
-           std::filesystem::exists("/sys/bus/event_source/devices/cpu_core");
+    return sysfs_lists_core_pmu();
 }
 
 }  // namespace perfgauge::test
