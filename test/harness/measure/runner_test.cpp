@@ -407,13 +407,11 @@ TEST(Runner, ABenchmarkCanAskForLongerBatchesThanTheRun) {
     const auto result = runner.run({{"run's", 1, 0, work, {}}, longer});
     for (const auto& b : result.benchmarks)
         ASSERT_EQ(b.ns_per_item.size(), 5u) << b.name;
-    const auto batch_ns = [](const BenchmarkResult& r) {
-        return median(r.raw_ns_per_item) * static_cast<double>(r.iterations);
-    };
-    // A sample may come out a little under the size's sizing batches; 10x apart either way.
-    EXPECT_GE(batch_ns(result.benchmarks[0]), 0.1e6);
-    EXPECT_LT(batch_ns(result.benchmarks[0]), 2e6);
-    EXPECT_GE(batch_ns(result.benchmarks[1]), 4e6);
+    // Sized for 5 ms where the run's batches are sized for 0.2 ms: 25 times the iterations of the
+    // same work. The sizing measures this machine, so only a 5x margin is asserted, and no time
+    // (a measured batch came out at 3.4 ms instead of 5 in a CI rehearsal, the arm64 guest
+    // beside it).
+    EXPECT_GT(result.benchmarks[1].iterations, 5 * result.benchmarks[0].iterations);
 }
 
 // 32 pages of a mapped buffer, one line each (a stride of a page and a line, so that the lines
