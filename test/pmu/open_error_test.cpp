@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/text.hpp"
 #include "sysfs_pmu.hpp"
 
 #include <cerrno>
@@ -10,9 +11,7 @@
 namespace perfgauge::pmu {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using test::contains;
 
 PmuEnvironment vm_without_pmu() {
     PmuEnvironment env;
