@@ -63,14 +63,38 @@ if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "benchmark")
   message(FATAL_ERROR "COMPONENTS gbench without Google Benchmark did not fail (${rc}):\n${out}\n${err}")
 endif()
 
-# Internal headers (the simulated backend, the runner's column building) are not installed.
-# event_plan.hpp is public since the runner's, Session's and stat's options carry the resolved
-# plan (select_events, measure/).
-foreach(internal simulation.hpp simulation_valgrind.hpp native_columns.hpp)
-  if(EXISTS ${WORK_DIR}/prefix/include/perfgauge/harness/${internal})
-    message(FATAL_ERROR "internal header installed: perfgauge/harness/${internal}")
+# A source folder's include/ holds only what is installed, and internal/ nothing that is
+# (harness/CMakeLists.txt): the folder a header sits in says whether users may include it.
+get_filename_component(source_dir ${README} DIRECTORY)
+file(GLOB header_dirs LIST_DIRECTORIES true ${source_dir}/pmu/include ${source_dir}/workloads/include
+     ${source_dir}/harness/*/include ${source_dir}/harness/*/internal)
+set(public_headers "")
+set(internal_headers "")
+foreach(dir ${header_dirs})
+  file(GLOB_RECURSE headers ${dir}/perfgauge/*)
+  if(dir MATCHES "/internal$")
+    list(APPEND internal_headers ${headers})
+  else()
+    list(APPEND public_headers ${headers})
   endif()
 endforeach()
+if(NOT internal_headers)
+  message(FATAL_ERROR "no internal header found under ${source_dir}/harness/*/internal")
+endif()
+set(misplaced "")
+foreach(header ${public_headers} ${internal_headers})
+  string(REGEX REPLACE "^.*/(include|internal)/(perfgauge/.*)$" "\\2" name "${header}")
+  string(REGEX MATCH "/internal/perfgauge/" internal "${header}")
+  if(internal AND EXISTS ${WORK_DIR}/prefix/include/${name})
+    list(APPEND misplaced "${header} is internal, yet installed as ${name}")
+  elseif(NOT internal AND NOT EXISTS ${WORK_DIR}/prefix/include/${name})
+    list(APPEND misplaced "${header} is under include/, yet not installed (move it to internal/)")
+  endif()
+endforeach()
+if(misplaced)
+  list(JOIN misplaced "\n  " listed)
+  message(FATAL_ERROR "headers in the wrong folder:\n  ${listed}")
+endif()
 
 # The README's own example, built as the README says: its CMake snippet (which must be
 # readme/CMakeLists.txt, word for word) and its region example, with no C++ standard set by
