@@ -36,26 +36,7 @@ fi
 log() { echo "arm64-guest: $*" >&2; }
 
 # ---- 1. what it needs, installed once ---------------------------------------------------
-packages=(g++-aarch64-linux-gnu gcc-aarch64-linux-gnu qemu-system-arm cpio ninja-build cmake
-          libpfm4-dev:arm64 libfmt-dev:arm64 libboost-program-options-dev:arm64
-          libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 nlohmann-json3-dev
-          libre2-dev:arm64 libsqlite3-dev:arm64 libpq5:arm64 libpq-dev zlib1g-dev:arm64 pkg-config
-          valgrind)
-missing=()
-for p in "${packages[@]}"; do
-  # A pattern, not `| grep -q`, whose early exit fails the pipeline under pipefail; dpkg-query
-  # prints one status per installed architecture.
-  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  log "installing ${missing[*]}"
-  [[ $'\n'"$(dpkg --print-foreign-architectures)"$'\n' == *$'\n'arm64$'\n'* ]] ||
-    $sudo dpkg --add-architecture arm64
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+"$repo/scripts/arm64/install-deps.sh"
 
 # ---- 2. the cross build: only what the guest runs, no debug information --------------------
 # perfgauge_guest_e2e_tests: the end-to-end tests whose hardware half needs a PMU

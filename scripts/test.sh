@@ -14,6 +14,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The arm64 guest's packages too, before any build: installing them can rewrite headers under
+# /usr/include that a running build's precompiled headers depend on (scripts/arm64/install-deps.sh).
+if [ "${1:-}" != "--fast" ] && [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
+  scripts/arm64/install-deps.sh
+fi
 
 # Tracepoint tests need tracefs. As root, mount it if nobody has (harmless, read-only use);
 # otherwise those tests skip and say why.
