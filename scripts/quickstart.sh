@@ -37,7 +37,7 @@ fi
 echo "quickstart: built in $(( $(date +%s) - start )) s"
 
 pg="./$dir/harness/perfgauge"
-"$pg" doctor
+"$pg" doctor --brief
 mkdir -p results
 name="results/perfgauge-run-$(date +%Y%m%d-%H%M%S)"
 "$pg" run --json "$name.json"

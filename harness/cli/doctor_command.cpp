@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "doctor_options.hpp"
 #include "hints.hpp"
-#include "option_parsing.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/doctor.hpp"
 #include "perfgauge/harness/system_info.hpp"
@@ -27,19 +27,32 @@ int probe_event(const pmu::EventResolver& resolver, const std::string& name) {
     return pmu::probe_open(resolver.resolve(term).attr);
 }
 
+// Every finding with its fix: what `perfgauge doctor` prints.
+void print_full(const std::vector<harness::DoctorCheck>& checks) {
+    fmt::print("perfgauge doctor\n\n");
+    for (const auto& check : checks) {
+        fmt::print("{} {}: {}\n", harness::check_label(check.level), check.topic, check.finding);
+        if (const auto fix = with_hint(check.fix, check.hint); !fix.empty())
+            fmt::print("       fix: {}\n", fix);
+    }
+}
+
+// A line per check within kBriefWidth columns: enough to see what needs attention on a first
+// screen (the quick start), with the way to the details said once.
+void print_brief(const std::vector<harness::DoctorCheck>& checks) {
+    fmt::print("perfgauge doctor --brief (each finding in full, with its fix: perfgauge doctor)\n");
+    for (const auto& check : checks) {
+        const auto lead = fmt::format("{} {}: ", harness::check_label(check.level), check.topic);
+        const auto room = lead.size() < kBriefWidth ? kBriefWidth - lead.size() : 0;
+        fmt::print("{}{}\n", lead, harness::finding_headline(check.finding, room));
+    }
+}
+
 }  // namespace
 
 int doctor_command(const std::vector<std::string>& args) {
-    if (printed_help(
-            args,
-            "usage: perfgauge doctor\n\n"
-            "Reports whether this machine can count hardware and software events, and why not,\n"
-            "with a one-line fix where there is one: what perf_event_open allows this process\n"
-            "(found by trying, not from perf_event_paranoid alone), whether libpfm4 knows this\n"
-            "CPU's own events, whether simulation (valgrind) is available; then what makes\n"
-            "timings unreliable here, including the gaps in a thread's time that it cannot see\n"
-            "(it spins on the clock for 50 ms: 'interruptions').\n"
-            "Exit status 1 when not even software events can be counted.\n\noptions"))
+    const auto request = parse_doctor_request(args);
+    if (!request)
         return kExitOk;
 
     const pmu::EventResolver resolver;
@@ -60,12 +73,10 @@ int doctor_command(const std::vector<std::string>& args) {
     auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(), system, probes);
     for (auto& check : workloads::isa_checks(system.cpu))
         checks.push_back(std::move(check));
-    fmt::print("perfgauge doctor\n\n");
-    for (const auto& check : checks) {
-        fmt::print("{} {}: {}\n", harness::check_label(check.level), check.topic, check.finding);
-        if (const auto fix = with_hint(check.fix, check.hint); !fix.empty())
-            fmt::print("       fix: {}\n", fix);
-    }
+    if (request->brief)
+        print_brief(checks);
+    else
+        print_full(checks);
     return probes.software_error == 0 ? kExitOk : kExitFailure;
 }
 

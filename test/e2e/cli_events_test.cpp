@@ -3,6 +3,9 @@
 
 #include <filesystem>
 #include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "../support/cli.hpp"
 #include "../support/model_pmu.hpp"
@@ -92,6 +95,38 @@ TEST(CliDoctor, ExplainsThePmuSituation) {
                   std::string::npos)
             << r.out;
         EXPECT_NE(r.out.find("fix:"), std::string::npos) << r.out;
+    }
+}
+
+// --brief: the same checks in the same order, each on one line of at most 100 columns, no fix.
+TEST(CliDoctor, BriefIsOneLineOfAtMost100ColumnsPerCheck) {
+    const auto full = perfgauge({"doctor"});
+    const auto brief = perfgauge({"doctor", "--brief"});
+    ASSERT_EQ(brief.exit_code, full.exit_code) << brief.err;
+    const auto labels = [](const std::string& text) {
+        std::vector<std::string> found;  // "[WARN] load", one per check
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);) {
+            if (line.size() > 7 && line[0] == '[' && line[5] == ']')
+                found.push_back(line.substr(0, line.find(':')));
+        }
+        return found;
+    };
+    const auto full_checks = labels(full.out);
+    ASSERT_GT(full_checks.size(), 10U) << full.out;
+    EXPECT_EQ(labels(brief.out), full_checks) << brief.out;
+    std::istringstream lines(brief.out);
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_NE(line.find("perfgauge doctor"), std::string::npos) << line;
+    for (; std::getline(lines, line);) {
+        EXPECT_LE(line.size(), 100U) << line;
+        EXPECT_EQ(line.find("fix:"), std::string::npos) << line;
+    }
+    if (!hardware_pmu_present()) {
+        EXPECT_NE(brief.out.find("[FAIL] hardware PMU: this machine exposes no hardware PMU\n"),
+                  std::string::npos)
+            << brief.out;
     }
 }
 

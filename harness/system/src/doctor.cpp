@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <string_view>
+
 #include "perfgauge/pmu/open_error.hpp"
 
 namespace perfgauge::harness {
@@ -211,6 +214,28 @@ std::string check_label(CheckLevel level) {
             return "[FAIL]";
     }
     return "[????]";
+}
+
+std::string finding_headline(const std::string& finding, std::size_t width) {
+    if (finding.size() <= width)
+        return finding;
+    std::size_t clause = finding.size();
+    for (const char* boundary : {": ", "; ", " ("})
+        clause = std::min(clause, finding.find(boundary));
+    if (clause > 0 && clause <= width)
+        return finding.substr(0, clause);
+    // Still too long: whole words only, and "..." to say the rest is in the full report.
+    constexpr std::string_view kMore = "...";
+    if (width < kMore.size())
+        return std::string(kMore.substr(0, width));
+    const auto room = width - kMore.size();
+    auto cut = finding.rfind(' ', room);
+    if (cut == std::string::npos || cut == 0)
+        cut = room;
+    auto head = finding.substr(0, cut);
+    while (!head.empty() && (head.back() == ',' || head.back() == ' '))
+        head.pop_back();
+    return head + std::string(kMore);
 }
 
 std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,

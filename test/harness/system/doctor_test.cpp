@@ -133,5 +133,33 @@ TEST(Doctor, SoftwareEventsBlockedIsAFailureWithAFix) {
     EXPECT_FALSE(sw.fix.empty());
 }
 
+TEST(Doctor, HeadlineKeepsAFindingThatFitsWhole) {
+    EXPECT_EQ(finding_headline("'task-clock' opens (task-clock, page-faults work)", 60),
+              "'task-clock' opens (task-clock, page-faults work)");
+}
+
+TEST(Doctor, HeadlineIsTheFirstClauseWhenTheFindingIsTooLong) {
+    const std::string pmu =
+        "this machine exposes no hardware PMU (/sys/bus/event_source/devices/cpu is missing), "
+        "so cycles cannot be counted";
+    EXPECT_EQ(finding_headline(pmu, 60), "this machine exposes no hardware PMU");
+    EXPECT_EQ(finding_headline("2, but this process is privileged; tried as this process: x", 40),
+              "2, but this process is privileged");
+    EXPECT_EQ(finding_headline("not mounted: tracepoint events are unavailable", 20),
+              "not mounted");
+}
+
+TEST(Doctor, HeadlineCutsAtAWordAndSaysSoWhenTheClauseIsTooLong) {
+    const std::string gaps =
+        "22 gap(s) of 5 us or more in 50 ms of reading the clock, 1.1% of the time, typically "
+        "21 us every 2.72 ms: something else had the CPU";
+    const auto head = finding_headline(gaps, 60);
+    EXPECT_LE(head.size(), 60U);
+    EXPECT_EQ(head, "22 gap(s) of 5 us or more in 50 ms of reading the clock...");
+    // One word longer than the room: cut inside it rather than print nothing.
+    EXPECT_EQ(finding_headline(std::string(30, 'x'), 10), "xxxxxxx...");
+    EXPECT_EQ(finding_headline(std::string(30, 'x'), 2), "..");
+}
+
 }  // namespace
 }  // namespace perfgauge::harness

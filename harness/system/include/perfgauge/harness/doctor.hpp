@@ -1,6 +1,7 @@
 // `perfgauge doctor`: can this machine count, and what makes its numbers unreliable?
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,5 +68,11 @@ std::vector<DoctorCheck> build_doctor_report(const pmu::PmuEnvironment& env,
 
 /// "[ OK ]", "[INFO]", "[WARN]", "[FAIL]".
 std::string check_label(CheckLevel level);
+
+/// Pure: a check's finding said in at most `width` characters, for `doctor --brief`: its first
+/// clause (the text before the first ": ", "; " or " (", where the details begin), or, when
+/// that is still too long, its words up to the last that fits, followed by "...". A finding
+/// that fits whole is returned whole.
+std::string finding_headline(const std::string& finding, std::size_t width);
 
 }  // namespace perfgauge::harness
