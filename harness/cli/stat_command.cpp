@@ -15,6 +15,7 @@
 #include "perfgauge/harness/interrupted.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/simulation.hpp"
+#include "perfgauge/harness/simulation_stage.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
 #include "perfgauge/harness/stat_report.hpp"
@@ -247,6 +248,14 @@ void simulate_commands(const harness::StatRequest& request, const StatPlan& plan
             !r.elapsed_seconds.empty()) {
             simulate_or_say_why_not(r, plan.events, *plan.valgrind, request.commands[c],
                                     request.prepare);
+        } else if (plan.events.any_simulated() && harness::interrupt_signal() != 0) {
+            // The native runs were cut short and callgrind never ran: not "<counted>".
+            harness::merge_simulated(
+                r,
+                harness::without_simulation(plan.events,
+                                            harness::interrupted_native_measurement(
+                                                harness::signal_name(harness::interrupt_signal()))),
+                harness::CommandSimulation{});
         } else if (request.backend != harness::Backend::perf) {
             harness::merge_simulated(r, plan.events, harness::CommandSimulation{});
         }

@@ -108,7 +108,29 @@ TEST(SimulationStage, NothingIsSimulatedAfterAnInterruptedNativeMeasurement) {
     EXPECT_FALSE(sim.has_value());
     EXPECT_FALSE(ran);
     EXPECT_FALSE(r.events[0].counted);
-    EXPECT_NE(r.events[0].refusal.reason.find("interrupted by SIGTERM"), std::string::npos);
+    // Not "while simulated", nor "the native measurement ... is complete": it was not.
+    EXPECT_EQ(r.events[0].refusal.reason,
+              "interrupted by SIGTERM during the native measurement, so never simulated under "
+              "callgrind");
+}
+
+TEST(SimulationStage, AnInterruptBetweenTheStagesSaysTheSimulationNeverStarted) {
+    const auto p = plan("instructions,task-clock", Backend::sim, true);
+    auto r = native_run();
+    bool ran = false;
+    const auto sim = simulate_and_merge(
+        p, Backend::sim,
+        [&ran] {
+            ran = true;
+            return simulated();
+        },
+        r, [] { return SIGINT; });
+    EXPECT_FALSE(sim.has_value());
+    EXPECT_FALSE(ran);
+    EXPECT_FALSE(r.events[0].counted);
+    EXPECT_EQ(r.events[0].refusal.reason,
+              "interrupted by SIGINT before the simulation under callgrind; the native "
+              "measurement before it is complete");
 }
 
 TEST(SimulationStage, WithoutSimulatedEventsNothingRunsAndPerfListsNothingMore) {

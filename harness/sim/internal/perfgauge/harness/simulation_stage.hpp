@@ -18,6 +18,9 @@ namespace perfgauge::harness {
 /// (`when`) what ran before it.
 EventRefusal interrupted_simulation(int signal,
                                     const std::string& when = "while simulated under callgrind");
+/// Why simulated events have no value when an interrupt (`signal`, its name) stopped the native
+/// measurement, before any simulation.
+EventRefusal interrupted_native_measurement(const std::string& signal);
 
 /// Runs `simulate` unless an interrupt stops it: then nullopt and `result` is marked
 /// interrupted. A simulation that throws std::runtime_error otherwise gives a
