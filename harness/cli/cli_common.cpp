@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "console.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/own_executable.hpp"
 
@@ -43,23 +44,38 @@ void refuse_input_as_output(const std::string& output, const std::vector<std::st
     refuse_outputs_over_inputs({{"-o", output}}, named);
 }
 
-std::string save_result_json(const std::string& json, const std::optional<std::string>& path,
-                             const std::string& stem, const std::string& output) {
-    if (path) {
-        harness::write_output_file(*path, json);
-        return *path;
+std::string write_output_keeping(const std::string& path, const std::string& content,
+                                 bool interrupted) {
+    std::error_code error;
+    if (interrupted && path != "-" && std::filesystem::is_regular_file(path, error)) {
+        const std::filesystem::path given(path);
+        const auto kept = harness::write_new_output_file(given.parent_path(),
+                                                         given.stem().string() + ".interrupted",
+                                                         given.extension().string(), content);
+        say("perfgauge: interrupted: {} is kept as it was; the partial output of this run is in "
+            "{}\n",
+            path, kept.string());
+        return kept.string();
     }
+    harness::write_output_file(path, content);
+    return path;
+}
+
+std::string save_result_json(const std::string& json, const std::optional<std::string>& path,
+                             const std::string& stem, const std::string& output, bool interrupted) {
+    if (path)
+        return write_output_keeping(*path, json, interrupted);
     auto where = harness::write_new_output_file("", stem, ".json", json);
     if (!output.empty() && harness::same_output(output, where))
         where = harness::write_new_output_file("", stem, ".json", json);
     return where.string();
 }
 
-void write_output(const std::string& text, const std::string& output) {
+void write_output(const std::string& text, const std::string& output, bool interrupted) {
     if (output.empty())
         std::fwrite(text.data(), 1, text.size(), stdout);
     else
-        harness::write_output_file(output, text);
+        write_output_keeping(output, text, interrupted);
 }
 
 std::string own_executable() {

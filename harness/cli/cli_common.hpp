@@ -36,14 +36,23 @@ void refuse_outputs_over_inputs(const std::vector<harness::NamedPath>& outputs,
                                 std::vector<harness::NamedPath> inputs);
 /// The same for one -o `output` and the result files `inputs` (compare A B -o A).
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
-/// `text` on stdout, or atomically into `output` when one was given.
-void write_output(const std::string& text, const std::string& output);
+/// `content` atomically into `path`, unless `interrupted` and `path` names an existing regular
+/// file (or a symlink to one): a result cut short never replaces what was there, most often the
+/// complete result of an earlier run. It goes to a new file beside it instead,
+/// STEM.interrupted.EXT (numbered when taken), and stderr says where. Returns the path written.
+std::string write_output_keeping(const std::string& path, const std::string& content,
+                                 bool interrupted);
 
-/// Saves a result's JSON to `path` when given; else under a new name `stem`.json in the current
-/// directory (numbered when taken), the next free one when -o `output` names it (-o's file is the
-/// user's choice, and would replace the result). Returns the path written.
+/// `text` on stdout, or into `output` when one was given (write_output_keeping).
+void write_output(const std::string& text, const std::string& output, bool interrupted = false);
+
+/// Saves a result's JSON to `path` when given (write_output_keeping); else under a new name
+/// `stem`.json in the current directory (numbered when taken), the next free one when -o
+/// `output` names it (-o's file is the user's choice, and would replace the result). Returns
+/// the path written.
 std::string save_result_json(const std::string& json, const std::optional<std::string>& path,
-                             const std::string& stem, const std::string& output);
+                             const std::string& stem, const std::string& output,
+                             bool interrupted = false);
 
 /// The path perfgauge runs from (/proc/self/exe), for re-running itself.
 std::string own_executable();

@@ -181,7 +181,7 @@ void write_against_outputs(const harness::RunRequest& request, Side& own, Side& 
         saved.push_back(save_result_json(
             harness::render_run(result, harness::OutputFormat::json),
             where.where == Where::path ? std::optional(where.path.string()) : std::nullopt, name,
-            output));
+            output, !result.interrupted_by.empty()));
         return saved.back();
     };
     std::exception_ptr write_error;
@@ -199,7 +199,11 @@ void write_against_outputs(const harness::RunRequest& request, Side& own, Side& 
     attempt([&] { own_path = save(own_result, request.json, stem); });
     const auto comparison = compare_sides(request, other_result, own_result, other, other_path,
                                           own_path, done, stop_warning);
-    attempt([&] { write_output(harness::render_comparison(comparison, request.format), output); });
+    const bool interrupted =
+        !own_result.interrupted_by.empty() || !other_result.interrupted_by.empty();
+    attempt([&] {
+        write_output(harness::render_comparison(comparison, request.format), output, interrupted);
+    });
     for (const auto& path : saved)
         say("perfgauge run: result saved to {}\n", path);
     if (write_error)

@@ -215,18 +215,20 @@ int write_run_outputs(const harness::RunRequest& request, const harness::RunResu
             failures.push_back(fmt::format("{}: {}", name, e.what()));
         }
     };
+    const bool interrupted = !result.interrupted_by.empty();
     std::string json_path;
     if (request.json.where != Where::nowhere) {
         attempt("--json", [&] {
-            json_path = save_result_json(harness::render_run(result, harness::OutputFormat::json),
-                                         request.json.where == Where::path
-                                             ? std::optional(request.json.path.string())
-                                             : std::nullopt,
-                                         default_result_stem(), request.output.string());
+            json_path = save_result_json(
+                harness::render_run(result, harness::OutputFormat::json),
+                request.json.where == Where::path ? std::optional(request.json.path.string())
+                                                  : std::nullopt,
+                default_result_stem(), request.output.string(), interrupted);
         });
     }
     attempt(request.output.empty() ? "the table" : "-o", [&] {
-        write_output(render_run_output(request, result, json_path), request.output.string());
+        write_output(render_run_output(request, result, json_path), request.output.string(),
+                     interrupted);
     });
     if (!json_path.empty())
         say("perfgauge run: result saved to {}\n", json_path);

@@ -278,7 +278,7 @@ void write_report(const harness::StatRequest& request, const harness::SideBySide
         return;
     }
     try {
-        harness::write_output_file(request.output.string(), report);
+        write_output_keeping(request.output.string(), report, harness::interrupt_signal() != 0);
     } catch (const harness::Interrupted&) {
         throw;  // main says so and exits 128+N: the status is not the command's then
     } catch (const std::runtime_error& e) {

@@ -262,16 +262,40 @@ TEST(CliInterrupt, CtrlCDuringStatRepetitionsReportsTheCompletedRuns) {
     }
 }
 
-TEST(CliInterrupt, CtrlCDuringARunSavesWhatWasMeasured) {
+// The same for stat's -o: the report of the runs completed goes beside the file it names, and
+// an event left to callgrind, which never ran, says so instead of "<counted>".
+TEST(CliInterrupt, CtrlCDuringStatKeepsTheReportItWouldHaveReplaced) {
     TempDir dir;
-    const auto tmp = dir.path() / "tmp";
-    fs::create_directory(tmp);
-    const auto saved = dir.path() / "r.json";
+    const auto count = (dir.path() / "count").string();
+    const auto third = (dir.path() / "third").string();
+    const auto report = dir.path() / "report.txt";
+    std::ofstream(report) << "an earlier report\n";
     ProcessOptions options;
     options.signal = SIGINT;
-    // Once the first measuring process has saved its share (its file in the run's scratch
-    // directory, which TMPDIR puts where this test sees it), while the second measures: not
-    // after a time, which a loaded machine can make too early or too late.
+    options.signal_when = once_exists(third);
+    const auto r = perfgauge_with(
+        options, {"stat", "-e", "task-clock,instructions", "-r", "100000", "-o", report.string(),
+                  "--", "/bin/sh", "-c",
+                  "n=$(cat " + count + " 2>/dev/null || echo 0); n=$((n + 1)); echo $n > " + count +
+                      "; if [ $n -ge 3 ]; then touch " + third + "; fi"});
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_EQ(read_file(report), "an earlier report\n");
+    const auto beside = dir.path() / "report.interrupted.txt";
+    ASSERT_TRUE(fs::exists(beside)) << r.err;
+    const auto text = read_file(beside);
+    EXPECT_NE(text.find("interrupted by SIGINT"), std::string::npos) << text;
+    EXPECT_EQ(text.find("<counted>"), std::string::npos) << text;
+}
+
+// A run of two measuring processes, interrupted by SIGINT once the first has saved its share
+// (its file in the run's scratch directory, which TMPDIR puts in `tmp`) while the second
+// measures: not after a time, which a loaded machine can make too early or too late. Each
+// process's share (100 rounds of two benchmarks of at least 1 ms) takes over 0.2 s: far longer
+// than the 5 ms the signal may lag its moment.
+ProcessResult interrupted_run(const fs::path& tmp, const fs::path& saved) {
+    fs::create_directory(tmp);
+    ProcessOptions options;
+    options.signal = SIGINT;
     options.signal_when = [tmp] {
         std::error_code ec;
         for (const auto& entry : fs::directory_iterator(tmp, ec)) {
@@ -281,21 +305,26 @@ TEST(CliInterrupt, CtrlCDuringARunSavesWhatWasMeasured) {
         }
         return false;
     };
-    // Each process's share (100 rounds of two benchmarks of at least 1 ms) takes over 0.2 s:
-    // far longer than the 5 ms the signal may lag its moment.
-    const auto r = run_process({"/usr/bin/env", "TMPDIR=" + tmp.string(),
-                                kCli,           "run",
-                                "--workload",   "memcpy",
-                                "--sizes",      "4K,8K",
-                                "--cache",      "hot",
-                                "-r",           "200",
-                                "--processes",  "2",
-                                "--precision",  "0",
-                                "--min-time",   "0.001",
-                                "-e",           "task-clock",
-                                "-q",           "--json",
-                                saved.string()},
-                               options);
+    return run_process({"/usr/bin/env", "TMPDIR=" + tmp.string(),
+                        kCli,           "run",
+                        "--workload",   "memcpy",
+                        "--sizes",      "4K,8K",
+                        "--cache",      "hot",
+                        "-r",           "200",
+                        "--processes",  "2",
+                        "--precision",  "0",
+                        "--min-time",   "0.001",
+                        "-e",           "task-clock",
+                        "-q",           "--json",
+                        saved.string()},
+                       options);
+}
+
+TEST(CliInterrupt, CtrlCDuringARunSavesWhatWasMeasured) {
+    TempDir dir;
+    const auto tmp = dir.path() / "tmp";
+    const auto saved = dir.path() / "r.json";
+    const auto r = interrupted_run(tmp, saved);
     EXPECT_EQ(r.exit_code, 130) << r.err;
     const auto j = nlohmann::json::parse(read_file(saved));
     EXPECT_EQ(j["context"]["perfgauge"]["interrupted"], "SIGINT");
@@ -308,6 +337,28 @@ TEST(CliInterrupt, CtrlCDuringARunSavesWhatWasMeasured) {
     EXPECT_GT(from_first, 0) << "nothing of the finished process was saved";
     EXPECT_NE(r.out.find("interrupted by SIGINT"), std::string::npos) << r.out;
     EXPECT_TRUE(perfgauge_temp_dirs(tmp).empty()) << "a scratch directory was left behind";
+}
+
+// An interrupted run never replaces the file its --json names (most often the complete result
+// of an earlier run): its partial result goes beside it, and stderr says where.
+TEST(CliInterrupt, CtrlCDuringARunKeepsTheResultItWouldHaveReplaced) {
+    TempDir dir;
+    const auto saved = dir.path() / "r.json";
+    const std::string earlier = "{\"an earlier result\": true}\n";
+    std::ofstream(saved) << earlier;
+    const auto r = interrupted_run(dir.path() / "tmp", saved);
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_EQ(read_file(saved), earlier);
+    const auto beside = dir.path() / "r.interrupted.json";
+    ASSERT_TRUE(fs::exists(beside)) << r.err;
+    const auto j = nlohmann::json::parse(read_file(beside));
+    EXPECT_EQ(j["context"]["perfgauge"]["interrupted"], "SIGINT");
+    EXPECT_NE(r.err.find(saved.string() +
+                         " is kept as it was; the partial output of this run is "
+                         "in " +
+                         beside.string()),
+              std::string::npos)
+        << r.err;
 }
 
 }  // namespace
