@@ -120,7 +120,8 @@ void add_run_output_options(po::options_description& options) {
         "output,o", po::value<std::string>(),
         "write the --format output here, not to stdout (- is stdout)")(
         "json", po::value<std::string>(),
-        "save the JSON result here (default perfgauge-run-DATE.json; 'none': do not)")(
+        "save the JSON result here (default perfgauge-run-DATE.json; 'none': do not); an "
+        "interrupted run saves beside an existing file (NAME.interrupted.json), never over it")(
         "quiet,q", "no progress line")("backend", po::value<std::string>()->default_value("auto"),
                                        "auto, perf or sim (see above)")(
         "sim-items",
