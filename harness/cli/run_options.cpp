@@ -169,9 +169,11 @@ void add_run_options(po::options_description& options) {
         "rounds: samples per benchmark, at least (--repetitions: the same)")(
         "precision", po::value<double>()->default_value(1, "1"),
         "more samples until each median is known within this % (95% interval), 0 to below "
-        "100; 0: exactly -r")("max-time", po::value<double>()->default_value(0.4, "0.4"),
-                              "seconds of samples per benchmark at most, for --precision (0 to "
-                              "3600)")(
+        "100; 0: exactly -r")(
+        "max-time", po::value<double>()->default_value(0.4, "0.4"),
+        "seconds of samples per benchmark at most (a variant at a size in a cache state), "
+        "for --precision (0 to 3600); the run takes longer (warm-up, cold "
+        "data prepared untimed, each process, simulation)")(
         "processes", po::value<int>()->default_value(2),
         "measuring processes the rounds are shared between (1 to 64, see above)")(
         "min-time", po::value<double>()->default_value(0.002, "0.002"),
