@@ -20,10 +20,11 @@ fi
 if [ -x "$dir/harness/perfgauge" ]; then
   echo "quickstart: updating the perfgauge binary in $dir/ (seconds when nothing changed)"
 else
-  # Measured from a fresh clone on the 2-core development VM, no compiler cache, otherwise
-  # idle (docs/measurements.md): 194 s of building (6.3 min of CPU), then 1-2 min measuring.
-  echo "quickstart: building the perfgauge binary in $dir/: about 6 min of CPU time, spread" \
-       "over $(nproc) CPU(s) (about 3.5 min on 2 idle CPUs), then 1-2 min measuring"
+  # Measured from a fresh clone on the 2-core development VMs, no compiler cache, otherwise
+  # idle (docs/measurements.md): 194 s of building (6.3 min of CPU) on Zen 3, 98 s on Zen 5;
+  # then about a minute measuring.
+  echo "quickstart: building the perfgauge binary in $dir/: 4-6 min of CPU time, spread" \
+       "over $(nproc) CPU(s) (1.5-3.5 min on 2 idle CPUs), then about a minute measuring"
 fi
 start=$(date +%s)
 cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
