@@ -1,8 +1,11 @@
 // perfgauge export: re-renders a stored result, optionally only some benchmarks.
+#include <algorithm>
 #include <iostream>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
@@ -28,6 +31,18 @@ int export_command(const std::vector<std::string>& args) {
     const harness::OutputFormat format = request.format;
     const auto keep = [&](const std::string& name) { return !filter || filter->found_in(name); };
     auto result = read_any_result_file(path);  // validates the file in every format
+    // An empty table would look like a result without entries: say the pattern is the cause.
+    if (filter && !result.benchmarks.empty() &&
+        std::none_of(result.benchmarks.begin(), result.benchmarks.end(),
+                     [&](const harness::BenchmarkResult& b) { return keep(b.name); })) {
+        std::vector<std::string> some;  // a few names, to see what the pattern missed
+        for (std::size_t b = 0; b < result.benchmarks.size() && b < 3; ++b)
+            some.push_back(result.benchmarks[b].name);
+        throw UsageError(fmt::format("--filter '{}' matches none of the {} benchmarks in {} ({}{})",
+                                     request.filter_text, result.benchmarks.size(), path,
+                                     fmt::join(some, ", "),
+                                     result.benchmarks.size() > some.size() ? ", ..." : ""));
+    }
     if (bmf) {
         std::erase_if(result.benchmarks,
                       [&](const harness::BenchmarkResult& b) { return !keep(b.name); });

@@ -86,6 +86,17 @@ std::string with_known_times(double scale, const std::string& date = "") {
     return j.dump();
 }
 
+// A --filter that keeps nothing is said, with names it could have matched, not an empty table.
+TEST(CliExport, AFilterThatMatchesNothingIsAnErrorNamingTheBenchmarks) {
+    TempDir dir;
+    const auto file = write(dir, "r.json", small_result());
+    const auto r = perfgauge({"export", file, "--format", "table", "--filter", "nomatch"});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("--filter 'nomatch' matches none of the "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("varint/branchy/"), std::string::npos) << r.err;
+}
+
 TEST(CliExport, CsvMarkdownJsonAndFilter) {
     TempDir dir;
     const auto file = write(dir, "r.json", small_result());
