@@ -57,7 +57,7 @@ suite() {  # suite BUILD_DIR [CTEST ARGS...]: run ctest there, then list its 15 
 # 568 in the sanitizer stage, docs/measurements.md); the measuring scenarios cost minutes each
 # under the sanitizers, and their logic (pairing, stopping, fan-out, merging) is unit-tested
 # under the sanitizers with injected children (test/harness/orchestrate).
-RELEASE_STAGE_TESTS='^(CliAgainst\..*|CliCalibrate\..*|CliSim\..*|PlotSweep\..*|CliPlot\.WritesAPngAndAnSvg|CliRun\.(JsonHasEveryVariantAndComparePyReadsIt|PrintsATableAndSavesTheJsonResult|ProcessesShareTheRoundsAndLeaveNothingBehind)|CliCompare\.(RunsTakenInTurnArePairedRunByRun|RunsJoinedWithCommasAreOneSide|TwoFilesAndFailOnRegression)|fleet_slurm|install_and_consume|result_schemas)$'
+RELEASE_STAGE_TESTS='^(CliAgainst\..*|CliCalibrate\..*|CliSim\..*|PlotSweep\..*|CliPlot\.WritesAPngAndAnSvg|CliRun\.(JsonHasEveryVariantAndComparePyReadsIt|PrintsATableAndSavesTheJsonResult|ProcessesShareTheRoundsAndLeaveNothingBehind)|fleet_slurm|install_and_consume|result_schemas)$'
 
 # The arm64 guest (scripts/arm64-guest.sh) emulates one CPU (-icount keeps QEMU to one
 # thread), so it runs in the background beside the sanitizer and fuzz stages, on the core they
