@@ -13,6 +13,7 @@
 #include "compare_options.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_pairing.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
@@ -291,6 +292,13 @@ int compare_command(const std::vector<std::string>& args) {
         inputs.insert(inputs.end(), side_paths.back().begin(), side_paths.back().end());
     }
     refuse_input_as_output(output, inputs);
+    // An A/A check is a fine thing to run, but by mistake it reads like a real comparison.
+    if (!variants && side_paths.size() == 2 && side_paths[0].size() == 1 &&
+        side_paths[1].size() == 1 && harness::same_output(side_paths[0][0], side_paths[1][0])) {
+        say("perfgauge compare: both sides are {}: its samples compared with themselves (an "
+            "A/A check of compare; for this machine's noise, compare two runs of the same code)\n",
+            side_paths[0][0]);
+    }
 
     const harness::Comparison comparison =
         variants ? compare_within_file(request) : compare_files(request, side_paths);

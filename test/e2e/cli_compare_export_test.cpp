@@ -132,6 +132,21 @@ TEST(CliCompare, VariantsInOneFile) {
         perfgauge({"compare", file, "--baseline", "branchy", "--contender", "nope"}).exit_code, 2);
 }
 
+// The same file on both sides is compared (an A/A check of compare), and said: by mistake it
+// would read like a comparison of two runs.
+TEST(CliCompare, AFileAgainstItselfIsSaid) {
+    TempDir dir;
+    const auto file = write(dir, "r.json", small_result());
+    const auto r = perfgauge({"compare", file, file});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("VERDICT"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("both sides are " + file + ": its samples compared with themselves"),
+              std::string::npos)
+        << r.err;
+    const auto two = perfgauge({"compare", file, write(dir, "copy.json", small_result())});
+    EXPECT_EQ(two.err.find("both sides are"), std::string::npos) << two.err;
+}
+
 TEST(CliCompare, TwoFilesAndFailOnRegression) {
     TempDir dir;
     // Known tight times: this test is about the regression gate, not about the times the
