@@ -8,12 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/command_text.hpp"
 #include "perfgauge/harness/stat_result.hpp"
 
 namespace perfgauge::harness::detail {
 
-/// The command line as one text: its words joined by spaces.
-std::string command_text(const std::vector<std::string>& command);
 /// Counts as integers when they are (unscaled counts), else with 2 decimals.
 std::string number_text(double v);
 /// Console value and unit: time events in msec like perf stat.

@@ -18,10 +18,6 @@ namespace perfgauge::harness {
 
 namespace detail {
 
-std::string command_text(const std::vector<std::string>& command) {
-    return fmt::format("{}", fmt::join(command, " "));
-}
-
 // The footer of an interrupted stat: what the numbers above rest on.
 std::string interruption_text(const StatResult& r) {
     if (r.interrupted_run)
