@@ -13,6 +13,7 @@
 #include "compare_options.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_pairing.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"

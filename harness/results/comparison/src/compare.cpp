@@ -247,6 +247,20 @@ std::string name_without(const std::string& name, const std::string& variant) {
 
 }  // namespace
 
+const char* method_name(Method method) {
+    switch (method) {
+        case Method::paired:
+            return "paired";
+        case Method::independent:
+            return "independent";
+        case Method::deterministic:
+            return "deterministic";
+        case Method::paired_runs:
+            return "paired-runs";
+    }
+    return "?";
+}
+
 std::size_t min_sign_test_pairs(double confidence) {
     std::size_t n = 1;
     while (std::ldexp(2.0, -static_cast<int>(n)) > 1 - confidence)

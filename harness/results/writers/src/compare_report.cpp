@@ -1,6 +1,6 @@
 // Rendering comparisons: console table, CSV, Markdown and JSON, each stating the thresholds
 // the verdicts used; and the regression lines compare --fail-on-regression prints.
-#include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -344,20 +344,6 @@ std::string change_text(const MetricComparison& m) {
     if (m.change_pct == 0)
         return "none";
     return fmt::format("{:.1f}% {}", std::fabs(m.change_pct), m.change_pct < 0 ? less : more);
-}
-
-const char* method_name(Method method) {
-    switch (method) {
-        case Method::paired:
-            return "paired";
-        case Method::independent:
-            return "independent";
-        case Method::deterministic:
-            return "deterministic";
-        case Method::paired_runs:
-            return "paired-runs";
-    }
-    return "?";
 }
 
 std::string render_comparison(const Comparison& c, OutputFormat format) {

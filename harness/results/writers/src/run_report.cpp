@@ -501,20 +501,6 @@ std::string render_markdown(const RunResult& r) {
 
 }  // namespace
 
-bool drift_flagged(const Drift& drift) {
-    // The change must point the way the test found: over several processes the pooled thirds
-    // can disagree with the trend within each.
-    return drift.p_value < kDriftP && std::fabs(drift.change) >= kDriftChange &&
-           drift.direction * drift.change > 0;
-}
-
-std::optional<Drift> flagged_drift(const BenchmarkResult& b) {
-    const auto drift = drift_over_time(time_series_by_process(b));
-    if (drift && drift_flagged(*drift))
-        return drift;
-    return std::nullopt;
-}
-
 std::string render_run(const RunResult& result, OutputFormat format) {
     switch (format) {
         case OutputFormat::table:

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 #include "perfgauge/harness/statistics.hpp"

@@ -1,7 +1,7 @@
 // Comparing two sets of samples benchmark by benchmark, for time per item and every counter per
 // item: medians, ratio, a confidence interval of the change, and a verdict that says only what
 // the interval supports: faster/slower (fewer/more), equivalent within the threshold, or
-// inconclusive. Pure functions over RunResults.
+// inconclusive. Pure functions over RunResults; the writers say it (compare_report.hpp).
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "perfgauge/harness/output_format.hpp"
 #include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
@@ -129,17 +128,6 @@ struct Comparison {
     std::size_t paired_runs = 0;
 };
 
-/// "faster"/"slower" for time, "fewer"/"more" for counters, "equivalent (±x%)",
-/// "inconclusive", "too few samples".
-std::string verdict_text(const MetricComparison& m);
-
-/// The change as people say it: a factor from 1.5x on ("2.4x faster", "13.0x fewer"), a
-/// percentage below ("34.0% slower"); for a counter whose baseline is below the smallest change
-/// that counts (its threshold), the difference per item ("+0.167/item from ~0"), never a
-/// percentage of almost nothing; likewise to near zero ("-0.936/item to ~0"); "none", or "-"
-/// without samples on both sides.
-std::string change_text(const MetricComparison& m);
-
 /// "paired", "independent", "deterministic", "paired-runs".
 const char* method_name(Method method);
 
@@ -190,11 +178,5 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
 Comparison compare_within(const RunResult& result, const std::string& param_key,
                           const std::string& baseline_value, const std::string& contender_value,
                           const CompareOptions& options);
-
-/// Table, CSV, Markdown or JSON.
-std::string render_comparison(const Comparison& c, OutputFormat format);
-
-/// One line per time comparison that is significantly slower by more than `pct` percent.
-std::vector<std::string> regressions(const Comparison& c, double pct);
 
 }  // namespace perfgauge::harness

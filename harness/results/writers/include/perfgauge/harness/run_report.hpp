@@ -2,10 +2,10 @@
 // Benchmark's format (so its compare.py reads it). Pure functions over the result model.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "perfgauge/harness/drift_flag.hpp"  // flagged_drift, which reports flag entries by
 #include "perfgauge/harness/output_format.hpp"
 #include "perfgauge/harness/precision.hpp"  // median_precision, which reports flag against
 #include "perfgauge/harness/result.hpp"
@@ -20,17 +20,6 @@ inline constexpr const char* kRunCsvFixedColumns =
     "name,samples,iterations_per_sample,items_per_iteration,ns_per_item_median,ns_per_item_p25,"
     "ns_per_item_p75,ns_per_item_min,ns_per_item_max,ns_per_item_raw_median,relative_iqr,unstable,"
     "items_per_second,bytes_per_second,disturbed_samples,precision,drift,drift_p";
-
-/// A drift worth a flag: beyond chance at kDriftP (a suite has dozens of entries, so a strict
-/// level), by kDriftChange or more from the first third of the samples to the last, and that
-/// change pointing the way the trend test found.
-inline constexpr double kDriftP = 0.001;
-inline constexpr double kDriftChange = 0.05;
-bool drift_flagged(const Drift& drift);
-
-/// A benchmark's times drifted over the run (drift_over_time within each measuring process,
-/// drift_flagged). Nullopt otherwise.
-std::optional<Drift> flagged_drift(const BenchmarkResult& b);
 
 /// JSON layout: {"context": {...Google Benchmark context..., "perfgauge": {...}},
 ///               "benchmarks": [one "iteration" entry per sample, then a "median" aggregate]}.
