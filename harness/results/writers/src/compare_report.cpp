@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -293,6 +294,10 @@ std::string render_json(const Comparison& c) {
     return json_text(j);
 }
 
+// The comparison's writers, one per format.
+constexpr FormatWriters<Comparison> kComparisonWriters{
+    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
+
 }  // namespace
 
 std::string verdict_text(const MetricComparison& m) {
@@ -347,17 +352,7 @@ std::string change_text(const MetricComparison& m) {
 }
 
 std::string render_comparison(const Comparison& c, OutputFormat format) {
-    switch (format) {
-        case OutputFormat::table:
-            return render_table(c);
-        case OutputFormat::csv:
-            return render_csv(c);
-        case OutputFormat::json:
-            return render_json(c);
-        case OutputFormat::markdown:
-            return render_markdown(c);
-    }
-    return {};
+    return kComparisonWriters.render(format, c);
 }
 
 std::vector<std::string> regressions(const Comparison& c, double pct) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/statistics.hpp"
@@ -499,20 +500,14 @@ std::string render_markdown(const RunResult& r) {
     return out;
 }
 
+// A run result's writers, one per format.
+constexpr FormatWriters<RunResult> kRunWriters{
+    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
+
 }  // namespace
 
 std::string render_run(const RunResult& result, OutputFormat format) {
-    switch (format) {
-        case OutputFormat::table:
-            return render_table(result);
-        case OutputFormat::csv:
-            return render_csv(result);
-        case OutputFormat::json:
-            return render_json(result);
-        case OutputFormat::markdown:
-            return render_markdown(result);
-    }
-    return {};
+    return kRunWriters.render(format, result);
 }
 
 }  // namespace perfgauge::harness

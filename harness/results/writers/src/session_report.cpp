@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -149,6 +150,44 @@ std::string session_json(const SessionReport& report, const RegionRows& rows) {
     return json_text(j);
 }
 
+// Every region's row and the notes they call for. CSV gives the nesting as a DEPTH column (the
+// other formats indent the name).
+RegionRows region_rows(const SessionReport& report, bool depth_column) {
+    RegionRows rows{empty_table(report, depth_column), nlohmann::json::array(), {}, {}};
+    for (const auto& region : report.regions)
+        add_region(report, region, depth_column, rows);
+    add_session_notes(report, rows);
+    return rows;
+}
+
+std::string render_table(const SessionReport& report) {
+    const RegionRows rows = region_rows(report, false);
+    std::string out = rows.table.render();
+    for (const auto& note : rows.notes)
+        out += note + "\n";
+    return out;
+}
+
+std::string render_csv(const SessionReport& report) {
+    return region_rows(report, true).table.render_csv();
+}
+
+std::string render_json(const SessionReport& report) {
+    return session_json(report, region_rows(report, false));
+}
+
+std::string render_markdown(const SessionReport& report) {
+    const RegionRows rows = region_rows(report, false);
+    std::string out = rows.table.render_markdown() + "\n";
+    for (const auto& note : rows.notes)
+        out += "- " + note + "\n";
+    return out;
+}
+
+// A Session report's writers, one per format.
+constexpr FormatWriters<SessionReport> kSessionWriters{
+    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
+
 }  // namespace
 
 double shown_corrected(double value, const std::string& what, std::vector<std::string>& notes,
@@ -163,30 +202,7 @@ double shown_corrected(double value, const std::string& what, std::vector<std::s
 }
 
 std::string render_session_report(const SessionReport& report, OutputFormat format) {
-    // CSV gives the nesting as a DEPTH column; the other tables indent the name.
-    const bool depth_column = format == OutputFormat::csv;
-    RegionRows rows{empty_table(report, depth_column), nlohmann::json::array(), {}, {}};
-    for (const auto& region : report.regions)
-        add_region(report, region, depth_column, rows);
-    add_session_notes(report, rows);
-    switch (format) {
-        case OutputFormat::json:
-            return session_json(report, rows);
-        case OutputFormat::csv:
-            return rows.table.render_csv();
-        case OutputFormat::markdown: {
-            std::string out = rows.table.render_markdown() + "\n";
-            for (const auto& note : rows.notes)
-                out += "- " + note + "\n";
-            return out;
-        }
-        case OutputFormat::table:
-            break;
-    }
-    std::string out = rows.table.render();
-    for (const auto& note : rows.notes)
-        out += note + "\n";
-    return out;
+    return kSessionWriters.render(format, report);
 }
 
 }  // namespace perfgauge::harness

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/compare_report.hpp"
+#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
@@ -269,21 +270,15 @@ std::string render_markdown(const SideBySideResult& r, const Comparison& compari
     return out;
 }
 
+// The side-by-side writers, one per format: each renders the commands and their comparison.
+constexpr FormatWriters<SideBySideResult, Comparison> kSideBySideWriters{
+    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
+
 }  // namespace
 
 std::string render_side_by_side(const SideBySideResult& result, const Comparison& comparison,
                                 OutputFormat format) {
-    switch (format) {
-        case OutputFormat::table:
-            return render_table(result, comparison);
-        case OutputFormat::csv:
-            return render_csv(result, comparison);
-        case OutputFormat::json:
-            return render_json(result, comparison);
-        case OutputFormat::markdown:
-            return render_markdown(result, comparison);
-    }
-    return {};
+    return kSideBySideWriters.render(format, result, comparison);
 }
 
 }  // namespace perfgauge::harness

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -304,20 +305,14 @@ std::string render_markdown(const StatResult& r) {
     return out;
 }
 
+// A stat result's writers, one per format.
+constexpr FormatWriters<StatResult> kStatWriters{
+    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
+
 }  // namespace
 
 std::string render_stat(const StatResult& result, OutputFormat format) {
-    switch (format) {
-        case OutputFormat::table:
-            return render_table(result);
-        case OutputFormat::csv:
-            return render_csv(result);
-        case OutputFormat::json:
-            return render_json(result);
-        case OutputFormat::markdown:
-            return render_markdown(result);
-    }
-    return {};
+    return kStatWriters.render(format, result);
 }
 
 }  // namespace perfgauge::harness
