@@ -276,11 +276,14 @@ std::optional<double> median_pair_half_width(std::span<const double> pair_change
     return (ci.high - ci.low) / 2;
 }
 
-MetricComparison compare_samples(std::string metric, bool is_time,
-                                 const std::vector<double>& baseline,
-                                 const std::vector<double>& contender,
-                                 const CompareOptions& options, Method method,
-                                 const SampleBlocks* blocks, const SampleRuns* runs) {
+namespace {
+
+// The two sides' medians, their ratio and the threshold a verdict must exceed; the verdict
+// too_few_samples when a side has no sample (every one disturbed).
+MetricComparison medians_and_threshold(std::string metric, bool is_time,
+                                       const std::vector<double>& baseline,
+                                       const std::vector<double>& contender,
+                                       const CompareOptions& options) {
     MetricComparison m;
     m.metric = std::move(metric);
     m.is_time = is_time;
@@ -300,132 +303,176 @@ MetricComparison compare_samples(std::string metric, bool is_time,
         m.ratio = m.contender_median / m.baseline_median;
         m.change_pct = 100 * (m.ratio - 1);
     }
-    const auto constant = [](const std::vector<double>& x) {
-        return std::all_of(x.begin(), x.end(), [&](double v) { return v == x.front(); });
-    };
     const double floor = is_time ? 0.0 : per_item_floor(m.metric, options);
     m.threshold = std::max(options.min_change * std::fabs(m.baseline_median), floor);
+    return m;
+}
 
+bool all_equal(const std::vector<double>& x) {
+    return std::all_of(x.begin(), x.end(), [&](double v) { return v == x.front(); });
+}
+
+// The interval of runs paired run by run (`run_changes`, kMinPairedRuns or more pairs).
+Interval paired_runs_interval(MetricComparison& m, const PairChanges& run_changes,
+                              double confidence) {
+    Interval ci;
+    // Runs taken in turn: run i of one side shared the machine's state with run i of the
+    // other, so the run-to-run changes one run cannot show cancel within each pair and
+    // the pairs' changes vary only by what the pairing did not cancel: log ratios of
+    // times (the host's speed scales a run), differences of counts. Their median and its
+    // sign-test interval once there are pairs enough for one (6 at 95%): a pair whose
+    // process landed in a slow state (a 2x flip is common on a shared host) does not
+    // move the median, and from 9 pairs on one such pair at each end is left outside
+    // the interval (6 to 8 pairs give [min, max]), where it would widen a mean's
+    // interval however many pairs there are. Fewer pairs have no distribution-free
+    // interval at that confidence: Student's t over their mean.
+    m.method = Method::paired_runs;
+    m.run_pairs = run_changes.values.size();
+    m.log_ratio_pairs = run_changes.logarithmic;
+    ci = median_interval(run_changes.values, confidence);
+    m.run_pairs_median = ci.confidence >= confidence;
+    if (m.run_pairs_median) {
+        m.shift = median(run_changes.values);
+    } else {
+        ci = mean_interval(run_changes.values, confidence);
+        m.shift = (ci.low + ci.high) / 2;
+    }
+    to_metric_unit(run_changes, m.baseline_median, m.shift, ci);
+    return ci;
+}
+
+// The interval of samples paired round by round (equal counts, in round order).
+Interval paired_rounds_interval(MetricComparison& m, const std::vector<double>& baseline,
+                                const std::vector<double>& contender, double confidence) {
+    Interval ci;
+    // Same interleaved round, same conditions: the per-round ratios of times (the host's
+    // speed in a round scales both) and differences of counts cancel drift. The median
+    // and its sign-test interval are order statistics: taken on the logarithms, they are
+    // the median ratio and its interval.
+    const PairChanges changes =
+        pair_changes(PairedValues{baseline, contender}, m.is_time || is_clock_event(m.metric));
+    m.method = Method::paired;
+    m.log_ratio_pairs = changes.logarithmic;
+    m.shift = median(changes.values);
+    ci = median_interval(changes.values, confidence);
+    to_metric_unit(changes, m.baseline_median, m.shift, ci);
+    return ci;
+}
+
+// The interval of two independent sample sets (two runs), widened by their blocks' spread;
+// a side too short for blocks raises the threshold instead.
+Interval independent_interval(MetricComparison& m, const std::vector<double>& baseline,
+                              const std::vector<double>& contender, const SampleBlocks* blocks,
+                              double confidence) {
+    Interval ci;
+    // Two runs: the Hodges-Lehmann shift and its Moses interval, which treats every
+    // sample as an independent draw; a run's neighbouring samples share the machine's
+    // state, so the interval also spans batch means over blocks of consecutive samples.
+    m.method = Method::independent;
+    m.shift = hodges_lehmann_shift(baseline, contender);
+    ci = shift_interval(baseline, contender, confidence);
+    const auto side_blocks = [&](const std::vector<double>& values,
+                                 std::span<const std::size_t> block) {
+        return blocks != nullptr && block.size() == values.size() ? block_means(values, block)
+                                                                  : std::nullopt;
+    };
+    const auto bb =
+        side_blocks(baseline, blocks ? blocks->baseline : std::span<const std::size_t>{});
+    const auto cb =
+        side_blocks(contender, blocks ? blocks->contender : std::span<const std::size_t>{});
+    if (bb && cb) {
+        const Interval batch = block_shift_interval(*bb, *cb, confidence);
+        ci.low = std::min(ci.low, batch.low);
+        ci.high = std::max(ci.high, batch.high);
+    }
+    // What moves one block of a run against another moves whole runs too, and no run
+    // shows how much: the interval widens by the larger spread between a side's blocks
+    // (the standard deviation of their medians) on both ends.
+    const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
+    ci.low -= run_to_run;
+    ci.high += run_to_run;
+    m.baseline_blocks = bb ? bb->blocks : 0;
+    m.contender_blocks = cb ? cb->blocks : 0;
+    // A side too short for two blocks cannot show drift: its own spread is the least
+    // run-to-run noise to expect, and a threshold that rests on it cannot support
+    // "equivalent" (a real change within one IQR would read as none).
+    const double before = m.threshold;
+    for (const auto& [side, has_blocks] :
+         {std::pair{&baseline, bb.has_value()}, std::pair{&contender, cb.has_value()}}) {
+        const Summary s = summarize(*side);
+        if (!has_blocks && std::isfinite(s.iqr))
+            m.threshold = std::max(m.threshold, s.iqr);
+    }
+    m.equivalence_shown = m.threshold == before;
+    return ci;
+}
+
+// A comparison by a test of the samples (not deterministic): the p-value, the shift and its
+// interval by `method` as compare_samples says. False when there are too few samples for it.
+bool compare_by_test(MetricComparison& m, const std::vector<double>& baseline,
+                     const std::vector<double>& contender, const CompareOptions& options,
+                     Method method, const SampleBlocks* blocks, const SampleRuns* runs) {
+    m.p_value = mann_whitney_u(baseline, contender).p_value;
+    const PairChanges run_changes =
+        method == Method::paired_runs && runs != nullptr &&
+                runs->baseline.size() == baseline.size() &&
+                runs->contender.size() == contender.size()
+            ? pair_changes(run_median_pairs(baseline, runs->baseline, contender, runs->contender),
+                           m.is_time || is_clock_event(m.metric))
+            : PairChanges{};
+    const bool runs_paired = run_changes.values.size() >= kMinPairedRuns;
+    // Paired runs rest on the pairs, not on the pooled count: 3 runs of one sample a side
+    // (stat -r 1, one Google Benchmark repetition) are 3 pairs.
+    if (!runs_paired &&
+        (baseline.size() < options.min_samples || contender.size() < options.min_samples))
+        return false;
+    const double confidence = 1 - options.alpha;
+    Interval ci;
+    if (runs_paired)
+        ci = paired_runs_interval(m, run_changes, confidence);
+    else if (method == Method::paired && baseline.size() == contender.size())
+        ci = paired_rounds_interval(m, baseline, contender, confidence);
+    else
+        ci = independent_interval(m, baseline, contender, blocks, confidence);
+    // Paired: the change the verdict rests on is the pairs' (median ratio of the rounds,
+    // mean ratio of the runs), so ratio and change follow it (the regression gate reads
+    // them): the pooled medians of runs lean towards the side whose slow runs took more
+    // samples, and a median of ratios is not the ratio of medians.
+    if ((m.method == Method::paired || m.method == Method::paired_runs) && m.baseline_median != 0) {
+        m.ratio = 1 + m.shift / m.baseline_median;
+        m.change_pct = 100 * (m.ratio - 1);
+    }
+    m.ci_low = ci.low;
+    m.ci_high = ci.high;
+    m.confidence = ci.confidence;
+    return true;
+}
+
+}  // namespace
+
+MetricComparison compare_samples(std::string metric, bool is_time,
+                                 const std::vector<double>& baseline,
+                                 const std::vector<double>& contender,
+                                 const CompareOptions& options, Method method,
+                                 const SampleBlocks* blocks, const SampleRuns* runs) {
+    MetricComparison m =
+        medians_and_threshold(std::move(metric), is_time, baseline, contender, options);
+    if (m.verdict == Verdict::too_few_samples)
+        return m;
     // Simulated counts (the caller says so) are exact whatever their number; other constant
     // counts only when there are enough of them to show they do not vary; times never are.
     const bool enough =
         baseline.size() >= options.min_samples && contender.size() >= options.min_samples;
-    if (!is_time && (method == Method::deterministic || enough) && constant(baseline) &&
-        constant(contender)) {
+    if (!is_time && (method == Method::deterministic || enough) && all_equal(baseline) &&
+        all_equal(contender)) {
         // Simulated counts (one value copied into every sample): the difference is exact and a
         // test of it would be meaningless.
         m.method = Method::deterministic;
         m.shift = m.ci_low = m.ci_high = m.contender_median - m.baseline_median;
         m.confidence = 1;
-    } else {
-        m.p_value = mann_whitney_u(baseline, contender).p_value;
-        const PairChanges run_changes =
-            method == Method::paired_runs && runs != nullptr &&
-                    runs->baseline.size() == baseline.size() &&
-                    runs->contender.size() == contender.size()
-                ? pair_changes(
-                      run_median_pairs(baseline, runs->baseline, contender, runs->contender),
-                      is_time || is_clock_event(m.metric))
-                : PairChanges{};
-        const bool runs_paired = run_changes.values.size() >= kMinPairedRuns;
-        // Paired runs rest on the pairs, not on the pooled count: 3 runs of one sample a side
-        // (stat -r 1, one Google Benchmark repetition) are 3 pairs.
-        if (!runs_paired &&
-            (baseline.size() < options.min_samples || contender.size() < options.min_samples)) {
-            m.verdict = Verdict::too_few_samples;
-            return m;
-        }
-        const double confidence = 1 - options.alpha;
-        Interval ci;
-        if (runs_paired) {
-            // Runs taken in turn: run i of one side shared the machine's state with run i of the
-            // other, so the run-to-run changes one run cannot show cancel within each pair and
-            // the pairs' changes vary only by what the pairing did not cancel: log ratios of
-            // times (the host's speed scales a run), differences of counts. Their median and its
-            // sign-test interval once there are pairs enough for one (6 at 95%): a pair whose
-            // process landed in a slow state (a 2x flip is common on a shared host) does not
-            // move the median, and from 9 pairs on one such pair at each end is left outside
-            // the interval (6 to 8 pairs give [min, max]), where it would widen a mean's
-            // interval however many pairs there are. Fewer pairs have no distribution-free
-            // interval at that confidence: Student's t over their mean.
-            m.method = Method::paired_runs;
-            m.run_pairs = run_changes.values.size();
-            m.log_ratio_pairs = run_changes.logarithmic;
-            ci = median_interval(run_changes.values, confidence);
-            m.run_pairs_median = ci.confidence >= confidence;
-            if (m.run_pairs_median) {
-                m.shift = median(run_changes.values);
-            } else {
-                ci = mean_interval(run_changes.values, confidence);
-                m.shift = (ci.low + ci.high) / 2;
-            }
-            to_metric_unit(run_changes, m.baseline_median, m.shift, ci);
-        } else if (method == Method::paired && baseline.size() == contender.size()) {
-            // Same interleaved round, same conditions: the per-round ratios of times (the host's
-            // speed in a round scales both) and differences of counts cancel drift. The median
-            // and its sign-test interval are order statistics: taken on the logarithms, they are
-            // the median ratio and its interval.
-            const PairChanges changes = pair_changes(PairedValues{baseline, contender},
-                                                     is_time || is_clock_event(m.metric));
-            m.method = Method::paired;
-            m.log_ratio_pairs = changes.logarithmic;
-            m.shift = median(changes.values);
-            ci = median_interval(changes.values, confidence);
-            to_metric_unit(changes, m.baseline_median, m.shift, ci);
-        } else {
-            // Two runs: the Hodges-Lehmann shift and its Moses interval, which treats every
-            // sample as an independent draw; a run's neighbouring samples share the machine's
-            // state, so the interval also spans batch means over blocks of consecutive samples.
-            m.method = Method::independent;
-            m.shift = hodges_lehmann_shift(baseline, contender);
-            ci = shift_interval(baseline, contender, confidence);
-            const auto side_blocks = [&](const std::vector<double>& values,
-                                         std::span<const std::size_t> block) {
-                return blocks != nullptr && block.size() == values.size()
-                           ? block_means(values, block)
-                           : std::nullopt;
-            };
-            const auto bb =
-                side_blocks(baseline, blocks ? blocks->baseline : std::span<const std::size_t>{});
-            const auto cb =
-                side_blocks(contender, blocks ? blocks->contender : std::span<const std::size_t>{});
-            if (bb && cb) {
-                const Interval batch = block_shift_interval(*bb, *cb, confidence);
-                ci.low = std::min(ci.low, batch.low);
-                ci.high = std::max(ci.high, batch.high);
-            }
-            // What moves one block of a run against another moves whole runs too, and no run
-            // shows how much: the interval widens by the larger spread between a side's blocks
-            // (the standard deviation of their medians) on both ends.
-            const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
-            ci.low -= run_to_run;
-            ci.high += run_to_run;
-            m.baseline_blocks = bb ? bb->blocks : 0;
-            m.contender_blocks = cb ? cb->blocks : 0;
-            // A side too short for two blocks cannot show drift: its own spread is the least
-            // run-to-run noise to expect, and a threshold that rests on it cannot support
-            // "equivalent" (a real change within one IQR would read as none).
-            const double before = m.threshold;
-            for (const auto& [side, has_blocks] :
-                 {std::pair{&baseline, bb.has_value()}, std::pair{&contender, cb.has_value()}}) {
-                const Summary s = summarize(*side);
-                if (!has_blocks && std::isfinite(s.iqr))
-                    m.threshold = std::max(m.threshold, s.iqr);
-            }
-            m.equivalence_shown = m.threshold == before;
-        }
-        // Paired: the change the verdict rests on is the pairs' (median ratio of the rounds,
-        // mean ratio of the runs), so ratio and change follow it (the regression gate reads
-        // them): the pooled medians of runs lean towards the side whose slow runs took more
-        // samples, and a median of ratios is not the ratio of medians.
-        if ((m.method == Method::paired || m.method == Method::paired_runs) &&
-            m.baseline_median != 0) {
-            m.ratio = 1 + m.shift / m.baseline_median;
-            m.change_pct = 100 * (m.ratio - 1);
-        }
-        m.ci_low = ci.low;
-        m.ci_high = ci.high;
-        m.confidence = ci.confidence;
+    } else if (!compare_by_test(m, baseline, contender, options, method, blocks, runs)) {
+        m.verdict = Verdict::too_few_samples;
+        return m;
     }
     decide(m);
     return m;
@@ -533,42 +580,9 @@ void note_unpaired_metrics(Comparison& c, const std::vector<std::string>& drift_
     c.notes.insert(c.notes.end(), drift_notes.begin(), drift_notes.end());
 }
 
-}  // namespace
-
-std::string mixing_refusal(const RunResult& baseline, const RunResult& contender) {
-    if (baseline.kind == contender.kind)
-        return "";
-    const auto has = [&](ResultKind kind) {
-        return baseline.kind == kind || contender.kind == kind;
-    };
-    std::string why;
-    if (has(ResultKind::run) && has(ResultKind::stat)) {
-        why =
-            "a run result holds perfgauge's built-in benchmarks, time and counters per item; a "
-            "stat result holds whole runs of one command, per run: no benchmark of one is a "
-            "benchmark of the other";
-    } else if (has(ResultKind::run)) {
-        why =
-            "perfgauge run times items with its calibrated overhead subtracted, Google "
-            "Benchmark times iterations of its own loop, under other benchmark names and "
-            "with other counters: they are different measurements";
-    } else {
-        why =
-            "a stat result holds whole runs of one command, a Google Benchmark result "
-            "iterations of the benchmarks inside one: nothing of one matches the other";
-    }
-    return fmt::format(
-        "the baseline is {} and the contender {}: {}; compare two results of "
-        "the same kind",
-        kind_description(baseline.kind), kind_description(contender.kind), why);
-}
-
-Comparison compare_results(const RunResult& baseline, const RunResult& contender,
-                           const CompareOptions& options, bool paired_runs) {
-    if (const auto why = mixing_refusal(baseline, contender); !why.empty())
-        throw std::invalid_argument(why);
-    Comparison c;
-    c.options = options;
+// What a stat or Google Benchmark file says about itself, on both sides (run results' warnings
+// are their system's, shown where they are rendered).
+void note_sides_warnings(const RunResult& baseline, const RunResult& contender, Comparison& c) {
     // What a stat or Google Benchmark file says about itself (a failing command, benchmarks left
     // out) is short and bears on every row; a run result's warnings are its system's, shown
     // where it is rendered.
@@ -580,20 +594,12 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
                 c.notes.push_back(fmt::format("{}: {}", side, w));
         }
     }
-    if (paired_runs &&
-        (baseline.processes != contender.processes || baseline.processes < kMinPairedRuns)) {
-        throw std::invalid_argument(fmt::format(
-            "paired runs need as many joined runs on both sides, {} or more (here {} and {})",
-            kMinPairedRuns, baseline.processes, contender.processes));
-    }
-    // Paired runs shared the machine's state pair by pair: a drift between the probes of the
-    // sides' joined runs is what the pairing cancels; it widens only a metric that could not be
-    // paired, and is said only then.
-    std::vector<std::string> drift_notes;
-    const double drift = machine_drift(baseline, contender, c, paired_runs, drift_notes);
-    if (!paired_runs)
-        c.notes.insert(c.notes.end(), drift_notes.begin(), drift_notes.end());
-    const Method across = paired_runs ? Method::paired_runs : Method::independent;
+}
+
+// How the samples of two results are compared, in a note: pairs of runs, or blocks of samples,
+// or what one process a side cannot show.
+void note_how_compared(const RunResult& baseline, const RunResult& contender,
+                       const CompareOptions& options, bool paired_runs, Comparison& c) {
     const auto single = [](const RunResult& r) { return r.processes < 2; };
     if (paired_runs) {
         c.paired_runs = std::min(baseline.processes, contender.processes);
@@ -630,21 +636,11 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
             "(drift within a run, differences between its processes), not only from the spread "
             "of single samples");
     }
-    if (baseline.kind == ResultKind::stat && baseline.benchmarks.size() == 1 &&
-        contender.benchmarks.size() == 1) {
-        // One command against another (or the same one again): the pair is the question.
-        const BenchmarkResult& b = baseline.benchmarks.front();
-        const BenchmarkResult& k = contender.benchmarks.front();
-        c.benchmarks.push_back(compare_benchmarks(
-            baseline, b, contender, k, b.name == k.name ? b.name : b.name + " vs " + k.name,
-            options, across, drift));
-        note_timed_apart_on_one_side(b, k, c);
-        if (paired_runs)
-            note_unpaired_metrics(c, drift_notes);
-        note_times_paired_by_difference(c);
-        note_event_differences(baseline, contender, c);
-        return c;
-    }
+}
+
+// Every benchmark of the baseline against the contender's of the same name; the others named.
+void compare_by_name(const RunResult& baseline, const RunResult& contender,
+                     const CompareOptions& options, Method across, double drift, Comparison& c) {
     std::map<std::string, const BenchmarkResult*> by_name;
     for (const auto& b : contender.benchmarks)
         by_name[b.name] = &b;
@@ -664,10 +660,83 @@ Comparison compare_results(const RunResult& baseline, const RunResult& contender
         if (!matched.count(b.name))
             c.notes.push_back(fmt::format("{}: only in the contender", b.name));
     }
+}
+
+// The notes every comparison of two results ends with, once its benchmarks are compared.
+void note_after_comparing(const RunResult& baseline, const RunResult& contender, bool paired_runs,
+                          const std::vector<std::string>& drift_notes, Comparison& c) {
     if (paired_runs)
         note_unpaired_metrics(c, drift_notes);
     note_times_paired_by_difference(c);
     note_event_differences(baseline, contender, c);
+}
+
+}  // namespace
+
+std::string mixing_refusal(const RunResult& baseline, const RunResult& contender) {
+    if (baseline.kind == contender.kind)
+        return "";
+    const auto has = [&](ResultKind kind) {
+        return baseline.kind == kind || contender.kind == kind;
+    };
+    std::string why;
+    if (has(ResultKind::run) && has(ResultKind::stat)) {
+        why =
+            "a run result holds perfgauge's built-in benchmarks, time and counters per item; a "
+            "stat result holds whole runs of one command, per run: no benchmark of one is a "
+            "benchmark of the other";
+    } else if (has(ResultKind::run)) {
+        why =
+            "perfgauge run times items with its calibrated overhead subtracted, Google "
+            "Benchmark times iterations of its own loop, under other benchmark names and "
+            "with other counters: they are different measurements";
+    } else {
+        why =
+            "a stat result holds whole runs of one command, a Google Benchmark result "
+            "iterations of the benchmarks inside one: nothing of one matches the other";
+    }
+    return fmt::format(
+        "the baseline is {} and the contender {}: {}; compare two results of "
+        "the same kind",
+        kind_description(baseline.kind), kind_description(contender.kind), why);
+}
+
+Comparison compare_results(const RunResult& baseline, const RunResult& contender,
+                           const CompareOptions& options, bool paired_runs) {
+    if (const auto why = mixing_refusal(baseline, contender); !why.empty())
+        throw std::invalid_argument(why);
+    Comparison c;
+    c.options = options;
+    note_sides_warnings(baseline, contender, c);
+    if (paired_runs &&
+        (baseline.processes != contender.processes || baseline.processes < kMinPairedRuns)) {
+        throw std::invalid_argument(fmt::format(
+            "paired runs need as many joined runs on both sides, {} or more (here {} and {})",
+            kMinPairedRuns, baseline.processes, contender.processes));
+    }
+    // Paired runs shared the machine's state pair by pair: a drift between the probes of the
+    // sides' joined runs is what the pairing cancels; it widens only a metric that could not be
+    // paired, and is said only then.
+    std::vector<std::string> drift_notes;
+    const double drift = machine_drift(baseline, contender, c, paired_runs, drift_notes);
+    if (!paired_runs)
+        c.notes.insert(c.notes.end(), drift_notes.begin(), drift_notes.end());
+    const Method across = paired_runs ? Method::paired_runs : Method::independent;
+    note_how_compared(baseline, contender, options, paired_runs, c);
+    if (baseline.kind == ResultKind::stat && baseline.benchmarks.size() == 1 &&
+        contender.benchmarks.size() == 1) {
+        // One command against another (or the same one again): the pair is the question.
+        const BenchmarkResult& b = baseline.benchmarks.front();
+        const BenchmarkResult& k = contender.benchmarks.front();
+        c.benchmarks.push_back(compare_benchmarks(
+            baseline, b, contender, k, b.name == k.name ? b.name : b.name + " vs " + k.name,
+            options, across, drift));
+        note_timed_apart_on_one_side(b, k, c);
+        note_after_comparing(baseline, contender, paired_runs, drift_notes, c);
+        return c;
+    }
+    compare_by_name(baseline, contender, options, across, drift, c);
+    note_after_comparing(baseline, contender, paired_runs, drift_notes, c);
     return c;
 }
 
