@@ -286,31 +286,129 @@ std::string error_of(const json& e) {
     return {};
 }
 
+constexpr ResultKind kGb = ResultKind::google_benchmark;
+
+// The file's context: when, and on which machine as Google Benchmark names it.
+void read_gbench_context(const json& context, RunResult& r) {
+    if (const auto it = context.find("date"); it != context.end() && it->is_string())
+        r.date = it->get<std::string>();
+    // The machine as Google Benchmark names it (the history store files its runs by it).
+    if (const auto it = context.find("host_name"); it != context.end() && it->is_string())
+        r.system.host_name = it->get<std::string>();
+    if (const auto it = context.find("num_cpus"); it != context.end() && it->is_number_unsigned())
+        r.system.cpu.logical_cpus = it->get<unsigned>();
+}
+
+// What reading a Google Benchmark file's entries gathers beyond the result itself.
+struct GbenchEntries {
+    // Counters in order of first appearance, over every benchmark.
+    std::map<std::string, std::size_t> counter_index;
+    std::map<std::string, std::size_t> bench_index;
+    std::map<std::string, json> instances;              // per name: its family and instance
+    std::map<std::string, std::set<json>> repetitions;  // per name: repetition_index seen
+    // Per benchmark and counter: the samples that carry it (a counter every sample lacks
+    // stays empty, and compare leaves it out for that benchmark).
+    std::vector<std::map<std::size_t, std::vector<double>>> values;
+};
+
+// The benchmark entry `e` (named `name`) is a sample of, added on its first sample; refused when
+// two benchmarks share the name.
+std::size_t gbench_benchmark(const json& e, const std::string& name, const std::string& origin,
+                             GbenchEntries& g, RunResult& r) {
+    // Repetitions share a name and an instance, and number themselves: Google Benchmark
+    // writes family_index and per_family_instance_index since 1.6, repetition_index
+    // since 1.5. Two benchmarks registered under one name differ in the first, or
+    // (1.5) repeat a repetition_index: refused rather than merged into one series.
+    // Entries with neither are how Google Benchmark before 1.5 wrote repetitions (and
+    // how its compare.py still reads them): one benchmark's samples.
+    const json instance = {e.value("family_index", json()),
+                           e.value("per_family_instance_index", json())};
+    const auto [seen, first] = g.instances.emplace(name, instance);
+    const auto repetition = e.find("repetition_index");
+    if ((!first && seen->second != instance) ||
+        (repetition != e.end() && !g.repetitions[name].insert(*repetition).second)) {
+        throw ResultFileError(
+            fmt::format("{}: two benchmarks are named '{}': their samples cannot be told apart, so "
+                        "the file is refused rather than merged (give them different names)",
+                        origin, name));
+    }
+    const auto [it, inserted] = g.bench_index.emplace(name, r.benchmarks.size());
+    if (inserted) {
+        r.benchmarks.emplace_back();
+        r.benchmarks.back().name = name;
+        r.benchmarks.back().items_per_iteration = 1;  // the item is one iteration
+        g.values.emplace_back();
+    }
+    return it->second;
+}
+
+// One "iteration" entry: a sample of its benchmark, time and every user counter.
+void read_gbench_sample(const json& e, const std::string& name, std::size_t index,
+                        const std::string& origin, GbenchEntries& g, RunResult& r) {
+    BenchmarkResult& b = r.benchmarks[index];
+    const std::size_t s = b.ns_per_item.size();
+    const auto where = [&](const std::string& key) {
+        return fmt::format("'{}' sample {}: {}", name, s, key);
+    };
+    const json& iterations = e.at("iterations");
+    if (!iterations.is_number_unsigned() || iterations.get<std::uint64_t>() == 0) {
+        malformed(
+            origin, kGb,
+            fmt::format("{} is {}, not a count above 0", where("iterations"), iterations.dump()));
+    }
+    b.iterations = iterations.get<std::uint64_t>();
+    const double unit =
+        ns_per_unit(e.value("time_unit", std::string("ns")), origin, where("time_unit"));
+    const double real = unit * sample_value(e.at("real_time"), origin, kGb, where("real_time"));
+    b.ns_per_item.push_back(real);
+    b.raw_ns_per_item.push_back(real);
+    if (const auto cpu = e.find("cpu_time"); cpu != e.end())
+        b.cpu_ns_per_item.push_back(unit * sample_value(*cpu, origin, kGb, where("cpu_time")));
+    for (const auto& [key, value] : e.items()) {
+        if (is_gbench_field(key) || !(value.is_number() || is_non_finite_token(value)))
+            continue;
+        const auto [c, added] = g.counter_index.emplace(key, r.events.size());
+        if (added) {
+            // Whatever counted it (perfgauge's adapter, the benchmark itself), perfgauge
+            // compares it as the benchmark reported it.
+            r.events.push_back({key, pmu::EventKind::software, EventSource::reported, true, {}});
+        }
+        g.values[index][c->second].push_back(
+            sample_value(value, origin, kGb, where(key), /*negative_ok=*/true));
+    }
+}
+
+// Every benchmark's counters, once every entry is read: a counter only some samples carry is
+// refused, the rest become the benchmark's columns.
+void finish_gbench_benchmarks(const std::string& origin, GbenchEntries& g, RunResult& r) {
+    for (std::size_t i = 0; i < r.benchmarks.size(); ++i) {
+        BenchmarkResult& b = r.benchmarks[i];
+        const std::size_t n = b.ns_per_item.size();
+        if (!b.cpu_ns_per_item.empty() && b.cpu_ns_per_item.size() != n)
+            malformed(origin, kGb, fmt::format("'{}': only some samples have cpu_time", b.name));
+        b.counters_per_item.resize(r.events.size());
+        for (auto& [c, v] : g.values[i]) {
+            if (v.size() != n) {
+                malformed(origin, kGb,
+                          fmt::format("'{}': counter '{}' in {} of {} samples", b.name,
+                                      r.events[c].name, v.size(), n));
+            }
+            b.counters_per_item[c] = std::move(v);
+        }
+        b.raw_counters_per_item = b.counters_per_item;
+        b.running_fraction.assign(r.events.size(), 1.0);
+    }
+}
+
 }  // namespace
 
 RunResult gbench_from_json(const json& j, const std::string& origin) {
-    constexpr ResultKind kGb = ResultKind::google_benchmark;
     RunResult r;
     r.kind = kGb;
     r.precision_target = 0;
     try {
-        const json& context = j.at("context");
-        if (const auto it = context.find("date"); it != context.end() && it->is_string())
-            r.date = it->get<std::string>();
-        // The machine as Google Benchmark names it (the history store files its runs by it).
-        if (const auto it = context.find("host_name"); it != context.end() && it->is_string())
-            r.system.host_name = it->get<std::string>();
-        if (const auto it = context.find("num_cpus");
-            it != context.end() && it->is_number_unsigned())
-            r.system.cpu.logical_cpus = it->get<unsigned>();
-        // Counters in order of first appearance, over every benchmark.
-        std::map<std::string, std::size_t> counter_index;
-        std::map<std::string, std::size_t> bench_index;
-        std::map<std::string, json> instances;              // per name: its family and instance
-        std::map<std::string, std::set<json>> repetitions;  // per name: repetition_index seen
-        // Per benchmark and counter: the samples that carry it (a counter every sample lacks
-        // stays empty, and compare leaves it out for that benchmark).
-        std::vector<std::map<std::size_t, std::vector<double>>> values;
+        read_gbench_context(j.at("context"), r);
+        GbenchEntries g;
         for (const auto& e : j.at("benchmarks")) {
             if (e.value("run_type", std::string("iteration")) != "iteration")
                 continue;  // aggregates: perfgauge computes its own from the samples
@@ -321,83 +419,9 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
                     fmt::format("{}: left out: Google Benchmark reported {}", name, error));
                 continue;
             }
-            // Repetitions share a name and an instance, and number themselves: Google Benchmark
-            // writes family_index and per_family_instance_index since 1.6, repetition_index
-            // since 1.5. Two benchmarks registered under one name differ in the first, or
-            // (1.5) repeat a repetition_index: refused rather than merged into one series.
-            // Entries with neither are how Google Benchmark before 1.5 wrote repetitions (and
-            // how its compare.py still reads them): one benchmark's samples.
-            const json instance = {e.value("family_index", json()),
-                                   e.value("per_family_instance_index", json())};
-            const auto [seen, first] = instances.emplace(name, instance);
-            const auto repetition = e.find("repetition_index");
-            if ((!first && seen->second != instance) ||
-                (repetition != e.end() && !repetitions[name].insert(*repetition).second)) {
-                throw ResultFileError(fmt::format(
-                    "{}: two benchmarks are named '{}': their samples cannot be told apart, so "
-                    "the file is refused rather than merged (give them different names)",
-                    origin, name));
-            }
-            const auto [it, inserted] = bench_index.emplace(name, r.benchmarks.size());
-            if (inserted) {
-                r.benchmarks.emplace_back();
-                r.benchmarks.back().name = name;
-                r.benchmarks.back().items_per_iteration = 1;  // the item is one iteration
-                values.emplace_back();
-            }
-            BenchmarkResult& b = r.benchmarks[it->second];
-            const std::size_t s = b.ns_per_item.size();
-            const auto where = [&](const std::string& key) {
-                return fmt::format("'{}' sample {}: {}", name, s, key);
-            };
-            const json& iterations = e.at("iterations");
-            if (!iterations.is_number_unsigned() || iterations.get<std::uint64_t>() == 0) {
-                malformed(origin, kGb,
-                          fmt::format("{} is {}, not a count above 0", where("iterations"),
-                                      iterations.dump()));
-            }
-            b.iterations = iterations.get<std::uint64_t>();
-            const double unit =
-                ns_per_unit(e.value("time_unit", std::string("ns")), origin, where("time_unit"));
-            const double real =
-                unit * sample_value(e.at("real_time"), origin, kGb, where("real_time"));
-            b.ns_per_item.push_back(real);
-            b.raw_ns_per_item.push_back(real);
-            if (const auto cpu = e.find("cpu_time"); cpu != e.end())
-                b.cpu_ns_per_item.push_back(unit *
-                                            sample_value(*cpu, origin, kGb, where("cpu_time")));
-            for (const auto& [key, value] : e.items()) {
-                if (is_gbench_field(key) || !(value.is_number() || is_non_finite_token(value)))
-                    continue;
-                const auto [c, added] = counter_index.emplace(key, r.events.size());
-                if (added) {
-                    // Whatever counted it (perfgauge's adapter, the benchmark itself), perfgauge
-                    // compares it as the benchmark reported it.
-                    r.events.push_back(
-                        {key, pmu::EventKind::software, EventSource::reported, true, {}});
-                }
-                values[it->second][c->second].push_back(
-                    sample_value(value, origin, kGb, where(key), /*negative_ok=*/true));
-            }
+            read_gbench_sample(e, name, gbench_benchmark(e, name, origin, g, r), origin, g, r);
         }
-        for (std::size_t i = 0; i < r.benchmarks.size(); ++i) {
-            BenchmarkResult& b = r.benchmarks[i];
-            const std::size_t n = b.ns_per_item.size();
-            if (!b.cpu_ns_per_item.empty() && b.cpu_ns_per_item.size() != n)
-                malformed(origin, kGb,
-                          fmt::format("'{}': only some samples have cpu_time", b.name));
-            b.counters_per_item.resize(r.events.size());
-            for (auto& [c, v] : values[i]) {
-                if (v.size() != n) {
-                    malformed(origin, kGb,
-                              fmt::format("'{}': counter '{}' in {} of {} samples", b.name,
-                                          r.events[c].name, v.size(), n));
-                }
-                b.counters_per_item[c] = std::move(v);
-            }
-            b.raw_counters_per_item = b.counters_per_item;
-            b.running_fraction.assign(r.events.size(), 1.0);
-        }
+        finish_gbench_benchmarks(origin, g, r);
         r.repetitions = r.benchmarks.empty() ? 0 : r.benchmarks.front().ns_per_item.size();
     } catch (const json::exception& e) {
         malformed(origin, kGb, json_error_text(e));
