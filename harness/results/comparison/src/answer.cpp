@@ -141,6 +141,107 @@ AnswerRow band_row(const RowKey& key, const std::string& baseline,
     return row;
 }
 
+// The run's own warnings that bear on every row (cold not cold, variants skipped); those about
+// one benchmark are counted, and read in the table.
+void note_run_warnings(const RunResult& result, Answer& answer) {
+    for (const auto& w : result.warnings) {
+        const bool one_benchmark =
+            w.find("varint/") != std::string::npos || w.find("memcpy/") != std::string::npos;
+        const bool whole_run = w.find("skip") != std::string::npos || w.rfind("cold", 0) == 0 ||
+                               w.find("cold cannot") != std::string::npos;
+        if (whole_run && !one_benchmark)
+            answer.notes.push_back(w);
+        else
+            ++answer.other_warnings;
+    }
+}
+
+// Whether "cold" is cold rests on the last-level size its rotation outgrows, or, without one,
+// on the eviction before every iteration: said first among the notes, with where the size
+// came from.
+void note_cold(const RunResult& result, Answer& answer) {
+    std::string found_by, cold_method = "rotation";
+    for (const auto& [k, v] : result.context) {
+        if (k == "l3_found_by")
+            found_by = v;
+        else if (k == "cold_method")
+            cold_method = v;
+    }
+    const bool cold =
+        std::any_of(result.benchmarks.begin(), result.benchmarks.end(),
+                    [](const BenchmarkResult& b) { return param_of(b, "cache") == "cold"; });
+    if (cold && cold_method != "rotation") {
+        // Said here with the size's story; the suite's own warning would repeat it.
+        std::erase_if(answer.notes,
+                      [](const std::string& n) { return n.rfind("cold is evicted", 0) == 0; });
+        answer.notes.insert(answer.notes.begin(),
+                            fmt::format("cold data is evicted by {} before every iteration "
+                                        "(timer paused), not rotated; last-level cache: {}",
+                                        cold_method, found_by.empty() ? "unknown" : found_by));
+    } else if (cold && !found_by.empty()) {
+        const std::uint64_t l3_bytes = context_bytes(result, "l3_bytes");
+        answer.notes.insert(
+            answer.notes.begin(),
+            l3_bytes > 0
+                ? fmt::format("cold data rotates over 2x the last-level cache, {} ({})",
+                              detail::size_text(l3_bytes), found_by)
+                : fmt::format("no last-level cache size ({}): cold is not cold", found_by));
+    }
+}
+
+// memcpy's median time per item by (dist, cache, size): its speed of light there.
+using MemcpyTimes = std::map<std::tuple<std::string, std::string, std::uint64_t>, double>;
+
+MemcpyTimes memcpy_times(const RunResult& result) {
+    MemcpyTimes memcpy_ns;
+    for (const auto& b : result.benchmarks) {
+        if (param_of(b, "workload") == "memcpy" && !b.ns_per_item.empty())
+            memcpy_ns[{param_of(b, "dist"), param_of(b, "cache"), size_of(b)}] =
+                median(b.ns_per_item);
+    }
+    return memcpy_ns;
+}
+
+// One size of a row: benchmark `b` as its paired comparison `bc` compared it, against memcpy.
+SizePoint size_point(const BenchmarkResult& b, const BenchmarkComparison& bc,
+                     const MemcpyTimes& memcpy_ns) {
+    SizePoint p;
+    p.size = size_of(b);
+    p.time = &bc.metrics.front();
+    for (const auto& name : kAnswerCounters) {
+        const auto m = std::find_if(
+            bc.metrics.begin(), bc.metrics.end(),
+            [&](const MetricComparison& mc) { return !mc.is_time && mc.metric == name; });
+        p.counters.push_back(m == bc.metrics.end() ? nullptr : &*m);
+    }
+    const auto copy = memcpy_ns.find({param_of(b, "dist"), param_of(b, "cache"), p.size});
+    if (copy != memcpy_ns.end()) {
+        if (p.time->baseline_median > 0)
+            p.baseline_of_memcpy = copy->second / p.time->baseline_median;
+        if (p.time->contender_median > 0)
+            p.contender_of_memcpy = copy->second / p.time->contender_median;
+    }
+    return p;
+}
+
+// Band by band, each band's decoders together, in the order the result lists them.
+void order_by_band(std::vector<RowKey>& order) {
+    std::vector<std::tuple<std::string, std::string, SizeBand>> bands;
+    for (const auto& key : order) {
+        const auto band = std::make_tuple(key.dist, key.cache, key.band);
+        if (std::find(bands.begin(), bands.end(), band) == bands.end())
+            bands.push_back(band);
+    }
+    const auto band_index = [&](const RowKey& key) {
+        return std::find(bands.begin(), bands.end(),
+                         std::make_tuple(key.dist, key.cache, key.band)) -
+               bands.begin();
+    };
+    std::stable_sort(order.begin(), order.end(), [&](const RowKey& x, const RowKey& y) {
+        return band_index(x) < band_index(y);
+    });
+}
+
 }  // namespace
 
 std::string detail::size_text(std::uint64_t bytes) {
@@ -224,49 +325,10 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
             dists.push_back(d);
     }
     answer.several_dists = dists.size() > 1;
-    // The run's own warnings that bear on every row (cold not cold, variants skipped); those
-    // about one benchmark are counted, and read in the table.
-    for (const auto& w : result.warnings) {
-        const bool one_benchmark =
-            w.find("varint/") != std::string::npos || w.find("memcpy/") != std::string::npos;
-        const bool whole_run = w.find("skip") != std::string::npos || w.rfind("cold", 0) == 0 ||
-                               w.find("cold cannot") != std::string::npos;
-        if (whole_run && !one_benchmark)
-            answer.notes.push_back(w);
-        else
-            ++answer.other_warnings;
-    }
+    note_run_warnings(result, answer);
     if (decoders.size() < 2)
         return answer;
-    // Whether "cold" is cold rests on the last-level size its rotation outgrows, or, without
-    // one, on the eviction before every iteration: say which, and where the size came from.
-    std::string found_by, cold_method = "rotation";
-    for (const auto& [k, v] : result.context) {
-        if (k == "l3_found_by")
-            found_by = v;
-        else if (k == "cold_method")
-            cold_method = v;
-    }
-    const bool cold =
-        std::any_of(result.benchmarks.begin(), result.benchmarks.end(),
-                    [](const BenchmarkResult& b) { return param_of(b, "cache") == "cold"; });
-    if (cold && cold_method != "rotation") {
-        // Said here with the size's story; the suite's own warning would repeat it.
-        std::erase_if(answer.notes,
-                      [](const std::string& n) { return n.rfind("cold is evicted", 0) == 0; });
-        answer.notes.insert(answer.notes.begin(),
-                            fmt::format("cold data is evicted by {} before every iteration "
-                                        "(timer paused), not rotated; last-level cache: {}",
-                                        cold_method, found_by.empty() ? "unknown" : found_by));
-    } else if (cold && !found_by.empty()) {
-        const std::uint64_t l3_bytes = context_bytes(result, "l3_bytes");
-        answer.notes.insert(
-            answer.notes.begin(),
-            l3_bytes > 0
-                ? fmt::format("cold data rotates over 2x the last-level cache, {} ({})",
-                              detail::size_text(l3_bytes), found_by)
-                : fmt::format("no last-level cache size ({}): cold is not cold", found_by));
-    }
+    note_cold(result, answer);
     const std::string baseline =
         std::find(decoders.begin(), decoders.end(), "branchy") != decoders.end() ? "branchy"
                                                                                  : decoders.front();
@@ -274,15 +336,10 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
     const std::uint64_t l2 = context_bytes(result, "l2_bytes");
     const std::uint64_t l3 = context_bytes(result, "l3_bytes");
 
-    // memcpy's median time per item by (dist, cache, size): its speed of light there.
-    std::map<std::tuple<std::string, std::string, std::uint64_t>, double> memcpy_ns;
+    const MemcpyTimes memcpy_ns = memcpy_times(result);
     std::map<std::string, const BenchmarkResult*> by_name;
-    for (const auto& b : result.benchmarks) {
+    for (const auto& b : result.benchmarks)
         by_name[b.name] = &b;
-        if (param_of(b, "workload") == "memcpy" && !b.ns_per_item.empty())
-            memcpy_ns[{param_of(b, "dist"), param_of(b, "cache"), size_of(b)}] =
-                median(b.ns_per_item);
-    }
 
     std::vector<RowKey> order;
     std::map<RowKey, std::vector<SizePoint>> points;
@@ -299,22 +356,7 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
             const BenchmarkResult& b = *it->second;
             if (param_of(b, "workload") != "varint" || param_of(b, "shape") != "end-on-end")
                 continue;
-            SizePoint p;
-            p.size = size_of(b);
-            p.time = &bc.metrics.front();
-            for (const auto& name : kAnswerCounters) {
-                const auto m = std::find_if(
-                    bc.metrics.begin(), bc.metrics.end(),
-                    [&](const MetricComparison& mc) { return !mc.is_time && mc.metric == name; });
-                p.counters.push_back(m == bc.metrics.end() ? nullptr : &*m);
-            }
-            const auto copy = memcpy_ns.find({param_of(b, "dist"), param_of(b, "cache"), p.size});
-            if (copy != memcpy_ns.end()) {
-                if (p.time->baseline_median > 0)
-                    p.baseline_of_memcpy = copy->second / p.time->baseline_median;
-                if (p.time->contender_median > 0)
-                    p.contender_of_memcpy = copy->second / p.time->contender_median;
-            }
+            SizePoint p = size_point(b, bc, memcpy_ns);
             RowKey key{param_of(b, "dist"), param_of(b, "cache"), size_band(p.size, l1d, l2, l3),
                        contender};
             if (!points.count(key))
@@ -322,21 +364,7 @@ Answer build_answer(const RunResult& result, const CompareOptions& options) {
             points[key].push_back(std::move(p));
         }
     }
-    // Band by band, each band's decoders together, in the order the result lists them.
-    std::vector<std::tuple<std::string, std::string, SizeBand>> bands;
-    for (const auto& key : order) {
-        const auto band = std::make_tuple(key.dist, key.cache, key.band);
-        if (std::find(bands.begin(), bands.end(), band) == bands.end())
-            bands.push_back(band);
-    }
-    const auto band_index = [&](const RowKey& key) {
-        return std::find(bands.begin(), bands.end(),
-                         std::make_tuple(key.dist, key.cache, key.band)) -
-               bands.begin();
-    };
-    std::stable_sort(order.begin(), order.end(), [&](const RowKey& x, const RowKey& y) {
-        return band_index(x) < band_index(y);
-    });
+    order_by_band(order);
     for (const auto& key : order)
         answer.rows.push_back(band_row(key, baseline, points[key]));
     for (const auto& e : result.events) {

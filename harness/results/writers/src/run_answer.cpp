@@ -94,6 +94,42 @@ struct AnswerTable {
     bool contradiction = false;  // a simulated miss count against the time: the caveat follows
 };
 
+// The answer's counter columns: those counted in some row and not zero on both sides everywhere.
+std::vector<std::pair<std::string, EventSource>> counter_columns(const Answer& a) {
+    std::vector<std::pair<std::string, EventSource>> columns;
+    for (const auto& r : a.rows) {
+        for (const auto& c : r.counters) {
+            const bool known = std::any_of(columns.begin(), columns.end(),
+                                           [&](const auto& col) { return col.first == c.event; });
+            if (!known && (c.baseline != 0 || c.contender != 0))
+                columns.emplace_back(c.event, c.source);
+        }
+    }
+    return columns;
+}
+
+// A row's counter cells, one per column ("-" where the row has none): "baseline vs contender",
+// marked "*" where a simulated miss count points against the time. `simulated`: a cell shows a
+// simulated count.
+void add_counter_cells(const AnswerRow& r,
+                       const std::vector<std::pair<std::string, EventSource>>& columns,
+                       const char* vs, std::vector<std::string>& cells, bool& simulated) {
+    for (const auto& column : columns) {
+        const std::string& event = column.first;
+        const auto it = std::find_if(r.counters.begin(), r.counters.end(),
+                                     [&](const AnswerCounter& c) { return c.event == event; });
+        if (it == r.counters.end()) {
+            cells.emplace_back("-");
+            continue;
+        }
+        simulated = simulated || it->source == EventSource::simulated;
+        const bool flag = r.simulation_contradicts && it->source == EventSource::simulated &&
+                          it->event.find("miss") != std::string::npos;
+        cells.push_back(fmt::format("{}{}{}{}", number_text(it->baseline), vs,
+                                    number_text(it->contender), flag ? " *" : ""));
+    }
+}
+
 // `compact`: for a text too wide otherwise - pairs as "31.5/24.3", a band's count of sizes
 // with too few samples as "too few", no header over the decoder names.
 AnswerTable answer_table(const Answer& a, bool compact) {
@@ -106,16 +142,7 @@ AnswerTable answer_table(const Answer& a, bool compact) {
     }
     const bool one_contender = contenders.size() == 1;
     const std::string& baseline = a.rows.front().baseline;
-    // Counter columns: those counted in some row and not zero on both sides everywhere.
-    std::vector<std::pair<std::string, EventSource>> columns;
-    for (const auto& r : a.rows) {
-        for (const auto& c : r.counters) {
-            const bool known = std::any_of(columns.begin(), columns.end(),
-                                           [&](const auto& col) { return col.first == c.event; });
-            if (!known && (c.baseline != 0 || c.contender != 0))
-                columns.emplace_back(c.event, c.source);
-        }
-    }
+    const auto columns = counter_columns(a);
     const bool memcpy = std::any_of(a.rows.begin(), a.rows.end(),
                                     [](const AnswerRow& r) { return r.baseline_of_memcpy; });
     t.header = {"cache, size"};
@@ -147,20 +174,7 @@ AnswerTable answer_table(const Answer& a, bool compact) {
         if (!one_contender)
             cells.push_back(r.contender);
         cells.push_back(time_cell(r, compact));
-        for (const auto& column : columns) {
-            const std::string& event = column.first;
-            const auto it = std::find_if(r.counters.begin(), r.counters.end(),
-                                         [&](const AnswerCounter& c) { return c.event == event; });
-            if (it == r.counters.end()) {
-                cells.emplace_back("-");
-                continue;
-            }
-            simulated = simulated || it->source == EventSource::simulated;
-            const bool flag = r.simulation_contradicts && it->source == EventSource::simulated &&
-                              it->event.find("miss") != std::string::npos;
-            cells.push_back(fmt::format("{}{}{}{}", number_text(it->baseline), vs,
-                                        number_text(it->contender), flag ? " *" : ""));
-        }
+        add_counter_cells(r, columns, vs, cells, simulated);
         contradiction = contradiction || r.simulation_contradicts;
         if (memcpy) {
             cells.push_back(fmt::format("{}{}{}", percent_text(r.baseline_of_memcpy), vs,
