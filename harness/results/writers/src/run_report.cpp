@@ -42,24 +42,62 @@ double bytes_per_second(const BenchmarkResult& b, double ns_per_item) {
     return b.bytes_per_iteration / b.items_per_iteration * 1e9 / ns_per_item;
 }
 
-nlohmann::json context_json(const RunResult& r) {
-    nlohmann::json c;
-    c["date"] = r.date;
-    c["host_name"] = r.system.host_name;
-    c["executable"] = "perfgauge";
-    c["num_cpus"] = r.system.cpu.logical_cpus;
-    c["mhz_per_cpu"] = 0;
-    c["cpu_scaling_enabled"] = r.system.governor.has_value() && *r.system.governor != "performance";
-    c["caches"] = nlohmann::json::array();
-    for (const auto& cache : r.system.caches) {
-        c["caches"].push_back({{"type", cache.type},
-                               {"level", cache.level},
-                               {"size", cache.size_bytes},
-                               {"num_sharing", cache.shared_by}});
+// Every event, typed, with why it was not counted.
+nlohmann::json events_json(const RunResult& r) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& e : r.events) {
+        nlohmann::json event = {{"name", e.name},
+                                {"kind", pmu::kind_name(e.kind)},
+                                {"source", source_name(e.source)},
+                                {"counted", e.counted}};
+        if (!e.counted)
+            event["refusal"] = {{"status", e.refusal.status},
+                                {"reason", e.refusal.reason},
+                                {"fix", e.refusal.fix},
+                                {"hint", pmu::hint_name(e.refusal.hint)}};
+        events.push_back(std::move(event));
     }
-    c["load_avg"] = r.system.load_average;
-    c["library_build_type"] = "release";
+    return events;
+}
 
+// The machine the result was measured on, as far as it was recorded.
+nlohmann::json system_json(const SystemInfo& sys) {
+    nlohmann::json j = {
+        {"cpu", sys.cpu.model_name},
+        {"vendor", sys.cpu.vendor},
+        {"family", sys.cpu.family},
+        {"model", sys.cpu.model},
+        {"stepping", sys.cpu.stepping},
+        {"microcode", sys.cpu.microcode},
+        {"cores", sys.cpu.cores},
+        {"hypervisor", sys.hypervisor},
+        {"bmi2", sys.cpu.bmi2},
+        {"invariant_tsc", sys.cpu.invariant_tsc},
+        {"kernel", sys.kernel},
+        {"governor", sys.governor ? nlohmann::json(*sys.governor) : nlohmann::json(nullptr)},
+        {"boost", sys.boost ? nlohmann::json(*sys.boost) : nlohmann::json(nullptr)},
+        {"smt_active", sys.smt_active ? nlohmann::json(*sys.smt_active) : nlohmann::json(nullptr)},
+        {"clocksource", sys.clocksource},
+        {"aslr", sys.aslr ? nlohmann::json(*sys.aslr) : nlohmann::json(nullptr)},
+        {"perf_event_paranoid", sys.perf_event_paranoid ? nlohmann::json(*sys.perf_event_paranoid)
+                                                        : nlohmann::json(nullptr)},
+        {"hardware_pmu", sys.hardware_pmu}};
+    j["mitigations"] = nlohmann::json::object();
+    for (const auto& [name, status] : sys.mitigations)
+        j["mitigations"][name] = status;
+    if (const auto& g = sys.cpu_gaps) {
+        j["cpu_gaps"] = {{"window_ns", g->window_ns},
+                         {"threshold_ns", g->threshold_ns},
+                         {"count", g->count},
+                         {"lost_share", g->lost_share},
+                         {"typical_gap_ns", g->typical_gap_ns},
+                         {"typical_period_ns", g->typical_period_ns}};
+    }
+    return j;
+}
+
+// What perfgauge adds to Google Benchmark's context: how it measured, what, and where.
+nlohmann::json perfgauge_json(const RunResult& r) {
     nlohmann::json p;
     // A result read back (another build's, perfgauge run --against) keeps its own.
     p["version"] = r.version.empty() ? PERFGAUGE_VERSION : r.version;
@@ -83,19 +121,7 @@ nlohmann::json context_json(const RunResult& r) {
     p["precision_target"] = r.precision_target;
     p["interrupted"] =
         r.interrupted_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.interrupted_by);
-    p["events"] = nlohmann::json::array();
-    for (const auto& e : r.events) {
-        nlohmann::json event = {{"name", e.name},
-                                {"kind", pmu::kind_name(e.kind)},
-                                {"source", source_name(e.source)},
-                                {"counted", e.counted}};
-        if (!e.counted)
-            event["refusal"] = {{"status", e.refusal.status},
-                                {"reason", e.refusal.reason},
-                                {"fix", e.refusal.fix},
-                                {"hint", pmu::hint_name(e.refusal.hint)}};
-        p["events"].push_back(std::move(event));
-    }
+    p["events"] = events_json(r);
     p["unsupported"] = refusal_lines(r);
     if (!r.simulation.empty()) {
         p["simulation"] = nlohmann::json::object();
@@ -106,41 +132,29 @@ nlohmann::json context_json(const RunResult& r) {
     for (const auto& [key, value] : r.context)
         p["workload_context"][key] = value;
     p["warnings"] = r.warnings;
-    p["system"] = {
-        {"cpu", r.system.cpu.model_name},
-        {"vendor", r.system.cpu.vendor},
-        {"family", r.system.cpu.family},
-        {"model", r.system.cpu.model},
-        {"stepping", r.system.cpu.stepping},
-        {"microcode", r.system.cpu.microcode},
-        {"cores", r.system.cpu.cores},
-        {"hypervisor", r.system.hypervisor},
-        {"bmi2", r.system.cpu.bmi2},
-        {"invariant_tsc", r.system.cpu.invariant_tsc},
-        {"kernel", r.system.kernel},
-        {"governor",
-         r.system.governor ? nlohmann::json(*r.system.governor) : nlohmann::json(nullptr)},
-        {"boost", r.system.boost ? nlohmann::json(*r.system.boost) : nlohmann::json(nullptr)},
-        {"smt_active",
-         r.system.smt_active ? nlohmann::json(*r.system.smt_active) : nlohmann::json(nullptr)},
-        {"clocksource", r.system.clocksource},
-        {"aslr", r.system.aslr ? nlohmann::json(*r.system.aslr) : nlohmann::json(nullptr)},
-        {"perf_event_paranoid", r.system.perf_event_paranoid
-                                    ? nlohmann::json(*r.system.perf_event_paranoid)
-                                    : nlohmann::json(nullptr)},
-        {"hardware_pmu", r.system.hardware_pmu}};
-    p["system"]["mitigations"] = nlohmann::json::object();
-    for (const auto& [name, status] : r.system.mitigations)
-        p["system"]["mitigations"][name] = status;
-    if (const auto& g = r.system.cpu_gaps) {
-        p["system"]["cpu_gaps"] = {{"window_ns", g->window_ns},
-                                   {"threshold_ns", g->threshold_ns},
-                                   {"count", g->count},
-                                   {"lost_share", g->lost_share},
-                                   {"typical_gap_ns", g->typical_gap_ns},
-                                   {"typical_period_ns", g->typical_period_ns}};
+    p["system"] = system_json(r.system);
+    return p;
+}
+
+nlohmann::json context_json(const RunResult& r) {
+    nlohmann::json c;
+    c["date"] = r.date;
+    c["host_name"] = r.system.host_name;
+    c["executable"] = "perfgauge";
+    c["num_cpus"] = r.system.cpu.logical_cpus;
+    c["mhz_per_cpu"] = 0;
+    c["cpu_scaling_enabled"] = r.system.governor.has_value() && *r.system.governor != "performance";
+    c["caches"] = nlohmann::json::array();
+    for (const auto& cache : r.system.caches) {
+        c["caches"].push_back({{"type", cache.type},
+                               {"level", cache.level},
+                               {"size", cache.size_bytes},
+                               {"num_sharing", cache.shared_by}});
     }
-    c["perfgauge"] = p;
+    c["load_avg"] = r.system.load_average;
+    c["library_build_type"] = "release";
+
+    c["perfgauge"] = perfgauge_json(r);
     return c;
 }
 
@@ -174,6 +188,90 @@ nlohmann::json benchmark_entry(const RunResult& r, const BenchmarkResult& b, std
     return e;
 }
 
+// Sample `s` of benchmark `b` (`bench`): one "iteration" entry, as Google Benchmark writes one
+// per repetition.
+nlohmann::json sample_entry(const RunResult& r, const BenchmarkResult& bench, std::size_t b,
+                            std::size_t s) {
+    auto e = benchmark_entry(r, bench, b);
+    e["run_type"] = "iteration";
+    e["repetition_index"] = s < bench.rounds.size() ? bench.rounds[s] : s;
+    if (s < bench.processes.size())
+        e["perfgauge_process"] = bench.processes[s];
+    const double per_iteration = bench.ns_per_item[s] * bench.items_per_iteration;
+    e["real_time"] = per_iteration;
+    e["cpu_time"] = s < bench.cpu_ns_per_item.size()
+                        ? bench.cpu_ns_per_item[s] * bench.items_per_iteration
+                        : per_iteration;
+    if (s < bench.cpu_ns_per_item.size())
+        e["perfgauge_cpu_ns_per_item"] = bench.cpu_ns_per_item[s];
+    if (s < bench.snapshot_pause_ns.size())
+        e["perfgauge_snapshot_pause_ns"] = finite_or_null(bench.snapshot_pause_ns[s]);
+    e["items_per_second"] = items_per_second(bench.ns_per_item[s]);
+    if (bench.bytes_per_iteration > 0)
+        e["bytes_per_second"] = bytes_per_second(bench, bench.ns_per_item[s]);
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        if (r.events[i].counted)
+            e[r.events[i].name] = bench.counters_per_item[i][s];
+    }
+    e["perfgauge_ns_per_item"] = bench.ns_per_item[s];
+    e["perfgauge_raw_ns_per_item"] = bench.raw_ns_per_item[s];
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        if (r.events[i].counted)
+            e["perfgauge_raw_" + r.events[i].name] = bench.raw_counters_per_item[i][s];
+    }
+    return e;
+}
+
+// Benchmark `b` (`bench`) over its samples: the "median" aggregate, with perfgauge's summary,
+// precision, drift and disturbed samples.
+nlohmann::json median_entry(const RunResult& r, const BenchmarkResult& bench, std::size_t b) {
+    const auto t = summarize(bench.ns_per_item);
+    auto agg = benchmark_entry(r, bench, b);
+    agg["name"] = bench.name + "_median";
+    agg["run_type"] = "aggregate";
+    agg["aggregate_name"] = "median";
+    agg["aggregate_unit"] = "time";
+    agg["real_time"] = t.median * bench.items_per_iteration;
+    agg["cpu_time"] = t.median * bench.items_per_iteration;
+    agg["items_per_second"] = items_per_second(t.median);
+    if (bench.bytes_per_iteration > 0)
+        agg["bytes_per_second"] = bytes_per_second(bench, t.median);
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        if (!r.events[i].counted)
+            continue;
+        const std::string& name = r.events[i].name;
+        agg[name] = median(bench.counters_per_item[i]);
+        agg["perfgauge_running_fraction_" + name] = bench.running_fraction[i];
+        agg["perfgauge_raw_" + name] = median(bench.raw_counters_per_item[i]);
+    }
+    agg["perfgauge_ns_per_item"] = {{"min", t.min}, {"p25", t.p25},      {"median", t.median},
+                                    {"p75", t.p75}, {"p90", t.p90},      {"p99.9", t.p999},
+                                    {"max", t.max}, {"iqr", t.iqr},      {"mad", t.mad},
+                                    {"cv", t.cv},   {"samples", t.count}};
+    agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
+    if (!bench.snapshot_pause_ns.empty())
+        agg["perfgauge_snapshot_pause_ns"] = finite_or_null(median_snapshot_pause_ns(bench));
+    agg["perfgauge_unstable"] = t.unstable;
+    agg["perfgauge_precision"] = finite_or_null(median_precision(bench.ns_per_item));
+    const auto drift = drift_over_time(time_series_by_process(bench));
+    agg["perfgauge_drift"] = drift ? nlohmann::json{{"change", drift->change},
+                                                    {"p_value", drift->p_value},
+                                                    {"testable", drift->best_p_value < kDriftP},
+                                                    {"flagged", drift_flagged(*drift)}}
+                                   : nlohmann::json(nullptr);
+    agg["perfgauge_disturbed"] = nlohmann::json::array();
+    for (const auto& d : bench.disturbed) {
+        agg["perfgauge_disturbed"].push_back({{"round", d.round},
+                                              {"ns_per_item", d.ns_per_item},
+                                              {"wall_ns", d.wall_ns},
+                                              {"cpu_ns", d.cpu_ns},
+                                              {"involuntary_switches", d.involuntary_switches},
+                                              {"probe_slowdown", d.probe_slowdown},
+                                              {"steal_ns", d.steal_ns}});
+    }
+    return agg;
+}
+
 std::string render_json(const RunResult& r) {
     nlohmann::json j;
     j[kSchemaVersionKey] = kResultSchemaVersion;
@@ -182,80 +280,9 @@ std::string render_json(const RunResult& r) {
     for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
         const auto& bench = r.benchmarks[b];
         for (std::size_t s = 0; s < bench.ns_per_item.size(); ++s) {
-            auto e = benchmark_entry(r, bench, b);
-            e["run_type"] = "iteration";
-            e["repetition_index"] = s < bench.rounds.size() ? bench.rounds[s] : s;
-            if (s < bench.processes.size())
-                e["perfgauge_process"] = bench.processes[s];
-            const double per_iteration = bench.ns_per_item[s] * bench.items_per_iteration;
-            e["real_time"] = per_iteration;
-            e["cpu_time"] = s < bench.cpu_ns_per_item.size()
-                                ? bench.cpu_ns_per_item[s] * bench.items_per_iteration
-                                : per_iteration;
-            if (s < bench.cpu_ns_per_item.size())
-                e["perfgauge_cpu_ns_per_item"] = bench.cpu_ns_per_item[s];
-            if (s < bench.snapshot_pause_ns.size())
-                e["perfgauge_snapshot_pause_ns"] = finite_or_null(bench.snapshot_pause_ns[s]);
-            e["items_per_second"] = items_per_second(bench.ns_per_item[s]);
-            if (bench.bytes_per_iteration > 0)
-                e["bytes_per_second"] = bytes_per_second(bench, bench.ns_per_item[s]);
-            for (std::size_t i = 0; i < r.events.size(); ++i) {
-                if (r.events[i].counted)
-                    e[r.events[i].name] = bench.counters_per_item[i][s];
-            }
-            e["perfgauge_ns_per_item"] = bench.ns_per_item[s];
-            e["perfgauge_raw_ns_per_item"] = bench.raw_ns_per_item[s];
-            for (std::size_t i = 0; i < r.events.size(); ++i) {
-                if (r.events[i].counted)
-                    e["perfgauge_raw_" + r.events[i].name] = bench.raw_counters_per_item[i][s];
-            }
-            j["benchmarks"].push_back(e);
+            j["benchmarks"].push_back(sample_entry(r, bench, b, s));
         }
-        const auto t = summarize(bench.ns_per_item);
-        auto agg = benchmark_entry(r, bench, b);
-        agg["name"] = bench.name + "_median";
-        agg["run_type"] = "aggregate";
-        agg["aggregate_name"] = "median";
-        agg["aggregate_unit"] = "time";
-        agg["real_time"] = t.median * bench.items_per_iteration;
-        agg["cpu_time"] = t.median * bench.items_per_iteration;
-        agg["items_per_second"] = items_per_second(t.median);
-        if (bench.bytes_per_iteration > 0)
-            agg["bytes_per_second"] = bytes_per_second(bench, t.median);
-        for (std::size_t i = 0; i < r.events.size(); ++i) {
-            if (!r.events[i].counted)
-                continue;
-            const std::string& name = r.events[i].name;
-            agg[name] = median(bench.counters_per_item[i]);
-            agg["perfgauge_running_fraction_" + name] = bench.running_fraction[i];
-            agg["perfgauge_raw_" + name] = median(bench.raw_counters_per_item[i]);
-        }
-        agg["perfgauge_ns_per_item"] = {{"min", t.min}, {"p25", t.p25},      {"median", t.median},
-                                        {"p75", t.p75}, {"p90", t.p90},      {"p99.9", t.p999},
-                                        {"max", t.max}, {"iqr", t.iqr},      {"mad", t.mad},
-                                        {"cv", t.cv},   {"samples", t.count}};
-        agg["perfgauge_raw_ns_per_item_median"] = median(bench.raw_ns_per_item);
-        if (!bench.snapshot_pause_ns.empty())
-            agg["perfgauge_snapshot_pause_ns"] = finite_or_null(median_snapshot_pause_ns(bench));
-        agg["perfgauge_unstable"] = t.unstable;
-        agg["perfgauge_precision"] = finite_or_null(median_precision(bench.ns_per_item));
-        const auto drift = drift_over_time(time_series_by_process(bench));
-        agg["perfgauge_drift"] = drift ? nlohmann::json{{"change", drift->change},
-                                                        {"p_value", drift->p_value},
-                                                        {"testable", drift->best_p_value < kDriftP},
-                                                        {"flagged", drift_flagged(*drift)}}
-                                       : nlohmann::json(nullptr);
-        agg["perfgauge_disturbed"] = nlohmann::json::array();
-        for (const auto& d : bench.disturbed) {
-            agg["perfgauge_disturbed"].push_back({{"round", d.round},
-                                                  {"ns_per_item", d.ns_per_item},
-                                                  {"wall_ns", d.wall_ns},
-                                                  {"cpu_ns", d.cpu_ns},
-                                                  {"involuntary_switches", d.involuntary_switches},
-                                                  {"probe_slowdown", d.probe_slowdown},
-                                                  {"steal_ns", d.steal_ns}});
-        }
-        j["benchmarks"].push_back(agg);
+        j["benchmarks"].push_back(median_entry(r, bench, b));
     }
     return json_text(j);
 }
