@@ -13,6 +13,7 @@
 #include "compare_options.hpp"
 #include "console.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_pairing.hpp"

@@ -19,6 +19,7 @@
 #include "perfgauge/harness/against_run.hpp"
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"

@@ -5,7 +5,15 @@
 #     client requests) are the harness's and pmu's;
 #   - measure includes no writer: it measures and fills the results model; tables, JSON text and
 #     every report are the results library's writers. Session::report, public API, hands its
-#     model to the one writer made for it (session_report.hpp) and includes no other.
+#     model to the one writer made for it (session_report.hpp) and includes no other (but the
+#     formats' enum, output_format.hpp, which its signature names);
+#   - results' layers (harness/results/LAYER, a header's layer being the sub-folder it sits in,
+#     so a new header falls under the rules by where it is put): the model and the statistics
+#     include no comparison, writer or reader; comparison includes no writer or reader (verdicts
+#     and answers are data; the words for them are the writers'); readers include no writer but
+#     json_text.hpp (the schema version both sides follow, and the JSON library's error text);
+#     writers include no reader (text is made by writers, parsed only by readers); and no results
+#     file reaches another folder's private headers by a relative path.
 function(forbid_includes folder pattern why)
   file(GLOB_RECURSE sources ${SOURCE_DIR}/${folder}/*.cpp ${SOURCE_DIR}/${folder}/*.hpp)
   if(NOT sources)
@@ -26,7 +34,42 @@ function(forbid_includes folder pattern why)
   message(STATUS "${folder}: no ${why}")
 endfunction()
 
+# The pattern of the headers of results' LAYER (its include/ and internal/), leaving out the
+# names in EXCEPT.
+function(layer_headers layer out)
+  cmake_parse_arguments(ARG "" "" "EXCEPT" ${ARGN})
+  file(GLOB headers ${SOURCE_DIR}/harness/results/${layer}/include/perfgauge/harness/*.hpp
+                    ${SOURCE_DIR}/harness/results/${layer}/internal/perfgauge/harness/*.hpp)
+  if(NOT headers)
+    message(FATAL_ERROR "no header in harness/results/${layer} (moved?)")
+  endif()
+  set(names "")
+  foreach(header ${headers})
+    get_filename_component(name ${header} NAME_WE)
+    list(FIND ARG_EXCEPT ${name} excepted)
+    if(excepted EQUAL -1)
+      list(APPEND names ${name})
+    endif()
+  endforeach()
+  list(JOIN names "|" alternatives)
+  set(${out} "perfgauge/harness/(${alternatives})\\.hpp" PARENT_SCOPE)
+endfunction()
+
+layer_headers(comparison comparison)
+layer_headers(readers readers)
+layer_headers(writers writers)
+layer_headers(writers writers_but_json_text EXCEPT json_text)
+layer_headers(writers writers_but_session_report EXCEPT session_report output_format)
+
 forbid_includes(workloads "perfgauge/pmu/" "pmu header")
-forbid_includes(harness/measure
-                "perfgauge/harness/(text_table|json_text|run_report|stat_report|compare_report|side_by_side_report|run_answer|bmf|progress_line)\\.hpp"
-                "writer header")
+forbid_includes(harness/measure "${writers_but_session_report}" "writer header")
+foreach(layer model statistics)
+  forbid_includes(harness/results/${layer} "${comparison}" "comparison header")
+  forbid_includes(harness/results/${layer} "${writers}" "writer header")
+  forbid_includes(harness/results/${layer} "${readers}" "reader header")
+endforeach()
+forbid_includes(harness/results/comparison "${writers}" "writer header")
+forbid_includes(harness/results/comparison "${readers}" "reader header")
+forbid_includes(harness/results/readers "${writers_but_json_text}" "writer header")
+forbid_includes(harness/results/writers "${readers}" "reader header")
+forbid_includes(harness/results "\\.\\./" "relative path out of its folder")

@@ -1,4 +1,5 @@
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

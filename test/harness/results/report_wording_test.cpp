@@ -6,6 +6,7 @@
 #include <string>
 
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_report.hpp"
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"

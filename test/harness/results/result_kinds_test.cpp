@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "perfgauge/harness/compare.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/stat_report.hpp"

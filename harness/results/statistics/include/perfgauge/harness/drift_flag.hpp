@@ -1,0 +1,24 @@
+// When a benchmark's times drifted enough over a run to say so: the "drifting" flag the reports
+// put on an entry, from drift_over_time (statistics.hpp). Beside the statistics it rests on,
+// like the precision the runner and the reports hold entries against (precision.hpp).
+#pragma once
+
+#include <optional>
+
+#include "perfgauge/harness/result.hpp"
+#include "perfgauge/harness/statistics.hpp"
+
+namespace perfgauge::harness {
+
+/// A drift worth a flag: beyond chance at kDriftP (a suite has dozens of entries, so a strict
+/// level), by kDriftChange or more from the first third of the samples to the last, and that
+/// change pointing the way the trend test found.
+inline constexpr double kDriftP = 0.001;
+inline constexpr double kDriftChange = 0.05;
+bool drift_flagged(const Drift& drift);
+
+/// A benchmark's times drifted over the run (drift_over_time within each measuring process,
+/// drift_flagged). Nullopt otherwise.
+std::optional<Drift> flagged_drift(const BenchmarkResult& b);
+
+}  // namespace perfgauge::harness
