@@ -64,15 +64,22 @@ std::string time_cell(const AnswerRow& r, bool compact) {
         return "no samples to compare";
     if (!r.mixed && r.verdict == Verdict::too_few_samples)
         return speak_ratio(r.time_ratio) + ", too few samples";
+    if (r.mixed) {
+        // Sizes that disagree have no one factor to speak: "1.10x faster" over a band whose
+        // interval reaches "slower" would claim more than it holds. The count of sizes that
+        // agree, and the interval over all of them, say what is known. Short: the whole row
+        // must fit 100 columns beside its counters.
+        std::string cell = fmt::format(
+            "mixed: {}/{} {}", r.agreeing, r.sizes,
+            compact && r.verdict == Verdict::too_few_samples ? "too few" : verdict_word(r.verdict));
+        if (r.has_interval)
+            cell += " " + interval_text(r);
+        return cell;
+    }
     std::string cell = speak_ratio(r.time_ratio);
     if (r.has_interval)
         cell += " " + interval_text(r);
-    if (r.mixed) {
-        // Short: the whole row must fit 100 columns beside its counters.
-        cell += fmt::format(
-            " {}/{} {}", r.agreeing, r.sizes,
-            compact && r.verdict == Verdict::too_few_samples ? "too few" : verdict_word(r.verdict));
-    } else if (r.verdict == Verdict::equivalent) {
+    if (r.verdict == Verdict::equivalent) {
         cell = fmt::format("equivalent ±{:.0f}% {}", 100 * r.equivalence, interval_text(r));
     } else if (r.verdict == Verdict::inconclusive) {
         cell += " inconclusive";
