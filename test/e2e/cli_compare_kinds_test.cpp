@@ -19,7 +19,7 @@ namespace perfgauge::test {
 namespace {
 
 // The files the tests share, made once: two stat results (100 and 3000 pages touched per run),
-// two Google Benchmark files of one small benchmark, a small run result.
+// two Google Benchmark files of one small benchmark; and a small run result.
 struct Files {
     TempDir dir;
     std::string stat_a, stat_b, gb1, gb2, run;
@@ -51,28 +51,10 @@ const Files& files() {
         };
         f->gb1 = gbench("gb1.json");
         f->gb2 = gbench("gb2.json");
-        f->run = (f->dir.path() / "run.json").string();
-        // Under the whole suite on 2 vCPUs every sample of a run was once disturbed (a result
-        // with nothing to export): these tests are about the files, so up to 3 runs are taken
-        // until one has a clean sample.
-        const auto has_a_sample = [&] {
-            const auto j = nlohmann::json::parse(read_file(f->run));
-            return std::any_of(j["benchmarks"].begin(), j["benchmarks"].end(),
-                               [](const auto& e) { return e["run_type"] == "iteration"; });
-        };
-        for (int attempt = 0; attempt < 3; ++attempt) {
-            const auto r = perfgauge(
-                {"run",    "--workload",  "memcpy", "--dist",    "log-uniform", "--sizes",
-                 "1K",     "--cache",     "hot",    "-r",        "5",           "--min-time",
-                 "0.0002", "--warmup",    "0",      "-e",        "task-clock",  "--precision",
-                 "0",      "--processes", "1",      "--backend", "perf",        "-q",
-                 "--json", f->run});
-            EXPECT_EQ(r.exit_code, 0) << r.err;
-            if (r.exit_code != 0 || has_a_sample())
-                break;
-            if (attempt == 2)
-                ADD_FAILURE() << "every sample of 3 runs was disturbed: the machine is too busy";
-        }
+        // A run result read from a committed file (fixtures/README.md): live, under the whole
+        // suite on 2 vCPUs every sample of three runs in a row was disturbed (2026-12-01, load
+        // ~10), and these tests are about the files, not about what a busy machine keeps.
+        f->run = PERFGAUGE_SOURCE_DIR "/test/e2e/fixtures/small-run.json";
         return f;
     }();
     return *made;
