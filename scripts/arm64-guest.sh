@@ -179,6 +179,27 @@ qemu-system-aarch64 -M virt -cpu max,pmu=on -icount shift=0 -smp 1 -m 512 -nogra
   </dev/null >"$console" 2>"$work/qemu.err" &
 qemu_pid=$!
 status=0
+# Where the host's time goes: the boot, then each step as its status file arrives (init sends a
+# step's files as it ends), to the second; the guest's own time per step is in its .rc file.
+reported=0
+report_progress() {
+  local marks
+  marks="$(grep -a -e '^@@PG-BOOTED' -e '^@@PG-END out/[^ ]*\.rc' "$console" 2>/dev/null | tr -d '\r' || true)"
+  [ -n "$marks" ] || return 0
+  local n
+  n="$(printf '%s\n' "$marks" | wc -l)"
+  if [ "$n" -gt "$reported" ]; then
+    printf '%s\n' "$marks" | sed -n "$((reported + 1)),\$p" | while read -r mark name; do
+      local what="booted"
+      if [ "$mark" != "@@PG-BOOTED" ]; then
+        name="${name#out/}"
+        what="${name%.rc} done"
+      fi
+      log "$(($(date +%s) - started))s: $what"
+    done
+    reported="$n"
+  fi
+}
 while kill -0 "$qemu_pid" 2>/dev/null; do
   if [ $(($(date +%s) - started)) -ge "$guest_timeout" ]; then
     log "the guest did not finish within ${guest_timeout}s: stopped"
@@ -187,7 +208,9 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
     break
   fi
   sleep 1
+  report_progress
 done
+report_progress
 wait "$qemu_pid" 2>/dev/null || true
 qemu_pid=""
 log "guest ran $(($(date +%s) - started))s"

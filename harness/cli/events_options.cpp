@@ -13,8 +13,9 @@ std::optional<EventsRequest> parse_events_request(const std::vector<std::string>
         "whether the kernel opens each here (each is opened once, disabled, user space only).\n"
         "FILTER is a case-insensitive substring of the name or of PMU::NAME.\n\n"
         "LIST syntax (as perf stat -e): comma-separated names; {a,b} keeps a group together;\n"
-        ":u / :k / :uk count user / kernel / both (default: user space only); rNNNN is raw;\n"
-        "PMU::EVENT:UMASK:c=1 is libpfm4; subsystem:event is a tracepoint.\n\noptions");
+        ":u / :k / :uk count user / kernel / both (default: user space only); rNNNN is raw\n"
+        "(only bits the core PMU's sysfs format declares); PMU::EVENT:UMASK:c=1 is libpfm4;\n"
+        "subsystem:event is a tracepoint.\n\noptions");
     options.add_options()("help,h", "show this help")(
         "resolve", po::value<std::string>()->value_name("LIST"),
         "parse and resolve LIST; print each event's group, type, config, modifiers")(

@@ -69,6 +69,51 @@ std::string joined_names(const std::vector<const EventSpec*>& specs) {
     return out;
 }
 
+// What one event of a group is opened with: its resolved attributes plus how this set counts.
+perf_event_attr counting_attr(const EventSpec& spec, bool leader, const CounterOptions& options) {
+    perf_event_attr attr = spec.attr;
+    attr.size = sizeof attr;
+    attr.read_format = CounterSet::kReadFormat;
+    attr.disabled = leader ? 1 : 0;  // members follow their leader
+    attr.enable_on_exec = leader && options.enable_on_exec ? 1 : 0;
+    attr.inherit = options.inherit ? 1 : 0;
+    attr.pinned = 0;
+    if (options.map_pages && needs_hardware_pmu(spec.kind))
+        request_user_read(attr);
+    return attr;
+}
+
+// A user-written group, events[first..], that the kernel refused `refused` in: every member
+// keeps the error, and the note says which one it was.
+std::string refuse_written_group(std::vector<EventSlot>& events, std::size_t first,
+                                 std::size_t refused, int error) {
+    std::vector<const EventSpec*> names;
+    for (std::size_t j = first; j < events.size(); ++j) {
+        events[j].error = error;
+        names.push_back(&events[j].spec);
+    }
+    return fmt::format("group {{{}}} was not opened: the kernel refused '{}' in it ({})",
+                       joined_names(names), events[refused].spec.name, std::strerror(error));
+}
+
+// The events `slots` (in group order) are members of group `index`.
+void mark_opened(std::vector<EventSlot>& events, const std::vector<std::size_t>& slots,
+                 std::size_t index) {
+    for (std::size_t pos = 0; pos < slots.size(); ++pos) {
+        auto& slot = events[slots[pos]];
+        slot.opened = true;
+        slot.group = index;
+        slot.position = pos;
+    }
+}
+
+std::string split_note(const char* kind, std::size_t splits) {
+    return fmt::format(
+        "the kernel could not schedule the {} events together; split them into {} groups "
+        "(groups are multiplexed: see the running fraction)",
+        kind, splits + 1);
+}
+
 }  // namespace
 
 const char* read_path_name(ReadPath path) {
@@ -117,21 +162,9 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
         opener = &syscalls;
     CounterSet set;
 
-    auto attr_for = [&](const EventSpec& spec, bool leader) {
-        perf_event_attr attr = spec.attr;
-        attr.size = sizeof attr;
-        attr.read_format = kReadFormat;
-        attr.disabled = leader ? 1 : 0;  // members follow their leader
-        attr.enable_on_exec = leader && options.enable_on_exec ? 1 : 0;
-        attr.inherit = options.inherit ? 1 : 0;
-        attr.pinned = 0;
-        if (options.map_pages && needs_hardware_pmu(spec.kind))
-            request_user_read(attr);
-        return attr;
-    };
     auto try_add = [&](Group& group, std::size_t slot) {
         const bool leader = group.fds.empty();
-        const perf_event_attr attr = attr_for(set.events_[slot].spec, leader);
+        const perf_event_attr attr = counting_attr(set.events_[slot].spec, leader, options);
         auto result = opener->open(attr, options.pid, options.cpu, leader ? -1 : group.leader());
         if (!result.ok())
             return result.error;
@@ -143,13 +176,7 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
         return 0;
     };
     auto commit = [&](std::unique_ptr<Group> group) {
-        const std::size_t index = set.groups_.size();
-        for (std::size_t pos = 0; pos < group->slots.size(); ++pos) {
-            auto& slot = set.events_[group->slots[pos]];
-            slot.opened = true;
-            slot.group = index;
-            slot.position = pos;
-        }
+        mark_opened(set.events_, group->slots, set.groups_.size());
         group->buffer.resize(read_buffer_words(kReadFormat, group->slots.size()));
         set.groups_.push_back(std::move(group));
     };
@@ -171,14 +198,7 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
         for (std::size_t i = first; i < set.events_.size(); ++i) {
             if (const int error = try_add(*group, i); error != 0) {
                 // A user-written group is kept together or not opened at all.
-                for (std::size_t j = first; j < set.events_.size(); ++j)
-                    set.events_[j].error = error;
-                std::vector<const EventSpec*> names;
-                for (std::size_t j = first; j < set.events_.size(); ++j)
-                    names.push_back(&set.events_[j].spec);
-                set.notes_.push_back(fmt::format(
-                    "group {{{}}} was not opened: the kernel refused '{}' in it ({})",
-                    joined_names(names), set.events_[i].spec.name, std::strerror(error)));
+                set.notes_.push_back(refuse_written_group(set.events_, first, i, error));
                 group.reset();
                 break;
             }
@@ -207,12 +227,9 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
         }
         if (!group->fds.empty())
             commit(std::move(group));
-        if (splits > 0) {
-            set.notes_.push_back(fmt::format(
-                "the kernel could not schedule the {} events together; split them into {} groups "
-                "(groups are multiplexed: see the running fraction)",
-                bucket == &hardware_bucket ? "hardware" : "software", splits + 1));
-        }
+        if (splits > 0)
+            set.notes_.push_back(
+                split_note(bucket == &hardware_bucket ? "hardware" : "software", splits));
     }
     return set;
 }

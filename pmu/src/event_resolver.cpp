@@ -88,8 +88,11 @@ std::string perf_style_name(const std::string& alias) {
 
 EventResolver::EventResolver() : EventResolver(Tracefs::locate(), kernel_counting_allowed()) {}
 
-EventResolver::EventResolver(std::optional<Tracefs> tracefs, bool software_counts_kernel)
-    : tracefs_(std::move(tracefs)), software_counts_kernel_(software_counts_kernel) {
+EventResolver::EventResolver(std::optional<Tracefs> tracefs, bool software_counts_kernel,
+                             std::filesystem::path pmu_devices)
+    : tracefs_(std::move(tracefs)),
+      software_counts_kernel_(software_counts_kernel),
+      pmu_devices_(std::move(pmu_devices)) {
     libpfm::ensure_initialized();
 }
 
@@ -189,17 +192,25 @@ EventSpec direct_spec(const EventTerm& term, const char* pmu, EventKind kind, st
 }  // namespace
 
 // Raw events are parsed here rather than by libpfm4, whose perf_raw PMU refuses a full 64-bit
-// config (rffffffffffffffff) and calls malformed hex "event not found".
+// config (rffffffffffffffff) and calls malformed hex "event not found". Their bits are checked
+// against the core PMU's sysfs format, because kernels differ on the others: x86 refuses
+// reserved bits, arm64 drops them and counts another event. Only here: libpfm4's own encodings
+// carry bits the kernel overrides (x86's enable and interrupt bits, 22 and 20), which no
+// format declares.
 std::optional<EventSpec> EventResolver::resolve_without_libpfm(const EventTerm& term) const {
     const auto raw = parse_raw_event(term.name);
     if (raw.shape == RawEventParse::Shape::not_raw)
         return std::nullopt;
     if (raw.shape == RawEventParse::Shape::invalid)
         throw InvalidEventError(raw.error);
-    return direct_spec(term, "perf_raw", EventKind::raw, PERF_TYPE_RAW, raw.config,
-                       fmt::format("perf_raw::r{:x} (type {}, config {:#x})", raw.config,
-                                   static_cast<unsigned>(PERF_TYPE_RAW), raw.config),
-                       false);
+    auto spec = direct_spec(term, "perf_raw", EventKind::raw, PERF_TYPE_RAW, raw.config,
+                            fmt::format("perf_raw::r{:x} (type {}, config {:#x})", raw.config,
+                                        static_cast<unsigned>(PERF_TYPE_RAW), raw.config),
+                            false);
+    if (auto refusal = undeclared_config_bits(fmt::format("raw event '{}'", term.name), spec.attr,
+                                              raw_event_formats(pmu_devices_)))
+        throw InvalidEventError(*std::move(refusal));
+    return spec;
 }
 
 EventSpec EventResolver::software_spec(const EventTerm& term,

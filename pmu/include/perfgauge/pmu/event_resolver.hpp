@@ -8,6 +8,7 @@
 
 #include "perfgauge/pmu/event_list.hpp"
 #include "perfgauge/pmu/event_spec.hpp"
+#include "perfgauge/pmu/pmu_format.hpp"
 #include "perfgauge/pmu/tracefs.hpp"
 
 namespace perfgauge::pmu {
@@ -25,7 +26,8 @@ class UnknownEventError : public EventError {
     std::vector<std::string> suggestions_;
 };
 
-/// A name that exists but is written wrongly (bad unit mask or attribute, unsupported syntax).
+/// A name that exists but is written wrongly (bad unit mask or attribute, unsupported syntax,
+/// a raw config with bits the PMU's sysfs format does not declare).
 class InvalidEventError : public EventError {
     using EventError::EventError;
 };
@@ -33,10 +35,13 @@ class InvalidEventError : public EventError {
 class EventResolver {
   public:
     /// Uses the system's tracefs (if mounted) for tracepoints; software events count kernel
-    /// space too when this process may (kernel_counting_allowed()).
+    /// space too when this process may (kernel_counting_allowed()); raw configs are checked
+    /// against the core PMU's format in /sys/bus/event_source/devices.
     EventResolver();
-    /// Uses the given tracefs (nullopt: no tracepoints) and software-event default; for tests.
-    explicit EventResolver(std::optional<Tracefs> tracefs, bool software_counts_kernel = false);
+    /// Uses the given tracefs (nullopt: no tracepoints), software-event default and directory
+    /// of PMUs (the format raw configs are checked against: raw_event_formats()); for tests.
+    explicit EventResolver(std::optional<Tracefs> tracefs, bool software_counts_kernel = false,
+                           std::filesystem::path pmu_devices = kPmuDevicesDirectory);
 
     /// Parses and resolves an event list (throws EventListSyntaxError, UnknownEventError,
     /// InvalidEventError).
@@ -50,13 +55,15 @@ class EventResolver {
 
   private:
     std::optional<EventSpec> resolve_tracepoint(const EventTerm& term) const;
-    /// Raw events (rNNNN); nullopt for every other name.
+    /// Raw events (rNNNN); nullopt for every other name. Throws InvalidEventError for a config
+    /// that sets bits the core PMU's format does not declare (undeclared_config_bits()).
     std::optional<EventSpec> resolve_without_libpfm(const EventTerm& term) const;
     EventSpec software_spec(const EventTerm& term, const ExtraSoftwareEvent& event) const;
     [[noreturn]] void fail_unknown(const EventTerm& term) const;
 
     std::optional<Tracefs> tracefs_;
     bool software_counts_kernel_ = false;
+    std::filesystem::path pmu_devices_;
 };
 
 /// perf's spelling of a libpfm4 perf-PMU alias: "CYCLES" -> "cycles",

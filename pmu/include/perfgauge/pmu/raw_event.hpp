@@ -17,8 +17,8 @@ struct RawEventParse {
     std::string error;
 };
 
-/// Pure. "r00c0" -> valid 0xc0; "rffffffffffffffff" -> valid (any 64-bit value is a config the
-/// kernel may or may not open; that is for perf_event_open to say). A name counts as an
+/// Pure. "r00c0" -> valid 0xc0; "rffffffffffffffff" -> valid (any 64-bit value parses; whether
+/// the PMU declares its bits is EventResolver's check, pmu_format.hpp). A name counts as an
 /// attempted raw event when it is "r" alone, 'r' followed only by hex digits, or 'r' and a
 /// decimal digit followed by anything: "r00zz" is a broken raw event, while "ref-cycles" or a
 /// misspelt "rcycles" stay names (and get "did you mean" suggestions).
