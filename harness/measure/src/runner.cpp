@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "pause_contexts.hpp"
+#include "perfgauge/harness/batch_sizing.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/native_columns.hpp"
 #include "perfgauge/harness/reliability.hpp"
@@ -35,7 +36,6 @@ constexpr std::size_t kCalibrationBatches = 1000;
 constexpr int kCalibrationPauses = 40;
 constexpr std::size_t kPauseCalibrationRounds = 320;  // ten groups for quantum_robust_mean
 constexpr std::size_t kSnapshotPairRounds = 500;
-constexpr double kPausedWallFactor = 20;
 constexpr std::size_t kSizingRetakes = 20;
 
 }  // namespace
@@ -344,7 +344,7 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
             std::chrono::steady_clock::now() - wall_start;
         // A body that pauses every iteration spends most of its wall time paused; once that
         // reaches kPausedWallFactor x the target, more iterations only cost time.
-        const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
+        const bool long_enough = long_enough_batch(ns, wall.count(), target_ns);
         // A batch that lost the CPU only looks longer than its work: one switched out looked
         // long enough at 190 ns and sized every sample of a run that way. One that still looks
         // long enough is taken again (on a machine that disturbs every batch, at most
@@ -362,18 +362,8 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
         long_enough_at = long_enough ? iterations : 0;
         if (confirmed && std::chrono::steady_clock::now() >= deadline)
             return {iterations, pauses};
-        if (!long_enough) {
-            // Towards whichever limit comes first: grown by the measured time alone, a body that
-            // pauses every iteration overshot its wall-time limit up to 10x (50 ms batches with
-            // a counter group here, nearly all of them switched out on a busy machine).
-            double need = kPausedWallFactor * target_ns / std::max(1.0, wall.count());
-            if (ns > 0)
-                need = std::min(need, target_ns / ns);
-            const double factor = std::clamp(1.2 * need, 1.5, 10.0);
-            iterations =
-                std::max(iterations + 1,
-                         static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));
-        }
+        if (!long_enough)  // towards whichever limit comes first
+            iterations = grown_iterations(iterations, ns, wall.count(), target_ns);
         if (iterations > (std::uint64_t{1} << 40))
             return {iterations, pauses};  // an empty body: stop growing
     }
