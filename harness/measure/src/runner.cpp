@@ -14,10 +14,11 @@
 #include <fmt/format.h>
 
 #include "pause_contexts.hpp"
+#include "perfgauge/harness/batch_sizing.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/native_columns.hpp"
-#include "perfgauge/harness/precision.hpp"
 #include "perfgauge/harness/reliability.hpp"
+#include "perfgauge/harness/sampling_rounds.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
@@ -35,10 +36,7 @@ constexpr std::size_t kCalibrationBatches = 1000;
 constexpr int kCalibrationPauses = 40;
 constexpr std::size_t kPauseCalibrationRounds = 320;  // ten groups for quantum_robust_mean
 constexpr std::size_t kSnapshotPairRounds = 500;
-constexpr double kPausedWallFactor = 20;
 constexpr std::size_t kSizingRetakes = 20;
-// Above this share of the measured time, the subtracted pause cost dominates the result.
-constexpr double kPauseCorrectionWarnShare = 0.5;
 
 }  // namespace
 
@@ -346,7 +344,7 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
             std::chrono::steady_clock::now() - wall_start;
         // A body that pauses every iteration spends most of its wall time paused; once that
         // reaches kPausedWallFactor x the target, more iterations only cost time.
-        const bool long_enough = ns >= target_ns || wall.count() >= kPausedWallFactor * target_ns;
+        const bool long_enough = long_enough_batch(ns, wall.count(), target_ns);
         // A batch that lost the CPU only looks longer than its work: one switched out looked
         // long enough at 190 ns and sized every sample of a run that way. One that still looks
         // long enough is taken again (on a machine that disturbs every batch, at most
@@ -364,18 +362,8 @@ Runner::Sizing Runner::size_batch(const Benchmark& b) {
         long_enough_at = long_enough ? iterations : 0;
         if (confirmed && std::chrono::steady_clock::now() >= deadline)
             return {iterations, pauses};
-        if (!long_enough) {
-            // Towards whichever limit comes first: grown by the measured time alone, a body that
-            // pauses every iteration overshot its wall-time limit up to 10x (50 ms batches with
-            // a counter group here, nearly all of them switched out on a busy machine).
-            double need = kPausedWallFactor * target_ns / std::max(1.0, wall.count());
-            if (ns > 0)
-                need = std::min(need, target_ns / ns);
-            const double factor = std::clamp(1.2 * need, 1.5, 10.0);
-            iterations =
-                std::max(iterations + 1,
-                         static_cast<std::uint64_t>(static_cast<double>(iterations) * factor));
-        }
+        if (!long_enough)  // towards whichever limit comes first
+            iterations = grown_iterations(iterations, ns, wall.count(), target_ns);
         if (iterations > (std::uint64_t{1} << 40))
             return {iterations, pauses};  // an empty body: stop growing
     }
@@ -414,7 +402,7 @@ void Runner::apply_noise_controls(std::vector<std::string>& warnings) {
     }
 }
 
-RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
+RunResult Runner::begin_result() const {
     RunResult result;
     result.repetitions = options_.repetitions;
     result.seed = options_.seed ? *options_.seed : std::random_device{}();
@@ -425,12 +413,14 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     if (pauses_timed_apart_)
         result.clock_pause_overhead_ns = clock_pause_ns_;
     result.events = native_columns(counters_);
-    apply_noise_controls(result.warnings);
+    return result;
+}
 
-    // Size every batch (this is also the warm-up), then allocate every sample up front.
+std::vector<SamplingTally> Runner::size_benchmarks(const std::vector<Benchmark>& benchmarks,
+                                                   RunResult& result) {
     const std::size_t events = counters_.events().size();
     result.benchmarks.resize(benchmarks.size());
-    std::vector<bool> timed_apart(benchmarks.size(), false);
+    std::vector<SamplingTally> tallies(benchmarks.size());
     for (std::size_t b = 0; b < benchmarks.size(); ++b) {
         auto& r = result.benchmarks[b];
         if (options_.progress && !interrupted())
@@ -441,117 +431,100 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         r.bytes_per_iteration = benchmarks[b].bytes_per_iteration;
         const Sizing sizing = size_batch(benchmarks[b]);
         r.iterations = sizing.iterations;
-        timed_apart[b] = pauses_timed_apart_ && sizing.pauses > 0;
-        const std::size_t room = sample_room();  // clean samples, retakes, precision rounds
-        r.ns_per_item.reserve(room);
-        r.raw_ns_per_item.reserve(room);
-        r.cpu_ns_per_item.reserve(room);
-        if (timed_apart[b])
-            r.snapshot_pause_ns.reserve(room);
-        r.rounds.reserve(room);
-        r.disturbed.reserve(room);
-        r.counters_per_item.assign(events, {});
-        r.raw_counters_per_item.assign(events, {});
-        for (std::size_t i = 0; i < events; ++i) {
-            r.counters_per_item[i].reserve(room);
-            r.raw_counters_per_item[i].reserve(room);
-        }
-        r.running_fraction.assign(events, 1.0);
+        tallies[b].timed_apart = pauses_timed_apart_ && sizing.pauses > 0;
+        // Clean samples, retakes, precision rounds.
+        reserve_samples(r, sample_room(), events, tallies[b].timed_apart);
     }
+    return tallies;
+}
 
-    // Interleaved rounds: every benchmark once per round, in a fresh shuffled order. After the
-    // planned rounds, benchmarks short of clean samples (some were disturbed) get more rounds,
-    // within the retake budget.
-    // The warm-up has probed the machine hundreds of times: its fastest probe is the reference
-    // every sample's probes are held against.
-    result.machine_probe_ns = probe_.fastest_chain_ns();
-    std::vector<double> pause_share(benchmarks.size(), 0.0);   // of the time: pairs subtracted
-    std::vector<double> spread_share(benchmarks.size(), 0.0);  // ... and how uncertain that is
-    std::vector<double> spent_ns(benchmarks.size(), 0.0);      // wall time of its sampled batches
-    // Timed apart: the counted batch's iterations (0: not yet sized; see counted_iterations_for).
-    std::vector<std::uint64_t> counted_iterations(benchmarks.size(), 0);
-    std::vector<DisturbanceCounts> disturbances(benchmarks.size());  // per Disturbance
+void Runner::report_round(std::size_t round, std::size_t wanting, std::size_t benchmarks) const {
+    if (!options_.progress)
+        return;
+    // Beyond the plan the rounds have no total: how many benchmarks are still short.
+    if (round < options_.repetitions)
+        options_.progress("repetition", round, options_.repetitions);
+    else
+        options_.progress("extra", wanting, benchmarks);
+}
+
+std::vector<double> Runner::sample_rounds(const std::vector<Benchmark>& benchmarks,
+                                          RunResult& result, std::vector<SamplingTally>& tallies) {
     std::vector<double> sample_chains_ns;  // the machine probe around every sample
     std::mt19937_64 rng(result.seed);
-    result.precision_target = options_.precision;
-    const std::size_t retake_rounds =
-        options_.repetitions + options_.retake_rounds.value_or(options_.repetitions);
-    // Whether benchmark b gets a sample in this round: short of clean samples (within the
-    // retake rounds), or short of the precision target (within its time budget; a benchmark
-    // still short of clean samples is short of it too).
-    const auto wanted = [&](std::size_t b, std::size_t round) {
-        const auto& r = result.benchmarks[b];
-        const std::size_t taken = r.ns_per_item.size() + r.disturbed.size();
-        if (taken >= sample_room())
-            return false;
-        if (r.ns_per_item.size() < options_.repetitions && round < retake_rounds)
-            return true;
-        return options_.precision > 0 && spent_ns[b] < options_.max_time_s * 1e9 &&
-               !(median_precision(r.ns_per_item) <= options_.precision);
-    };
+    const SamplingPlan plan{
+        options_.repetitions,
+        options_.repetitions + options_.retake_rounds.value_or(options_.repetitions), sample_room(),
+        options_.precision, options_.max_time_s * 1e9};
     for (std::size_t round = 0; !interrupted(); ++round) {
         std::vector<std::size_t> order;
         for (std::size_t b = 0; b < benchmarks.size(); ++b) {
-            if (wanted(b, round))
+            const auto& r = result.benchmarks[b];
+            if (wants_sample(plan, round, r.ns_per_item, r.disturbed.size(), tallies[b].spent_ns))
                 order.push_back(b);
         }
         if (order.empty())
             break;
-        if (options_.progress) {
-            // Beyond the plan the rounds have no total: how many benchmarks are still short.
-            if (round < options_.repetitions)
-                options_.progress("repetition", round, options_.repetitions);
-            else
-                options_.progress("extra", order.size(), benchmarks.size());
-        }
+        report_round(round, order.size(), benchmarks.size());
         if (options_.interleave)
             std::shuffle(order.begin(), order.end(), rng);
         for (const std::size_t b : order) {
-            if (interrupted())
+            if (interrupted() || !take_sample(benchmarks[b], result.benchmarks[b], tallies[b],
+                                              round, sample_chains_ns))
                 break;
-            auto& r = result.benchmarks[b];
-            // Timed apart: the clock-only batch first, so that the counts (batch_counts_,
-            // delta_) are the last batch's, the one whose pauses snapshot them.
-            const Batch timed = run_batch(benchmarks[b], r.iterations, !timed_apart[b]);
-            if (timed_apart[b] && interrupted())
-                break;  // half a sample: not recorded
-            Batch counted;
-            if (timed_apart[b]) {
-                // The first from what its snapshot pairs are calibrated to add (twice that,
-                // for the pauses' reads of the thread's usage); then from the last one's wall.
-                if (counted_iterations[b] == 0) {
-                    counted_iterations[b] = counted_iterations_for(
-                        r.iterations, r.iterations, timed.health.wall_ns,
-                        timed.health.wall_ns +
-                            2 * static_cast<double>(timed.pauses) * pause_overhead_.ns);
-                }
-                counted = run_batch(benchmarks[b], counted_iterations[b]);
-                counted_iterations[b] =
-                    counted_iterations_for(r.iterations, counted_iterations[b],
-                                           timed.health.wall_ns, counted.health.wall_ns);
-            }
-            // The budget is wall time: a sample timed apart costs both of its batches.
-            spent_ns[b] += timed.health.wall_ns + counted.health.wall_ns;
-            for (const double chain : timed.probe_chains_ns) {
-                if (chain > 0)
-                    sample_chains_ns.push_back(chain);
-            }
-            if (timed.ns > 0) {
-                const double pauses = static_cast<double>(timed.pauses);
-                pause_share[b] = std::max(pause_share[b], pauses * pair_ns(timed) / timed.ns);
-                spread_share[b] = std::max(spread_share[b], pauses * pause_spread_ns_ / timed.ns);
-            }
-            const Disturbance why = record(r, timed, timed_apart[b] ? &counted : nullptr, round);
-            ++disturbances[b][static_cast<std::size_t>(why)];
         }
     }
+    return sample_chains_ns;
+}
+
+bool Runner::take_sample(const Benchmark& benchmark, BenchmarkResult& r, SamplingTally& tally,
+                         std::size_t round, std::vector<double>& sample_chains_ns) {
+    // Timed apart: the clock-only batch first, so that the counts (batch_counts_, delta_) are
+    // the last batch's, the one whose pauses snapshot them.
+    const Batch timed = run_batch(benchmark, r.iterations, !tally.timed_apart);
+    if (tally.timed_apart && interrupted())
+        return false;  // half a sample: not recorded
+    Batch counted;
+    if (tally.timed_apart)
+        counted = run_counted_batch(benchmark, r.iterations, timed, tally.counted_iterations);
+    // The budget is wall time: a sample timed apart costs both of its batches.
+    tally.spent_ns += timed.health.wall_ns + counted.health.wall_ns;
+    for (const double chain : timed.probe_chains_ns) {
+        if (chain > 0)
+            sample_chains_ns.push_back(chain);
+    }
+    note_pause_shares(tally, timed.ns, static_cast<double>(timed.pauses), pair_ns(timed),
+                      pause_spread_ns_);
+    const Disturbance why = record(r, timed, tally.timed_apart ? &counted : nullptr, round);
+    ++tally.disturbances[static_cast<std::size_t>(why)];
+    return true;
+}
+
+Runner::Batch Runner::run_counted_batch(const Benchmark& b, std::uint64_t timed_iterations,
+                                        const Batch& timed, std::uint64_t& counted_iterations) {
+    // The first from what its snapshot pairs are calibrated to add (twice that, for the pauses'
+    // reads of the thread's usage); then from the last one's wall.
+    if (counted_iterations == 0) {
+        counted_iterations = counted_iterations_for(
+            timed_iterations, timed_iterations, timed.health.wall_ns,
+            timed.health.wall_ns + 2 * static_cast<double>(timed.pauses) * pause_overhead_.ns);
+    }
+    const Batch counted = run_batch(b, counted_iterations);
+    counted_iterations = counted_iterations_for(timed_iterations, counted_iterations,
+                                                timed.health.wall_ns, counted.health.wall_ns);
+    return counted;
+}
+
+void Runner::warn_about_samples(RunResult& result, const std::vector<Benchmark>& benchmarks,
+                                const std::vector<SamplingTally>& tallies,
+                                const std::vector<double>& sample_chains_ns) {
     if (interrupted())
         keep_what_was_measured(result, interruption_);
     for (std::size_t b = 0; b < result.benchmarks.size() && result.interrupted_by.empty(); ++b) {
         const auto& r = result.benchmarks[b];
         if (r.ns_per_item.size() < options_.repetitions)
-            result.warnings.push_back(shortfall_warning(r.name, r.ns_per_item.size(),
-                                                        options_.repetitions, disturbances[b]));
+            result.warnings.push_back(shortfall_warning(
+                r.name, r.ns_per_item.size(), options_.repetitions, tallies[b].disturbances));
     }
     if (calibration_chain_ns_ > 0 && !sample_chains_ns.empty())
         result.pause_calibration_drift = median(sample_chains_ns) / calibration_chain_ns_ - 1;
@@ -559,41 +532,16 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // work around them matters as much as the noise the sampling was sized for.
     const double spread_bound = options_.precision > 0 ? options_.precision : 0.01;
     for (std::size_t b = 0; b < benchmarks.size(); ++b) {
-        const std::string spread = fmt::format(
-            "a pair's cost moves by ±{:.1f} ns with the work around it, up to ±{:.1f}% of this "
-            "time",
-            pause_spread_ns_, 100 * spread_share[b]);
-        if (pause_share[b] > kPauseCorrectionWarnShare) {
-            result.warnings.push_back(fmt::format(
-                "{}: the subtracted pause/resume cost is up to {:.0f}% of the measured time ({}); "
-                "the work between pauses is too short for this to be precise (use more work "
-                "per iteration, or a state that does not pause)",
-                benchmarks[b].name, 100 * pause_share[b], spread));
-        } else if (spread_share[b] > spread_bound) {
-            result.warnings.push_back(fmt::format(
-                "{}: its corrected time may be off by more than the ±{:g}% precision target: {} "
-                "(more work between pauses makes this smaller)",
-                benchmarks[b].name, 100 * spread_bound, spread));
-        }
-        if (!result.pause_calibration_drift)
-            continue;
-        if (const auto drift =
-                pause_drift_warning(benchmarks[b].name, *result.pause_calibration_drift,
-                                    pause_share[b], spread_bound)) {
-            result.warnings.push_back(*drift);
-        }
+        for (auto& warning :
+             pause_correction_warnings(benchmarks[b].name, tallies[b], pause_spread_ns_,
+                                       spread_bound, result.pause_calibration_drift))
+            result.warnings.push_back(std::move(warning));
     }
-    std::size_t stolen_samples = 0;
-    for (const auto& r : result.benchmarks) {
-        stolen_samples += static_cast<std::size_t>(std::count_if(
-            r.disturbed.begin(), r.disturbed.end(), [](const auto& d) { return d.steal_ns > 0; }));
-    }
-    if (stolen_samples > 0) {
-        result.warnings.push_back(fmt::format(
-            "steal: the hypervisor took the CPU around {} sample(s) (steal time in /proc/stat): "
-            "they are disturbed and left out of the statistics; the host is oversubscribed",
-            stolen_samples));
-    }
+    if (auto stolen = steal_warning(result.benchmarks))
+        result.warnings.push_back(std::move(*stolen));
+}
+
+void Runner::describe_machine(RunResult& result) {
     result.machine_copy_probe_ns = probe_.median_copy_ns();
     result.date = local_iso_date();
     result.system = collect_system_info();
@@ -601,6 +549,23 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
         result.system.cpu_gaps = measure_cpu_gaps();
     for (auto& w : reliability_warnings(result.system))
         result.warnings.push_back(std::move(w));
+}
+
+RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
+    RunResult result = begin_result();
+    apply_noise_controls(result.warnings);
+    // Size every batch (this is also the warm-up), then allocate every sample up front.
+    std::vector<SamplingTally> tallies = size_benchmarks(benchmarks, result);
+    // Interleaved rounds: every benchmark once per round, in a fresh shuffled order. After the
+    // planned rounds, benchmarks short of clean samples (some were disturbed) get more rounds,
+    // within the retake budget.
+    // The warm-up has probed the machine hundreds of times: its fastest probe is the reference
+    // every sample's probes are held against.
+    result.machine_probe_ns = probe_.fastest_chain_ns();
+    result.precision_target = options_.precision;
+    const std::vector<double> sample_chains_ns = sample_rounds(benchmarks, result, tallies);
+    warn_about_samples(result, benchmarks, tallies, sample_chains_ns);
+    describe_machine(result);
     return result;
 }
 

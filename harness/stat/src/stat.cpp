@@ -15,6 +15,7 @@
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/native_columns.hpp"
+#include "perfgauge/harness/stat_run.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 
@@ -112,13 +113,137 @@ StatResult empty_result(const StatOptions& options, const std::vector<std::strin
     return result;
 }
 
-// How one run of a command ended, as far as the repetitions are concerned.
-enum class RunOutcome {
-    counted,      ///< it ran and exited 0: its counts were added
-    failed,       ///< it exited non-zero, died, or could not be executed (exec failure counted)
-    interrupted,  ///< perfgauge was interrupted: what completed is the report
-    not_run,      ///< no event could be opened: the command was not run (no_event_opened)
+// The counters of one run of the command `pid`: inherited by its threads and children.
+pmu::CounterOptions counter_options_for(const StatOptions& options, pid_t pid) {
+    pmu::CounterOptions counter_options;
+    counter_options.inherit = true;
+    // Markers and --delay start with the groups disabled (the leaders' attr.disabled) and
+    // enable them by ioctl, which reaches the inherited counters of every thread and child.
+    counter_options.enable_on_exec = !options.markers && !options.delay;
+    counter_options.pid = pid;
+    return counter_options;
+}
+
+// The command's process, held before exec (given `channel`'s end with --markers); none when no
+// process could be made, and then `result.exit` says so.
+std::optional<PendingChild> start_command(const std::vector<std::string>& command,
+                                          const MarkerChannel* channel, StatResult& result) {
+    ChildSetup setup;
+    if (channel != nullptr) {
+        setup.environment = {channel->environment()};
+        setup.inherited_fd = channel->theirs();
+    }
+    try {
+        return std::optional<PendingChild>(std::in_place, command, setup);
+    } catch (const std::system_error& e) {
+        // No process to run it in (fork's EAGAIN at the user's process limit, EMFILE): a run
+        // that could not start, as one whose exec failed - never a counted one.
+        result.exit = ExitStatus{};
+        result.exit.exec_failed = true;
+        result.exit.exec_error = e.code().value();
+        return std::nullopt;
+    }
+}
+
+// The first run sets up the result's event columns and notes from the counters as opened.
+// False when nothing would be counted: the command is not run (the child, never released, is
+// killed before exec), and the columns say why each event was refused.
+bool set_up_events(const StatOptions& options, const std::vector<pmu::GroupSpec>& groups,
+                   const pmu::CounterSet& counters, StatResult& result) {
+    const auto columns = native_columns(counters);
+    result.events.clear();
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        StatEventResult e;
+        static_cast<EventColumn&>(e) = columns[i];
+        e.unit = is_time_event(counters.events()[i].spec) ? "ns" : "";
+        result.events.push_back(std::move(e));
+    }
+    const auto notes = counters.notes();
+    result.notes.insert(result.notes.end(), notes.begin(), notes.end());
+    if (options.on_opened)
+        options.on_opened(counters);
+    if (!groups.empty() && !options.counted_elsewhere &&
+        std::none_of(counters.events().begin(), counters.events().end(),
+                     [](const pmu::EventSlot& e) { return e.opened; })) {
+        result.no_event_opened = true;
+        return false;
+    }
+    return true;
+}
+
+// How the wait for one run went: the command's end, its wall time, and what was served meanwhile.
+struct Waited {
+    ExitStatus exit;
+    double elapsed_seconds = 0;
+    std::optional<MarkerServer> server;  // with --markers: what the command asked for
+    bool delay_elapsed = false;          // with --delay: whether it enabled the counters
 };
+
+// Releases the command and waits for it to end, serving its markers (`channel`) or enabling the
+// counters after --delay meanwhile.
+Waited wait_for_run(PendingChild& child, const StatOptions& options, const MarkerChannel* channel,
+                    pmu::CounterSet& counters) {
+    Waited waited;
+    WaitHooks hooks;
+    if (channel != nullptr) {
+        waited.server.emplace(MarkerServer{counters, channel->ours()});
+        hooks.served_fd = channel->ours();
+        hooks.on_readable = [&waited] { return waited.server->serve(); };
+    }
+    if (options.delay) {
+        hooks.after_exec = *options.delay;
+        hooks.on_after_exec = [&counters, &waited] {
+            counters.enable();
+            waited.delay_elapsed = true;
+        };
+    }
+    const auto start = std::chrono::steady_clock::now();
+    waited.exit = options.markers || options.delay ? child.wait(hooks) : child.wait();
+    const auto stop = std::chrono::steady_clock::now();
+    waited.elapsed_seconds = std::chrono::duration<double>(stop - start).count();
+    return waited;
+}
+
+// Adds a run that ended to `result`: its exit, times, marked intervals and counts. False when
+// it was cut short before exec (nothing to report).
+bool add_run(const StatOptions& options, const Waited& waited, bool cut_short, bool first,
+             const PendingChild& child, pmu::CounterSet& counters, StatResult& result) {
+    // Zeros: counting began at exec (or, disabled until then, at a marker or the delay).
+    const auto before = counters.make_snapshot();
+    auto after = counters.make_snapshot();
+    counters.read(after);
+    const auto deltas = counters.delta(before, after);
+    // Counters that were never enabled read "not counted"; say why rather than blame the PMU.
+    const auto never_enabled = never_enabled_refusal(
+        waited.server ? std::optional<long>(waited.server->intervals) : std::nullopt,
+        options.delay ? std::optional<long>(result.delay_ms) : std::nullopt, waited.delay_elapsed);
+    if (cut_short) {
+        // The only run, cut short: its counts until then are reported, marked so (perf stat
+        // does the same when Ctrl-C ends a command) - unless it never reached exec.
+        if (std::none_of(deltas.begin(), deltas.end(),
+                         [](const pmu::ScaledCount& d) { return d.counted; }))
+            return false;
+        result.interrupted_run = true;
+    }
+    result.exit = waited.exit;
+    ++result.repetitions;
+    if (waited.server) {
+        const MarkerServer& server = *waited.server;
+        result.marked_intervals.push_back(server.intervals);
+        if (first) {
+            for (auto& note :
+                 marker_notes(server.depth, server.unmatched_stops, server.unknown_requests))
+                result.notes.push_back(std::move(note));
+        }
+    }
+    result.elapsed_seconds.push_back(waited.elapsed_seconds);
+    const CpuTimes cpu = child.cpu_times();
+    result.user_seconds.push_back(cpu.user_seconds);
+    result.system_seconds.push_back(cpu.system_seconds);
+    result.read_path = pmu::read_path_name(after.path);
+    add_run_counts(result.events, counters.events(), deltas, cut_short, never_enabled);
+    return true;
+}
 
 // Runs `command` once with the counters attached and adds its counts to `result` (the first run
 // of a result also sets up its event columns and notes).
@@ -131,161 +256,30 @@ RunOutcome run_once(const StatOptions& options, const std::vector<pmu::GroupSpec
         return RunOutcome::interrupted;
     }
     const bool first = result.repetitions == 0;
-    pmu::CounterOptions counter_options;
-    counter_options.inherit = true;
-    // Markers and --delay start with the groups disabled (the leaders' attr.disabled) and
-    // enable them by ioctl, which reaches the inherited counters of every thread and child.
-    counter_options.enable_on_exec = !options.markers && !options.delay;
-
     std::optional<MarkerChannel> channel;
-    ChildSetup setup;
-    if (options.markers) {
+    if (options.markers)
         channel.emplace();
-        setup.environment = {channel->environment()};
-        setup.inherited_fd = channel->theirs();
-    }
-    std::optional<PendingChild> started;
-    try {
-        started.emplace(command, setup);
-    } catch (const std::system_error& e) {
-        // No process to run it in (fork's EAGAIN at the user's process limit, EMFILE): a run
-        // that could not start, as one whose exec failed - never a counted one.
-        result.exit = ExitStatus{};
-        result.exit.exec_failed = true;
-        result.exit.exec_error = e.code().value();
+    const MarkerChannel* marker_channel = channel ? &*channel : nullptr;
+    std::optional<PendingChild> child = start_command(command, marker_channel, result);
+    if (!child)
         return RunOutcome::failed;
-    }
-    PendingChild& child = *started;
     if (channel)
         channel->close_theirs();
-    counter_options.pid = child.pid();
-    auto counters = pmu::CounterSet::open(groups, counter_options);
-    if (first) {
-        const auto columns = native_columns(counters);
-        result.events.clear();
-        for (std::size_t i = 0; i < columns.size(); ++i) {
-            StatEventResult e;
-            static_cast<EventColumn&>(e) = columns[i];
-            e.unit = is_time_event(counters.events()[i].spec) ? "ns" : "";
-            result.events.push_back(std::move(e));
-        }
-        const auto notes = counters.notes();
-        result.notes.insert(result.notes.end(), notes.begin(), notes.end());
-        if (options.on_opened)
-            options.on_opened(counters);
-        // Nothing would be counted: the command is not run (the child, never released, is
-        // killed before exec), and the columns say why each event was refused.
-        if (!groups.empty() && !options.counted_elsewhere &&
-            std::none_of(counters.events().begin(), counters.events().end(),
-                         [](const pmu::EventSlot& e) { return e.opened; })) {
-            result.no_event_opened = true;
-            return RunOutcome::not_run;
-        }
-    }
-    std::optional<MarkerServer> server;
-    WaitHooks hooks;
-    bool delay_elapsed = false;
-    if (channel) {
-        server.emplace(MarkerServer{counters, channel->ours()});
-        hooks.served_fd = channel->ours();
-        hooks.on_readable = [&server] { return server->serve(); };
-    }
-    if (options.delay) {
-        hooks.after_exec = *options.delay;
-        hooks.on_after_exec = [&counters, &delay_elapsed] {
-            counters.enable();
-            delay_elapsed = true;
-        };
-    }
-    const auto start = std::chrono::steady_clock::now();
-    const ExitStatus exit = options.markers || options.delay ? child.wait(hooks) : child.wait();
-    const auto stop = std::chrono::steady_clock::now();
+    auto counters = pmu::CounterSet::open(groups, counter_options_for(options, child->pid()));
+    if (first && !set_up_events(options, groups, counters, result))
+        return RunOutcome::not_run;
+    const Waited waited = wait_for_run(*child, options, marker_channel, counters);
     const int signal = interrupt_signal();
-    // The run an interrupt killed (or kept from starting) counted part of the work at most.
-    const bool cut_short = signal != 0 && (exit.signaled || exit.exec_failed);
     if (signal != 0)
         result.interrupted_by = signal_name(signal);
-    if (cut_short && (result.repetitions > 0 || exit.exec_failed))
-        return RunOutcome::interrupted;  // the completed runs are the report
-    if (exit.exec_failed) {
-        result.exit = exit;  // not a run: nothing was counted, and the runs say so
-        return RunOutcome::failed;
+    const WaitEnd end = end_of_wait(waited.exit, signal, result.repetitions);
+    if (end.outcome) {
+        if (*end.outcome == RunOutcome::failed)
+            result.exit = waited.exit;
+        return *end.outcome;
     }
-
-    // Zeros: counting began at exec (or, disabled until then, at a marker or the delay).
-    const auto before = counters.make_snapshot();
-    auto after = counters.make_snapshot();
-    counters.read(after);
-    const auto deltas = counters.delta(before, after);
-    // Counters that were never enabled read "not counted"; say why rather than blame the PMU.
-    std::optional<EventRefusal> never_enabled;
-    if (server && server->intervals == 0) {
-        never_enabled = EventRefusal{
-            "not counted", "no marked interval: the command never called perfgauge_marker_start()",
-            "mark the work with perfgauge_marker_start()/perfgauge_marker_stop() from "
-            "<perfgauge/marker.h>, or drop --markers"};
-    } else if (options.delay && !delay_elapsed) {
-        never_enabled = EventRefusal{
-            "not counted",
-            fmt::format("the command ended before --delay {} ms had passed", result.delay_ms),
-            "use a shorter --delay"};
-    }
-    if (cut_short) {
-        // The only run, cut short: its counts until then are reported, marked so (perf stat
-        // does the same when Ctrl-C ends a command) - unless it never reached exec.
-        if (std::none_of(deltas.begin(), deltas.end(),
-                         [](const pmu::ScaledCount& d) { return d.counted; }))
-            return RunOutcome::interrupted;
-        result.interrupted_run = true;
-    }
-    result.exit = exit;
-    ++result.repetitions;
-    if (server) {
-        result.marked_intervals.push_back(server->intervals);
-        if (server->depth > 0 && first)
-            result.notes.push_back(
-                "the command ended inside a marked interval (perfgauge_marker_start() without "
-                "its stop): counted until it ended");
-        if (server->unmatched_stops > 0 && first)
-            result.notes.push_back(fmt::format("{} perfgauge_marker_stop() without a start ignored",
-                                               server->unmatched_stops));
-        if (server->unknown_requests > 0 && first)
-            result.notes.push_back(
-                fmt::format("{} unknown request{} on PERFGAUGE_MARKER_FD ignored",
-                            server->unknown_requests, server->unknown_requests == 1 ? "" : "s"));
-    }
-    result.elapsed_seconds.push_back(std::chrono::duration<double>(stop - start).count());
-    const CpuTimes cpu = child.cpu_times();
-    result.user_seconds.push_back(cpu.user_seconds);
-    result.system_seconds.push_back(cpu.system_seconds);
-    result.read_path = pmu::read_path_name(after.path);
-    for (std::size_t i = 0; i < deltas.size(); ++i) {
-        auto& e = result.events[i];
-        if (!counters.events()[i].opened)
-            continue;
-        if (cut_short && !deltas[i].counted) {
-            // Counted with no value would read as a count of nothing (and not read back).
-            e.counted = false;
-            e.refusal = {"not counted", "the command was stopped before the event was scheduled",
-                         ""};
-            continue;
-        }
-        if (!deltas[i].counted && never_enabled) {
-            e.counted = false;
-            e.refusal = *never_enabled;
-            continue;
-        }
-        if (!deltas[i].counted) {
-            e.counted = false;
-            e.refusal = {
-                "not counted",
-                "the event was opened but never scheduled on the PMU (all counters busy)",
-                "count fewer events at once, or free counters (other profilers, NMI watchdog)"};
-            continue;
-        }
-        e.samples.push_back(deltas[i].value);
-        e.running_fraction = std::min(e.running_fraction, deltas[i].running_fraction);
-    }
+    if (!add_run(options, waited, end.cut_short, first, *child, counters, result))
+        return RunOutcome::interrupted;
     if (!result.interrupted_by.empty())
         return RunOutcome::interrupted;
     return result.exit.shell_status() != 0 ? RunOutcome::failed : RunOutcome::counted;

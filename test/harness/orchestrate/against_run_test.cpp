@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../../support/exit_statuses.hpp"
 #include "perfgauge/harness/against_pairs.hpp"
 #include "perfgauge/harness/against_run.hpp"
 #include "perfgauge/harness/compare.hpp"
@@ -74,18 +75,8 @@ PairedLaunch healthy(const PairsPlan& plan, std::vector<Started>& started, Ratio
     };
 }
 
-ExitStatus exited(int code) {
-    ExitStatus status;
-    status.code = code;
-    return status;
-}
-
-ExitStatus killed(int signal) {
-    ExitStatus status;
-    status.signaled = true;
-    status.code = signal;
-    return status;
-}
+using test::exited;
+using test::killed;
 
 const auto kSteady = [](std::size_t) { return 1.0; };
 

@@ -74,6 +74,9 @@ struct RunnerOptions {
 std::uint64_t counted_iterations_for(std::uint64_t timed_iterations, std::uint64_t last,
                                      double timed_wall_ns, double counted_wall_ns);
 
+/// What one benchmark's samples added up to over a run's rounds (internal: the runner's own).
+struct SamplingTally;
+
 /// The native BatchState: pause() stops the clock and snapshots the counters, resume() starts
 /// them again, and the paused time and counts are left out of the batch.
 class NativeBatchState final : public BatchState {
@@ -171,6 +174,39 @@ class Runner {
     void apply_noise_controls(std::vector<std::string>& warnings);
     /// Whether options_.interruption has answered (once it has, the answer is kept).
     bool interrupted();
+
+    // run()'s steps, in the order it takes them; their arithmetic and decisions are plain
+    // functions (sampling_rounds.hpp).
+    /// The result's heading: the seed, the clock, the calibrated overheads, the columns.
+    RunResult begin_result() const;
+    /// Sizes every benchmark's batch (the warm-up too) and reserves the room of its samples.
+    std::vector<SamplingTally> size_benchmarks(const std::vector<Benchmark>& benchmarks,
+                                               RunResult& result);
+    /// The interleaved rounds: one sample of every benchmark that wants_sample(), in a fresh
+    /// shuffled order each round, until none does or the run is interrupted. Returns the
+    /// machine probe's chains around every sample.
+    std::vector<double> sample_rounds(const std::vector<Benchmark>& benchmarks, RunResult& result,
+                                      std::vector<SamplingTally>& tallies);
+    /// options_.progress as a round starts: planned round `round`, or beyond the plan, how
+    /// many of the `benchmarks` are `wanting` more samples.
+    void report_round(std::size_t round, std::size_t wanting, std::size_t benchmarks) const;
+    /// One sample of `b` into `r` and `tally`; false when an interruption left it half taken
+    /// (not recorded).
+    bool take_sample(const Benchmark& b, BenchmarkResult& r, SamplingTally& tally,
+                     std::size_t round, std::vector<double>& sample_chains_ns);
+    /// The batch that counts a pausing benchmark timed apart from `timed`: its iterations
+    /// (`counted_iterations`, 0 before the first) bounded to the timed batch's wall time, and
+    /// resized from this one's for the next (counted_iterations_for).
+    Batch run_counted_batch(const Benchmark& b, std::uint64_t timed_iterations, const Batch& timed,
+                            std::uint64_t& counted_iterations);
+    /// What the samples call for: an interruption's account, the benchmarks short of clean
+    /// samples, the pairs' drift and shares of the time, the hypervisor's steal.
+    void warn_about_samples(RunResult& result, const std::vector<Benchmark>& benchmarks,
+                            const std::vector<SamplingTally>& tallies,
+                            const std::vector<double>& sample_chains_ns);
+    /// The machine the run ran on: its copy probe, the date, the system's facts, the CPU's
+    /// gaps, the reliability warnings.
+    void describe_machine(RunResult& result);
 
     RunnerOptions options_;
     Clock clock_;
