@@ -179,6 +179,31 @@ std::string bit_ranges_text(std::uint64_t mask) {
     return fmt::format("{}", fmt::join(ranges, ","));
 }
 
+namespace {
+
+// x86's event-select register holds, beside the event, its USR (16), OS (17), INT (20) and EN
+// (22) bits, which encodings copied from Intel's and AMD's manuals often set (r5300c0). The
+// kernel sets them itself from the modifiers (exclude_user, exclude_kernel, ...) and its `cpu`
+// format does not declare them: say what they are and what to write instead, since the kernel
+// part they meant is :k here (perfgauge counts user space only by default).
+std::string x86_control_bits_hint(const std::vector<PmuFormat>& formats, std::uint64_t config,
+                                  std::uint64_t kept) {
+    constexpr std::uint64_t kControlBits =
+        (1ull << 16) | (1ull << 17) | (1ull << 20) | (1ull << 22);
+    const bool x86_core = std::any_of(formats.begin(), formats.end(), [](const PmuFormat& f) {
+        return f.pmu == "cpu" || f.pmu == "cpu_core" || f.pmu == "cpu_atom";
+    });
+    if (!x86_core || (config & kControlBits) == 0 || (config & kControlBits & kept) != 0)
+        return "";
+    return fmt::format(
+        " (bits 16, 17, 20 and 22 are the event select's USR, OS, INT and EN, "
+        "which the kernel sets itself from the modifiers: write r{:x}, and "
+        "r{:x}:uk to count the kernel too)",
+        kept, kept);
+}
+
+}  // namespace
+
 std::optional<std::string> undeclared_config_bits(const std::string& event_text,
                                                   const perf_event_attr& attr,
                                                   const std::vector<PmuFormat>& formats) {
@@ -210,10 +235,11 @@ std::optional<std::string> undeclared_config_bits(const std::string& event_text,
     return fmt::format(
         "{} sets {}, which {} {} {} not declare: {} ({}) {} {}. A kernel may drop undeclared "
         "bits without an error and count what the others encode (config {:#x}), so perfgauge "
-        "refuses it: set only the declared bits",
+        "refuses it: set only the declared bits{}",
         event_text, fmt::join(outside, " and "), one ? "the PMU" : "the PMUs",
         fmt::join(pmus, " and "), one ? "does" : "do", one ? "its format" : "their formats",
-        fmt::join(directories, ", "), one ? "is" : "are", fields_text(formats), kept[0]);
+        fmt::join(directories, ", "), one ? "is" : "are", fields_text(formats), kept[0],
+        x86_control_bits_hint(formats, word_value(attr, 0), kept[0]));
 }
 
 std::optional<PmuFormat> read_pmu_format(const fs::path& pmu_directory) {

@@ -99,6 +99,35 @@ TEST(PmuFormat, UndeclaredBitsAreNamedWithThePmuAndWhatItDeclares) {
         << *both;
 }
 
+// An Intel `cpu` PMU's format (Cascade Lake, kernel 6.1): no field for the event select's
+// USR, OS, INT and EN bits, which encodings from the manuals set (r5300c0).
+TEST(PmuFormat, X86ControlBitsAreRefusedWithWhatToWriteInstead) {
+    const PmuFormat intel{"cpu",
+                          "/sys/bus/event_source/devices/cpu/format",
+                          {{"event", 0, 0xff},
+                           {"umask", 0, 0xff00},
+                           {"edge", 0, 1ull << 18},
+                           {"pc", 0, 1ull << 19},
+                           {"any", 0, 1ull << 21},
+                           {"inv", 0, 1ull << 23},
+                           {"cmask", 0, 0xff000000}}};
+    const auto message = undeclared_config_bits("raw event 'r5300c0'", raw_attr(0x5300c0), {intel});
+    ASSERT_TRUE(message.has_value());
+    EXPECT_NE(message->find("sets config bits 16-17,20,22, which the PMU cpu does not declare"),
+              std::string::npos)
+        << *message;
+    EXPECT_NE(message->find("(bits 16, 17, 20 and 22 are the event select's USR, OS, INT and EN, "
+                            "which the kernel sets itself from the modifiers: write rc0, and "
+                            "rc0:uk to count the kernel too)"),
+              std::string::npos)
+        << *message;
+    EXPECT_EQ(undeclared_config_bits("e", raw_attr(0x00c0), {intel}), std::nullopt);
+    // Elsewhere those bits are just undeclared bits: no x86 advice on arm64.
+    const auto arm = undeclared_config_bits("e", raw_attr(0x530000), {armv8_format()});
+    ASSERT_TRUE(arm.has_value());
+    EXPECT_EQ(arm->find("USR"), std::string::npos) << *arm;
+}
+
 TEST(PmuFormat, DeclaredBitsAndUnknownFormatsPass) {
     EXPECT_EQ(undeclared_config_bits("e", raw_attr(0x08), {armv8_format()}), std::nullopt);
     EXPECT_EQ(undeclared_config_bits("e", raw_attr(0xffff, 0x3), {armv8_format()}), std::nullopt);
