@@ -35,9 +35,14 @@ int export_command(const std::vector<std::string>& args) {
     if (filter && !result.benchmarks.empty() &&
         std::none_of(result.benchmarks.begin(), result.benchmarks.end(),
                      [&](const harness::BenchmarkResult& b) { return keep(b.name); })) {
-        std::vector<std::string> some;  // a few names, to see what the pattern missed
-        for (std::size_t b = 0; b < result.benchmarks.size() && b < 3; ++b)
-            some.push_back(result.benchmarks[b].name);
+        // A few names, to see what the pattern missed; each cut short (a Google Benchmark name
+        // can be 50k characters long).
+        constexpr std::size_t kShown = 3, kWidth = 60;
+        std::vector<std::string> some;
+        for (std::size_t b = 0; b < result.benchmarks.size() && b < kShown; ++b) {
+            const auto& name = result.benchmarks[b].name;
+            some.push_back(name.size() <= kWidth ? name : name.substr(0, kWidth - 3) + "...");
+        }
         throw UsageError(fmt::format("--filter '{}' matches none of the {} benchmarks in {} ({}{})",
                                      request.filter_text, result.benchmarks.size(), path,
                                      fmt::join(some, ", "),
