@@ -340,6 +340,11 @@ TEST(Compare, EveryFormatStatesTheThresholdsAndWhatRatioMeans) {
         EXPECT_NE(text.find("CI = 99% interval"), std::string::npos) << text;
         EXPECT_NE(text.find("the largest of 5% of the baseline"), std::string::npos) << text;
         EXPECT_NE(text.find("RATIO = contender / baseline medians"), std::string::npos) << text;
+        // Why a paired row's medians need not be the run table's.
+        EXPECT_NE(text.find("BASELINE, CONTENDER = medians (paired rows: of the rounds both sides "
+                            "kept"),
+                  std::string::npos)
+            << text;
         EXPECT_EQ(text.find("0.05"), std::string::npos) << text;
     }
     const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));

@@ -177,7 +177,9 @@ TextTable comparison_table(const std::vector<std::string>& headers) {
 
 // What the ratio and P columns of the table and Markdown mean (the rest: thresholds_text).
 std::string ratio_legend() {
-    return "RATIO = contender / baseline medians (paired rows: the pairs' change, which the CI is "
+    return "BASELINE, CONTENDER = medians (paired rows: of the rounds both sides kept, so they "
+           "may differ from a run table's, which takes every sample kept); "
+           "RATIO = contender / baseline medians (paired rows: the pairs' change, which the CI is "
            "about: their median or mean ratio of times, 1 + their difference / the baseline for "
            "counts); P = two-sided Mann-Whitney U (for reference)";
 }
