@@ -418,7 +418,12 @@ TEST(MergeProcesses, SamplesAreTaggedAndRoundsNeverShared) {
     EXPECT_FALSE(unknown.pause_calibration_drift.has_value());
     EXPECT_FALSE(parse_run_json(render_run(unknown, OutputFormat::json), "merged")
                      .pause_calibration_drift.has_value());
-    EXPECT_EQ(merged.warnings, (std::vector<std::string>{"only in the second"}));
+    // One process's warning says so: the merged benchmark counts both processes' samples.
+    EXPECT_EQ(merged.warnings,
+              (std::vector<std::string>{"only in the second (in measuring process 2 of 2)"}));
+    const std::vector<std::string> files = {"a.json", "b.json"};
+    EXPECT_EQ(merge_processes({first, second}, files).warnings,
+              (std::vector<std::string>{"only in the second (in b.json)"}));
     const auto& a = merged.benchmarks[0];
     ASSERT_EQ(a.ns_per_item.size(), 9u);
     EXPECT_EQ(a.processes, (std::vector<std::size_t>{0, 0, 0, 0, 0, 1, 1, 1, 1}));

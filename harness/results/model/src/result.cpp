@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfgauge/harness/statistics.hpp"
 
@@ -117,6 +119,28 @@ void absorb_run_facts(RunResult& into, const RunResult& part) {
     }
 }
 
+// A warning that only some of the parts gave (most often about one benchmark's samples) says
+// which: the merged benchmark counts every part's samples, so one process's "only 4 of 5
+// samples undisturbed" read as the benchmark's would contradict the table beside it. The
+// machine-wide warnings (the load, the gaps: one kept of all) are left as they are.
+void name_partial_warnings(RunResult& merged, const std::vector<RunResult>& parts,
+                           const std::function<std::string(std::size_t)>& origin) {
+    const auto about_gaps = about(kCpuGapsTopic);
+    const auto about_load = about(kLoadTopic);
+    for (auto& w : merged.warnings) {
+        if (about_gaps(w) || about_load(w))
+            continue;
+        std::vector<std::string> from;
+        for (std::size_t p = 0; p < parts.size(); ++p) {
+            const auto& ws = parts[p].warnings;
+            if (std::find(ws.begin(), ws.end(), w) != ws.end())
+                from.push_back(origin(p));
+        }
+        if (!from.empty() && from.size() < parts.size())
+            w += fmt::format(" (in {})", fmt::join(from, ", "));
+    }
+}
+
 // The parts' copy-probe medians, averaged (RunResult::machine_copy_probe_ns of a combined run).
 void average_copy_probes(RunResult& into, const std::vector<RunResult>& parts) {
     double sum = 0;
@@ -197,6 +221,13 @@ RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::str
         absorb_run_facts(merged, part);
     }
     average_copy_probes(merged, parts);
+    if (parts.size() > 1) {
+        name_partial_warnings(merged, parts, [&](std::size_t p) {
+            return p < labels.size()
+                       ? labels[p]
+                       : fmt::format("measuring process {} of {}", p + 1, parts.size());
+        });
+    }
     return merged;
 }
 

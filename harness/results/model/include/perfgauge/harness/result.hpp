@@ -136,8 +136,10 @@ struct RunResult {
 /// run --processes): samples appended in process order, each tagged with its process, rounds
 /// renumbered so that no two processes share one (pairs stay within a process), the fastest
 /// chain probe and the mean of the copy probes' medians, the calibrated overheads of the first
-/// process. Throws std::invalid_argument when the parts did not measure the same benchmarks with
-/// the same events, naming the part by its `labels` entry (e.g. its file) when there is one.
+/// process, every warning once (one that only some parts gave ends "(in LABEL, ...)": their
+/// `labels` entries, else "measuring process N of M"). Throws std::invalid_argument when the
+/// parts did not measure the same benchmarks with the same events, naming the part by its
+/// `labels` entry (e.g. its file) when there is one.
 RunResult merge_processes(std::vector<RunResult> parts, std::span<const std::string> labels = {});
 
 /// One result from results of different benchmarks measured apart (perfgauge run --against: one
