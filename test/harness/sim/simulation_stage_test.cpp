@@ -93,21 +93,26 @@ TEST(SimulationStage, AnInterruptDuringTheSimulationMarksItsEventsAndTheResult) 
     EXPECT_TRUE(r.events[1].counted);
 }
 
-TEST(SimulationStage, NothingIsSimulatedAfterAnInterruptedNativeMeasurement) {
-    const auto p = plan("instructions,task-clock", Backend::sim, true);
-    auto r = native_run();
-    r.interrupted_by = "SIGTERM";
+// `r` after the simulation stage with `signal` already received: nothing may be simulated.
+RunResult merged_after_interrupt(RunResult r, int signal) {
     bool ran = false;
     const auto sim = simulate_and_merge(
-        p, Backend::sim,
+        plan("instructions,task-clock", Backend::sim, true), Backend::sim,
         [&ran] {
             ran = true;
             return simulated();
         },
-        r, [] { return SIGTERM; });
+        r, [signal] { return signal; });
     EXPECT_FALSE(sim.has_value());
     EXPECT_FALSE(ran);
     EXPECT_FALSE(r.events[0].counted);
+    return r;
+}
+
+TEST(SimulationStage, NothingIsSimulatedAfterAnInterruptedNativeMeasurement) {
+    auto native = native_run();
+    native.interrupted_by = "SIGTERM";
+    const auto r = merged_after_interrupt(native, SIGTERM);
     // Not "while simulated", nor "the native measurement ... is complete": it was not.
     EXPECT_EQ(r.events[0].refusal.reason,
               "interrupted by SIGTERM during the native measurement, so never simulated under "
@@ -115,19 +120,8 @@ TEST(SimulationStage, NothingIsSimulatedAfterAnInterruptedNativeMeasurement) {
 }
 
 TEST(SimulationStage, AnInterruptBetweenTheStagesSaysTheSimulationNeverStarted) {
-    const auto p = plan("instructions,task-clock", Backend::sim, true);
-    auto r = native_run();
-    bool ran = false;
-    const auto sim = simulate_and_merge(
-        p, Backend::sim,
-        [&ran] {
-            ran = true;
-            return simulated();
-        },
-        r, [] { return SIGINT; });
-    EXPECT_FALSE(sim.has_value());
-    EXPECT_FALSE(ran);
-    EXPECT_FALSE(r.events[0].counted);
+    const auto r = merged_after_interrupt(native_run(), SIGINT);
+    EXPECT_EQ(r.interrupted_by, "SIGINT");  // the run is marked, as an interrupt anywhere does
     EXPECT_EQ(r.events[0].refusal.reason,
               "interrupted by SIGINT before the simulation under callgrind; the native "
               "measurement before it is complete");
