@@ -14,6 +14,7 @@
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/text_table.hpp"
 #include "result_input.hpp"
 #include "user_pattern.hpp"
 
@@ -39,12 +40,10 @@ int export_command(const std::vector<std::string>& args) {
         // can be 50k characters long).
         constexpr std::size_t kShown = 3, kWidth = 60;
         std::vector<std::string> some;
-        for (std::size_t b = 0; b < result.benchmarks.size() && b < kShown; ++b) {
-            const auto& name = result.benchmarks[b].name;
-            some.push_back(name.size() <= kWidth ? name : name.substr(0, kWidth - 3) + "...");
-        }
+        for (std::size_t b = 0; b < result.benchmarks.size() && b < kShown; ++b)
+            some.push_back(harness::truncate(result.benchmarks[b].name, kWidth));
         throw UsageError(fmt::format("--filter '{}' matches none of the {} benchmarks in {} ({}{})",
-                                     request.filter_text, result.benchmarks.size(), path,
+                                     filter->pattern(), result.benchmarks.size(), path,
                                      fmt::join(some, ", "),
                                      result.benchmarks.size() > some.size() ? ", ..." : ""));
     }

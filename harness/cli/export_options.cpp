@@ -39,10 +39,8 @@ std::optional<ExportRequest> parse_export_request(const std::vector<std::string>
     request.bmf = request.format_name == "bmf";
     request.format = request.bmf ? harness::OutputFormat::json
                                  : format_option(vm, "table, csv, json, md or bmf");
-    if (vm.count("filter")) {
-        request.filter_text = vm["filter"].as<std::string>();
-        request.filter.emplace("--filter", request.filter_text);
-    }
+    if (vm.count("filter"))
+        request.filter.emplace("--filter", vm["filter"].as<std::string>());
     request.output = output_option(vm);
     request.path = vm["file"].as<std::string>();
     refuse_input_as_output(request.output, {request.path});

@@ -19,7 +19,6 @@ struct ExportRequest {
     harness::OutputFormat format = harness::OutputFormat::table;
     std::string format_name;            ///< --format as given, for messages
     std::optional<UserPattern> filter;  ///< only benchmarks whose name matches
-    std::string filter_text;            ///< the --filter pattern as given, for messages
     std::string output;                 ///< -o; "": stdout
 };
 

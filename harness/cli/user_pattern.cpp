@@ -29,4 +29,8 @@ bool UserPattern::found_in(const std::string& text) const {
     return RE2::PartialMatch(text, *re_);
 }
 
+const std::string& UserPattern::pattern() const {
+    return re_->pattern();
+}
+
 }  // namespace perfgauge::cli

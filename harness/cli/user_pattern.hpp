@@ -25,6 +25,9 @@ class UserPattern {
     /// but themselves).
     bool found_in(const std::string& text) const;
 
+    /// The pattern as the user gave it, for messages.
+    const std::string& pattern() const;
+
   private:
     std::unique_ptr<re2::RE2> re_;
 };
