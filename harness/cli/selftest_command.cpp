@@ -69,6 +69,15 @@ nlohmann::json resolution_json(const harness::ResolutionFigures& f,
                                                           : nlohmann::json(nullptr)}};
 }
 
+// A way across processes: as resolution_json, and why it stopped early (null: it did not).
+nlohmann::json process_json(const harness::ProcessFigures& way) {
+    nlohmann::json j = resolution_json(way.figures, way.measured.trials);
+    j["seconds"] = way.measured.seconds;
+    j["stopped_early"] = way.measured.failure.empty() ? nlohmann::json(nullptr)
+                                                      : nlohmann::json(way.measured.failure);
+    return j;
+}
+
 nlohmann::json spread_json(const harness::Spread& s) {
     return {
         {"count", s.count}, {"median", number_or_null(s.median)}, {"p90", number_or_null(s.p90)}};
@@ -103,6 +112,15 @@ nlohmann::json report_json(const SelftestReport& r) {
          {{"within_run", spread_json(r.within_run)}, {"between_runs", spread_json(r.between_run)}}},
         {"in_turn", resolution_json(r.in_turn, r.evidence.in_turn)},
         {"across_runs", resolution_json(r.across, r.evidence.across)},
+        {"stat_side_by_side", process_json(r.side_by_side)},
+        {"run_against", process_json(r.against)},
+        {"processes",
+         {{"side_by_side_trials", r.plan.processes.side_by_side_trials},
+          {"side_by_side_rounds", r.plan.processes.side_by_side_rounds},
+          {"side_by_side_iterations", r.side_by_side_iterations},
+          {"against_trials", r.plan.processes.against_trials},
+          {"against_pairs", r.plan.processes.against_pairs},
+          {"against_max_pairs", r.plan.processes.against_max_pairs}}},
         {"disturbed_samples", rate_json(r.disturbed)},
         {"correction_check",
          {{"events", c.events},
@@ -124,6 +142,13 @@ std::string rate_text(const Rate& r) {
                        pct(r.low(), 0), pct(r.high(), 0));
 }
 
+// In the table, where four ways stand side by side: "38/40 (83-99%)".
+std::string rate_cell(const Rate& r) {
+    if (r.trials == 0)
+        return "-";
+    return fmt::format("{}/{} ({:.0f}-{})", r.hits, r.trials, 100 * r.low(), pct(r.high(), 0));
+}
+
 std::string smallest_text(const std::optional<double>& pct_change) {
     return pct_change ? fmt::format("{:g}%", *pct_change) : "none of these";
 }
@@ -132,6 +157,37 @@ std::string smallest_text(const std::optional<double>& pct_change) {
 template <class... Args>
 void add(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
     fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+// Every way of comparing in a column: A/A, each change, the smallest found, too few samples.
+std::string ways_table(const SelftestReport& r) {
+    using Align = harness::TextTable::Align;
+    const std::vector<const harness::ResolutionFigures*> ways = {
+        &r.in_turn, &r.across, &r.side_by_side.figures, &r.against.figures};
+    harness::TextTable table({"", "IN TURN", "ACROSS RUNS", "STAT SIDE BY SIDE", "RUN --AGAINST"},
+                             {Align::left, Align::right, Align::right, Align::right, Align::right});
+    const auto row = [&](std::string label, const auto& cell) {
+        std::vector<std::string> cells = {std::move(label)};
+        for (const auto* way : ways)
+            cells.push_back(cell(*way));
+        table.add_row(cells);
+    };
+    row("A/A called different",
+        [](const harness::ResolutionFigures& f) { return rate_cell(f.false_positives); });
+    for (std::size_t i = 0; i < r.plan.changes_pct.size(); ++i) {
+        row(fmt::format("{} found (slower)", harness::change_label(r.plan.changes_pct[i])),
+            [i](const harness::ResolutionFigures& f) {
+                return i < f.power.size() ? rate_cell(f.power[i].detected) : "-";
+            });
+    }
+    row(fmt::format("smallest found in {:.0f}%", 100 * r.plan.power),
+        [](const harness::ResolutionFigures& f) {
+            return f.false_positives.trials == 0 ? std::string("-")
+                                                 : smallest_text(f.smallest_change_pct);
+        });
+    row("too few clean samples",
+        [](const harness::ResolutionFigures& f) { return rate_cell(f.too_few_samples); });
+    return table.render();
 }
 
 std::string render(const SelftestReport& r) {
@@ -146,25 +202,22 @@ std::string render(const SelftestReport& r) {
         pct(r.between_run.p90, 2));
     add(out, "disturbed samples: {}\n\n", rate_text(r.disturbed));
 
-    harness::TextTable table({"", "IN TURN", "ACROSS RUNS"},
-                             {harness::TextTable::Align::left, harness::TextTable::Align::right,
-                              harness::TextTable::Align::right});
-    table.add_row({"A/A called different", rate_text(r.in_turn.false_positives),
-                   rate_text(r.across.false_positives)});
-    for (std::size_t i = 0; i < r.in_turn.power.size(); ++i) {
-        table.add_row(
-            {fmt::format("{} found (slower)", harness::change_label(r.in_turn.power[i].change_pct)),
-             rate_text(r.in_turn.power[i].detected), rate_text(r.across.power.at(i).detected)});
-    }
-    table.add_row({fmt::format("smallest found in {:.0f}%", 100 * r.plan.power),
-                   smallest_text(r.in_turn.smallest_change_pct),
-                   smallest_text(r.across.smallest_change_pct)});
-    table.add_row({"trials with too few clean samples", rate_text(r.in_turn.too_few_samples),
-                   rate_text(r.across.too_few_samples)});
-    add(out, "{}", table.render());
-    add(out, "(compare's threshold: {:g}%; methods: in turn {}, across runs {})\n\n",
+    add(out, "{}", ways_table(r));
+    add(out,
+        "(compare's threshold: {:g}%; 95% intervals in brackets; methods: in turn {}, across "
+        "runs {}, side by side {}, run --against {})\n",
         100 * r.plan.compare.min_change, fmt::join(r.evidence.in_turn.methods, ", "),
-        fmt::join(r.evidence.across.methods, ", "));
+        fmt::join(r.evidence.across.methods, ", "),
+        fmt::join(r.side_by_side.measured.trials.methods, ", "),
+        fmt::join(r.against.measured.trials.methods, ", "));
+    add(out,
+        "(stat side by side: {} trials of {} rounds, each process the chain {} times, timed "
+        "whole, {:.0f} s; run --against: {} trials, {} to {} pairs of processes per work, "
+        "{:.0f} s)\n\n",
+        r.plan.processes.side_by_side_trials, r.plan.processes.side_by_side_rounds,
+        r.side_by_side_iterations, r.side_by_side.measured.seconds, r.plan.processes.against_trials,
+        r.plan.processes.against_pairs, r.plan.processes.against_max_pairs,
+        r.against.measured.seconds);
 
     const auto& c = r.correction;
     std::vector<std::string> rows;
@@ -192,12 +245,19 @@ int selftest_command(const std::vector<std::string>& args) {
     if (!parsed)
         return kExitOk;
     const SelftestRequest& request = *parsed;
+    if (request.child_job)
+        return harness::run_chain_job(*request.child_job);
 
     harness::SelftestPlan plan = harness::plan_for(request.depth);
     if (request.runs)
         plan.runs = *request.runs;
+    const std::string executable = own_executable();
+    const auto argv = [&executable](const harness::ChainJob& job) {
+        return std::vector<std::string>{executable, "selftest",
+                                        "--internal-job=" + harness::chain_job_to_json(job)};
+    };
     const SelftestReport report = harness::run_selftest(
-        plan, [](std::string_view phase, std::size_t done, std::size_t total) {
+        plan, argv, [](std::string_view phase, std::size_t done, std::size_t total) {
             if (done % 10 == 0)  // a line now and then, not one per run
                 say("selftest: {} {}/{}\n", phase, done, total);
         });

@@ -15,18 +15,29 @@ constexpr const char* kHelp =
     "differences (a chain of k dependent multiply-adds against the same chain again, and\n"
     "against 1.02k, 1.03k, 1.05k, 1.1k, 1.2k and 1.5k of them), all interleaved in each of\n"
     "several separate runs, and compares them with perfgauge's own comparisons: in turn\n"
-    "(samples paired by round, as run --against and side-by-side comparisons pair them) and\n"
-    "across separate runs (as compare A.json B.json does). Reports the noise floor (how far\n"
-    "medians of identical work move within a run and between runs), the A/A false-positive\n"
-    "rate, the share of trials that found each injected change and the smallest one found in\n"
-    "95% of them, the share of disturbed samples, and seed 000's overhead-correction check in\n"
-    "short form; then one line: the changes this machine resolves.\n"
-    "About a minute by default, --quick ~15 s, --thorough several minutes (more runs and\n"
+    "(samples paired by round) and across separate runs (as compare A.json B.json does).\n"
+    "Then the same chains in separate processes: side by side as stat runs commands (each a\n"
+    "process doing the chain, timed whole) and in pairs of measuring processes as run\n"
+    "--against runs two builds (not with --quick). Reports the noise floor (how far medians of\n"
+    "identical work move within a run and between runs), for each way of comparing the A/A\n"
+    "false-positive rate, the share of trials that found each injected change and the\n"
+    "smallest one found in 95% of them, the share of disturbed samples, and seed 000's\n"
+    "overhead-correction check in short form; then one line: the changes this machine\n"
+    "resolves each way.\n"
+    "About 1-1.5 min by default, --quick ~15-20 s, --thorough 6-10 min (more runs and\n"
     "samples: narrower rates); longer on a busy machine, whose disturbed samples are re-taken.\n"
     "Exit status 0 whatever it finds; 2 for bad options.\n\noptions";
 
 SelftestRequest request_from(const po::variables_map& vm) {
     SelftestRequest request;
+    if (vm.count("internal-job")) {
+        try {
+            request.child_job = harness::chain_job_from_json(vm["internal-job"].as<std::string>());
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format("--internal-job is perfgauge's own: {}", e.what()));
+        }
+        return request;
+    }
     const int depths =
         static_cast<int>(vm.count("quick") + vm.count("thorough") + vm.count("tiny"));
     if (depths > 1)
@@ -56,13 +67,16 @@ SelftestRequest request_from(const po::variables_map& vm) {
 
 std::optional<SelftestRequest> parse_selftest_request(const std::vector<std::string>& args) {
     po::options_description visible(kHelp);
-    visible.add_options()("help,h", "show this help")("quick", "about 15 s: fewer runs")(
-        "thorough", "several minutes: more runs, more samples, the whole correction sweep")(
+    visible.add_options()("help,h", "show this help")(
+        "quick", "15-20 s: fewer runs, no run --against pairs")(
+        "thorough", "6-10 min: more runs and trials, the whole correction sweep")(
         "runs", po::value<int>(), "separate runs (2 to 10000), instead of the depth's")(
         "json", po::value<std::string>(), "also write the figures as JSON to FILE");
     // For the tests: seconds of work whose figures mean nothing.
     po::options_description hidden;
-    hidden.add_options()("tiny", "");
+    hidden.add_options()("tiny", "")(
+        // One of a selftest's child processes: the chain as a ChainJob (JSON) says.
+        "internal-job", po::value<std::string>(), "");
     const auto vm = parse_command_line(args, visible, hidden);
     if (!vm)
         return std::nullopt;

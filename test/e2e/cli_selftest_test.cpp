@@ -18,18 +18,22 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     const auto json_path = dir.path() / "selftest.json";
     const auto r = perfgauge({"selftest", "--tiny", "--json", json_path.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* text : {"perfgauge selftest (tiny: 2 runs", "noise floor:",
-                             "disturbed samples:", "IN TURN", "ACROSS RUNS", "A/A called different",
-                             "+5% found (slower)", "+50% found (slower)", "smallest found in 95%",
-                             "trials with too few clean samples", "correction check (seed 000",
-                             "not covered: stat side by side", "this machine resolves "}) {
+    for (const char* text :
+         {"perfgauge selftest (tiny: 2 runs", "noise floor:", "disturbed samples:", "IN TURN",
+          "ACROSS RUNS", "STAT SIDE BY SIDE", "RUN --AGAINST", "A/A called different",
+          "+5% found (slower)", "+50% found (slower)", "smallest found in 95%",
+          "too few clean samples", "(stat side by side: 1 trials of 5 rounds",
+          "run --against: 1 trials, 3 to 3 pairs", "correction check (seed 000",
+          "not covered: across separate runs in separate processes",
+          "side by side in processes (stat)", "in pairs of processes (run --against)",
+          "this machine resolves "}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
     }
     const auto j = nlohmann::json::parse(read_file(json_path));
     EXPECT_EQ(j["depth"], "tiny");
     EXPECT_EQ(j["runs"], 2);
     EXPECT_EQ(j["changes_pct"], nlohmann::json::array({5, 50}));
-    for (const char* side : {"in_turn", "across_runs"}) {
+    for (const char* side : {"in_turn", "across_runs", "stat_side_by_side", "run_against"}) {
         const auto& s = j[side];
         ASSERT_TRUE(s.is_object()) << side;
         for (const char* key : {"hits", "trials", "share", "low95", "high95"}) {
@@ -50,6 +54,16 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     // Two runs: at most two trials in turn, one across (fewer when a benchmark kept no sample).
     EXPECT_LE(j["in_turn"]["aa_false_positives"]["trials"].get<int>(), 2);
     EXPECT_LE(j["across_runs"]["aa_false_positives"]["trials"].get<int>(), 1);
+    // One trial of each way across processes, run to its end: every work compared once.
+    for (const char* side : {"stat_side_by_side", "run_against"}) {
+        const auto& s = j[side];
+        EXPECT_TRUE(s["stopped_early"].is_null()) << side << " " << s["stopped_early"];
+        EXPECT_EQ(s["aa_false_positives"]["trials"], 1) << side;
+        EXPECT_EQ(s["power"][1]["detected"]["trials"], 1) << side;
+        EXPECT_GT(s["seconds"].get<double>(), 0) << side;
+    }
+    EXPECT_EQ(j["processes"]["side_by_side_rounds"], 5);
+    EXPECT_GE(j["processes"]["side_by_side_iterations"].get<int>(), 1);
     for (const char* key : {"within_run", "between_runs"})
         EXPECT_TRUE(j["noise_floor"][key].contains("median")) << key;
     EXPECT_TRUE(j["disturbed_samples"].contains("share"));

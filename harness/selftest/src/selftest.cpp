@@ -1,140 +1,38 @@
 #include "perfgauge/harness/selftest.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <string>
 #include <utility>
 
 #include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/selftest_chain.hpp"
+#include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
 
 namespace {
 
-// Read at run time, so that no compiler knows the chain's multiplier.
-volatile std::uint64_t g_multiplier = 6364136223846793005ULL;
-
-}  // namespace
-
-const char* depth_name(SelftestDepth depth) {
-    switch (depth) {
-        case SelftestDepth::tiny:
-            return "tiny";
-        case SelftestDepth::quick:
-            return "quick";
-        case SelftestDepth::standard:
-            return "standard";
-        case SelftestDepth::thorough:
-            return "thorough";
+// The trials of every way of measuring, as one Rate: how many ended with too few samples.
+Rate too_few_of(std::initializer_list<const ResolutionFigures*> ways) {
+    Rate all;
+    for (const ResolutionFigures* f : ways) {
+        all.hits += f->too_few_samples.hits;
+        all.trials += f->too_few_samples.trials;
     }
-    return "standard";
+    return all;
 }
 
-SelftestPlan plan_for(SelftestDepth depth) {
-    SelftestPlan plan;
-    plan.depth = depth;
-    // The short correction check: three k instead of six, fewer samples (seed 000's targets
-    // unchanged: |error| <= max(1 ns, 2%)). Not k = 10000: from there its batches last 5 ms,
-    // and beside other builds (load average 13 on 2 CPUs) every one was disturbed (no pair).
-    plan.correction.ks = {1, 100, 1000};
-    plan.correction.repetitions = 11;
-    plan.correction.max_time_s = 0.05;
-    switch (depth) {
-        case SelftestDepth::tiny:
-            // Structure only: every figure rests on two runs of 3 samples.
-            plan.runs = 2;
-            plan.changes_pct = {5, 50};
-            plan.base_operations = 200;
-            plan.repetitions = 3;
-            plan.precision = 0;
-            plan.max_time_s = 0.005;
-            plan.min_sample_time_s = 0.0002;
-            plan.warmup_time_s = 0.001;
-            plan.correction.ks = {1};
-            plan.correction.repetitions = 3;
-            plan.correction.precision = 0;
-            plan.correction.max_time_s = 0.005;
-            plan.correction.warmup_time_s = 0.001;
-            break;
-        case SelftestDepth::quick:
-            plan.runs = 12;
-            plan.max_time_s = 0.04;
-            break;
-        case SelftestDepth::standard:
-            break;
-        case SelftestDepth::thorough:
-            plan.runs = 120;
-            plan.max_time_s = 0.2;
-            plan.correction.ks = {1, 10, 100, 1000, 10000, 100000};
-            plan.correction.repetitions = 21;
-            plan.correction.max_time_s = 0.1;
-            break;
-    }
-    return plan;
-}
-
-Benchmark chain_benchmark(const std::string& work, std::uint64_t operations) {
-    return {"chain/" + work,
-            1,
-            0,
-            [operations](BatchState& s) {
-                const std::uint64_t multiplier = g_multiplier;
-                std::uint64_t x = 1;
-                for (std::uint64_t i = 0; i < s.iterations(); ++i) {
-                    for (std::uint64_t k = 0; k < operations; ++k) {
-                        x = x * multiplier + k;  // each step waits for the last
-                        asm volatile("" : "+r"(x));
-                    }
-                    benchmark_sink(x);
-                }
-            },
-            {{kWorkParam, work}}};
-}
-
-void summarize_evidence(SelftestReport& report) {
-    const SelftestPlan& plan = report.plan;
-    const TrialEvidence& e = report.evidence;
-    report.in_turn = resolution(e.in_turn, plan.changes_pct, plan.power);
-    report.across = resolution(e.across, plan.changes_pct, plan.power);
-    report.within_run = relative_spread(e.within_run_ratios);
-    report.between_run = relative_spread(e.between_run_ratios);
-    report.disturbed = {e.disturbed, e.samples};
-    double largest = 0;
-    for (const double c : plan.changes_pct)
-        largest = std::max(largest, c);
-    const Rate too_few{
-        report.in_turn.too_few_samples.hits + report.across.too_few_samples.hits,
-        report.in_turn.too_few_samples.trials + report.across.too_few_samples.trials};
-    report.verdict =
-        verdict_line(report.in_turn.smallest_change_pct, report.across.smallest_change_pct, largest,
-                     too_few.trials > 0 ? too_few.share() : 0);
-    report.not_covered = {
-        "stat side by side (separate processes counted like perf stat)",
-        "run --against and --processes across processes: the runs here are separate Runners in "
-        "one process, so what lasts a whole process (code and data placement) is not varied"};
-}
-
-SelftestReport run_selftest(const SelftestPlan& plan, const SelftestProgress& progress) {
-    const auto start = std::chrono::steady_clock::now();
-    SelftestReport report;
-    report.plan = plan;
-
+std::vector<RunResult> measure_runs(const SelftestPlan& plan, const SelftestProgress& progress) {
     std::vector<Benchmark> work = {chain_benchmark(kBaseWork, plan.base_operations),
                                    chain_benchmark(kSameWork, plan.base_operations)};
-    for (const double change : plan.changes_pct) {
-        const auto operations = static_cast<std::uint64_t>(
-            static_cast<double>(plan.base_operations) * (1 + change / 100) + 0.5);
-        work.push_back(chain_benchmark(change_label(change), operations));
-    }
+    for (const double change : plan.changes_pct)
+        work.push_back(chain_benchmark(change_label(change), chain_operations(plan, change)));
 
-    RunnerOptions options;
-    options.events = "";  // time alone: the figures are about times
-    options.repetitions = plan.repetitions;
-    options.precision = plan.precision;
-    options.max_time_s = plan.max_time_s;
-    options.min_sample_time_s = plan.min_sample_time_s;
-    options.warmup_time_s = plan.warmup_time_s;
-    options.probe_cpu_gaps = false;
+    const RunnerOptions options = chain_runner_options(plan_sampling(plan));
 
     std::vector<RunResult> runs;
     runs.reserve(plan.runs);
@@ -145,6 +43,82 @@ SelftestReport run_selftest(const SelftestPlan& plan, const SelftestProgress& pr
         Runner runner(options);
         runs.push_back(runner.run(work));
     }
+    return runs;
+}
+
+// The base chain's time per iteration in the first run that kept a sample of it (NaN: none).
+double base_ns_per_iteration(const std::vector<RunResult>& runs) {
+    for (const RunResult& run : runs) {
+        for (const auto& b : run.benchmarks) {
+            if (b.name == "chain/" + std::string(kBaseWork) && !b.ns_per_item.empty())
+                return median(b.ns_per_item);
+        }
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
+
+void summarize_evidence(SelftestReport& report) {
+    const SelftestPlan& plan = report.plan;
+    const TrialEvidence& e = report.evidence;
+    report.in_turn = resolution(e.in_turn, plan.changes_pct, plan.power);
+    report.across = resolution(e.across, plan.changes_pct, plan.power);
+    for (ProcessFigures* way : {&report.side_by_side, &report.against})
+        way->figures = resolution(way->measured.trials, plan.changes_pct, plan.power);
+    report.within_run = relative_spread(e.within_run_ratios);
+    report.between_run = relative_spread(e.between_run_ratios);
+    report.disturbed = {e.disturbed, e.samples};
+    double largest = 0;
+    for (const double c : plan.changes_pct)
+        largest = std::max(largest, c);
+    std::vector<VerdictPart> parts = {{report.in_turn.smallest_change_pct, "measured in turn"},
+                                      {report.across.smallest_change_pct, "across separate runs"}};
+    // A way without a single trial (none planned, or its first failed) says nothing.
+    if (report.side_by_side.figures.false_positives.trials > 0)
+        parts.push_back(
+            {report.side_by_side.figures.smallest_change_pct, "side by side in processes (stat)"});
+    if (report.against.figures.false_positives.trials > 0)
+        parts.push_back(
+            {report.against.figures.smallest_change_pct, "in pairs of processes (run --against)"});
+    const Rate too_few = too_few_of(
+        {&report.in_turn, &report.across, &report.side_by_side.figures, &report.against.figures});
+    report.verdict = verdict_line(parts, largest, too_few.trials > 0 ? too_few.share() : 0);
+    report.not_covered = {
+        "across separate runs in separate processes (two perfgauge runs, compared as files): "
+        "the runs across here are separate Runners in one process; the processes of stat side "
+        "by side and run --against are interleaved, not one run after the other"};
+    if (plan.processes.against_trials == 0)
+        report.not_covered.push_back(
+            "run --against (pairs of processes): not at this depth (the default measures 2 "
+            "trials, about 20 s each)");
+    for (const auto& [way, what] : {std::pair{&report.side_by_side, "stat side by side"},
+                                    std::pair{&report.against, "run --against"}}) {
+        if (!way->measured.failure.empty())
+            report.not_covered.push_back(
+                fmt::format("{} stopped early: {}", what, way->measured.failure));
+    }
+}
+
+SelftestReport run_selftest(const SelftestPlan& plan, const ChainArgv& argv,
+                            const SelftestProgress& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    SelftestReport report;
+    report.plan = plan;
+
+    const std::vector<RunResult> runs = measure_runs(plan, progress);
+    report.side_by_side_iterations = iterations_lasting(
+        plan.processes.process_work_s, base_ns_per_iteration(runs), plan.base_operations);
+    const auto timed = [](const auto& measure) {
+        const auto begin = std::chrono::steady_clock::now();
+        ProcessTrials trials = measure();
+        trials.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        return trials;
+    };
+    report.side_by_side.measured = timed(
+        [&] { return side_by_side_trials(plan, report.side_by_side_iterations, argv, progress); });
+    report.against.measured = timed([&] { return against_trials(plan, argv, progress); });
     if (progress)
         progress("correction check", 0, 1);
     report.correction = check_correction("", plan.correction);

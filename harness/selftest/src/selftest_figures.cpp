@@ -1,6 +1,7 @@
 #include "perfgauge/harness/selftest_figures.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -221,6 +222,22 @@ TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const do
     return e;
 }
 
+void add_trial(ComparisonTrials& trials, const Comparison& comparison,
+               std::span<const std::string> names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto b = std::find_if(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                                    [&](const auto& one) { return one.name == names[i]; });
+        if (b == comparison.benchmarks.end() || b->metrics.empty() || !b->metrics.front().is_time)
+            continue;
+        const MetricComparison& m = b->metrics.front();
+        note_method(trials.methods, m.method);
+        if (i == 0)
+            trials.aa.push_back(m.verdict);
+        else if (i - 1 < trials.changes.size())
+            trials.changes[i - 1].push_back(m.verdict);
+    }
+}
+
 ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const double> changes,
                              double power) {
     ResolutionFigures f;
@@ -244,15 +261,14 @@ ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const dou
     return f;
 }
 
-std::string verdict_line(std::optional<double> in_turn_pct, std::optional<double> across_pct,
-                         double largest_pct, double too_few_share) {
-    const auto part = [&](std::optional<double> pct, const char* how) {
-        return pct ? fmt::format("{:g}% changes {}", *pct, how)
-                   : fmt::format("no change up to {:g}% {}", largest_pct, how);
-    };
-    std::string line =
-        fmt::format("this machine resolves {}, {}", part(in_turn_pct, "measured in turn"),
-                    part(across_pct, "across separate runs"));
+std::string verdict_line(std::span<const VerdictPart> parts, double largest_pct,
+                         double too_few_share) {
+    std::vector<std::string> texts;
+    for (const VerdictPart& part : parts) {
+        texts.push_back(part.pct ? fmt::format("{:g}% changes {}", *part.pct, part.how)
+                                 : fmt::format("no change up to {:g}% {}", largest_pct, part.how));
+    }
+    std::string line = fmt::format("this machine resolves {}", fmt::join(texts, ", "));
     if (too_few_share > kBusyShare) {
         line += fmt::format(" (busy: {:.0f}% of the trials kept too few clean samples)",
                             100 * too_few_share);

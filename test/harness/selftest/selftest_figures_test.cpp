@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "perfgauge/harness/selftest.hpp"
+#include "perfgauge/harness/selftest_chain.hpp"
 #include "perfgauge/harness/selftest_figures.hpp"
+#include "perfgauge/harness/selftest_processes.hpp"
 
 namespace perfgauge::harness {
 namespace {
@@ -72,16 +74,26 @@ TEST(SelftestSpread, DistanceOfRatiosFromOne) {
 }
 
 TEST(SelftestVerdict, Wording) {
-    EXPECT_EQ(verdict_line(3.0, 15.0, 50),
+    const auto line = [](std::optional<double> in_turn, std::optional<double> across,
+                         double too_few = 0) {
+        const std::vector<VerdictPart> parts = {{in_turn, "measured in turn"},
+                                                {across, "across separate runs"}};
+        return verdict_line(parts, 50, too_few);
+    };
+    EXPECT_EQ(line(3.0, 15.0),
               "this machine resolves 3% changes measured in turn, 15% changes across separate "
               "runs");
-    EXPECT_EQ(verdict_line(2.0, std::nullopt, 50),
+    EXPECT_EQ(line(2.0, std::nullopt),
               "this machine resolves 2% changes measured in turn, no change up to 50% across "
               "separate runs");
-    EXPECT_EQ(verdict_line(3.0, 15.0, 50, 0.1), verdict_line(3.0, 15.0, 50));  // at the limit
-    EXPECT_EQ(verdict_line(std::nullopt, std::nullopt, 50, 0.23),
+    EXPECT_EQ(line(3.0, 15.0, 0.1), line(3.0, 15.0));  // at the limit
+    EXPECT_EQ(line(std::nullopt, std::nullopt, 0.23),
               "this machine resolves no change up to 50% measured in turn, no change up to 50% "
               "across separate runs (busy: 23% of the trials kept too few clean samples)");
+    const std::vector<VerdictPart> four = {{5.0, "a"}, {10.0, "b"}, {20.0, "c"}, {{}, "d"}};
+    EXPECT_EQ(verdict_line(four, 50),
+              "this machine resolves 5% changes a, 10% changes b, 20% changes c, no change up to "
+              "50% d");
     EXPECT_EQ(change_label(5), "+5%");
     EXPECT_EQ(change_label(2.5), "+2.5%");
 }
@@ -100,6 +112,127 @@ TEST(SelftestPlan, DepthsGrow) {
     ASSERT_EQ(b.params.size(), 1u);
     EXPECT_EQ(b.params[0].first, kWorkParam);
     EXPECT_EQ(b.params[0].second, "+5%");
+    EXPECT_EQ(chain_benchmark("same", 10, "same").name, "same");
+    // Trials across processes grow with the depth too; tiny's pairs are the fewest compare
+    // pairs runs by.
+    EXPECT_LT(quick.processes.side_by_side_trials, standard.processes.side_by_side_trials);
+    EXPECT_LT(standard.processes.against_trials, thorough.processes.against_trials);
+    EXPECT_EQ(plan_for(SelftestDepth::tiny).processes.against_pairs, kMinPairedRuns);
+}
+
+TEST(SelftestPlan, ChainLengthsKeepTheBasesDigits) {
+    // The child processes' argv are of one length only if every chain's length has as many
+    // digits as the base's (selftest_plan.hpp).
+    for (const auto depth : {SelftestDepth::tiny, SelftestDepth::standard}) {
+        const SelftestPlan plan = plan_for(depth);
+        const auto digits = std::to_string(plan.base_operations).size();
+        for (const double change : plan.changes_pct) {
+            const auto operations = chain_operations(plan, change);
+            EXPECT_EQ(std::to_string(operations).size(), digits) << change;
+            EXPECT_NEAR(static_cast<double>(operations),
+                        static_cast<double>(plan.base_operations) * (1 + change / 100), 0.5);
+        }
+    }
+}
+
+TEST(SelftestChain, RunsTheChainItsLengthAndIterationsSay) {
+    // The chain's value follows x = x * m + k exactly: two runs of one length agree, and the
+    // iterations chain on (x carries over), so 2 x 3 steps differ from 1 x 3.
+    EXPECT_EQ(run_chain(3, 2), run_chain(3, 2));
+    EXPECT_NE(run_chain(3, 2), run_chain(3, 1));
+    EXPECT_EQ(run_chain(5, 0), 1u);
+}
+
+TEST(SelftestChildJob, RoundTripsAndRefusesWhatIsNotAJob) {
+    ChainJob job;
+    job.operations = 1050;
+    job.iterations = 0;
+    job.result_path = "/tmp/x y/r.json";
+    job.name = "+5%";
+    job.sampling.repetitions = 2;
+    job.sampling.seed = 1u << 31;
+    job.sampling.precision = 0.01;
+    job.sampling.max_time_s = 0.0166;
+    job.sampling.min_sample_time_s = 0.002;
+    job.sampling.warmup_time_s = 0.02;
+    const ChainJob back = chain_job_from_json(chain_job_to_json(job));
+    EXPECT_EQ(back.operations, job.operations);
+    EXPECT_EQ(back.result_path, job.result_path);
+    EXPECT_EQ(back.name, job.name);
+    EXPECT_EQ(back.sampling.repetitions, job.sampling.repetitions);
+    EXPECT_EQ(back.sampling.seed, job.sampling.seed);
+    EXPECT_DOUBLE_EQ(back.sampling.max_time_s, job.sampling.max_time_s);
+    EXPECT_DOUBLE_EQ(back.sampling.warmup_time_s, job.sampling.warmup_time_s);
+    EXPECT_EQ(chain_job_to_json(back), chain_job_to_json(job));
+    for (const char* bad : {"", "{}", "[1]", "not json"})
+        EXPECT_THROW(chain_job_from_json(bad), std::invalid_argument) << bad;
+    ChainJob zero = job;
+    zero.operations = 0;
+    EXPECT_THROW(chain_job_from_json(chain_job_to_json(zero)), std::invalid_argument);
+    ChainJob unnamed = job;
+    unnamed.name = "";
+    EXPECT_THROW(chain_job_from_json(chain_job_to_json(unnamed)), std::invalid_argument);
+}
+
+TEST(SelftestChildJob, IterationsLastTheTimeAsked) {
+    EXPECT_EQ(iterations_lasting(0.02, 250.0, 1000), 80000u);  // 20 ms / 250 ns
+    EXPECT_EQ(iterations_lasting(1e-9, 250.0, 1000), 1u);      // never none
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(iterations_lasting(0.001, nan, 1000), 1000u);  // 1 ns per operation assumed
+    EXPECT_EQ(iterations_lasting(0.001, 0, 1000), 1000u);
+}
+
+// A comparison as compare_side_by_side and compare_results give one: a benchmark per name, time
+// first.
+Comparison comparison_of(const std::vector<std::pair<std::string, Verdict>>& verdicts) {
+    Comparison c;
+    for (const auto& [name, verdict] : verdicts) {
+        BenchmarkComparison b;
+        b.name = name;
+        MetricComparison time;
+        time.is_time = true;
+        time.verdict = verdict;
+        time.method = Method::paired;
+        b.metrics.push_back(time);
+        c.benchmarks.push_back(b);
+    }
+    return c;
+}
+
+TEST(SelftestTrials, ProcessTrialsFileEachVerdictUnderItsWork) {
+    ComparisonTrials trials;
+    trials.changes.resize(2);
+    const std::vector<std::string> names = {"same", "+5%", "+50%"};
+    add_trial(trials,
+              comparison_of({{"+50%", Verdict::higher},
+                             {"same", Verdict::equivalent},
+                             {"+5%", Verdict::inconclusive}}),
+              names);
+    // The second trial's +5% never ran (its rounds stopped): it adds nothing there.
+    add_trial(trials, comparison_of({{"same", Verdict::lower}, {"+50%", Verdict::higher}}), names);
+    EXPECT_EQ(trials.aa, (std::vector<Verdict>{Verdict::equivalent, Verdict::lower}));
+    EXPECT_EQ(trials.changes[0], (std::vector<Verdict>{Verdict::inconclusive}));
+    EXPECT_EQ(trials.changes[1], (std::vector<Verdict>{Verdict::higher, Verdict::higher}));
+    EXPECT_EQ(trials.methods, (std::vector<std::string>{method_name(Method::paired)}));
+    // A benchmark whose first row is not a time is not a time verdict.
+    Comparison counts = comparison_of({{"same", Verdict::higher}});
+    counts.benchmarks[0].metrics[0].is_time = false;
+    add_trial(trials, counts, names);
+    EXPECT_EQ(trials.aa.size(), 2u);
+}
+
+TEST(SelftestProcesses, AChildThatFailsEndsTheTrialsAndSaysWhy) {
+    // /bin/false as every child: the first trial of each way stops, nothing is called.
+    SelftestPlan plan = plan_for(SelftestDepth::tiny);
+    const ChainArgv fails = [](const ChainJob&) { return std::vector<std::string>{"/bin/false"}; };
+    const ProcessTrials side = side_by_side_trials(plan, 1, fails);
+    EXPECT_NE(side.failure.find("trial 1 of 1"), std::string::npos) << side.failure;
+    EXPECT_NE(side.failure.find("exit"), std::string::npos) << side.failure;
+    EXPECT_TRUE(side.trials.aa.empty());
+    const ProcessTrials against = against_trials(plan, fails);
+    EXPECT_NE(against.failure.find("trial 1 of 1"), std::string::npos) << against.failure;
+    EXPECT_TRUE(against.trials.aa.empty());
+    ASSERT_EQ(against.trials.changes.size(), plan.changes_pct.size());
 }
 
 // Seeded synthetic runs of the selftest's benchmarks: each sample of `work` is
@@ -247,7 +380,20 @@ TEST(SelftestTrials, SummaryOfEvidence) {
     EXPECT_EQ(report.disturbed.hits, 0u);
     EXPECT_EQ(report.disturbed.trials, 20u * 8u * 15u);
     EXPECT_EQ(report.within_run.count, 20u);
-    EXPECT_FALSE(report.not_covered.empty());
+    EXPECT_EQ(report.not_covered.size(), 1u);  // across separate processes, one after another
+
+    // With trials across processes (here the in-turn evidence again, standing in for them),
+    // the verdict names those ways too; one that stopped early says why.
+    report.side_by_side.measured.trials = report.evidence.in_turn;
+    report.against.measured.trials = report.evidence.in_turn;
+    report.against.measured.failure = "trial 3 of 6: a child failed";
+    summarize_evidence(report);
+    EXPECT_EQ(report.verdict,
+              "this machine resolves 2% changes measured in turn, 2% changes across separate "
+              "runs, 2% changes side by side in processes (stat), 2% changes in pairs of "
+              "processes (run --against)");
+    ASSERT_EQ(report.not_covered.size(), 2u);
+    EXPECT_EQ(report.not_covered[1], "run --against stopped early: trial 3 of 6: a child failed");
 }
 
 }  // namespace

@@ -72,6 +72,13 @@ struct ComparisonTrials {
     std::vector<std::string> methods;
 };
 
+/// One trial across processes: `comparison` holds a benchmark per work, named names[0] for the
+/// A/A and names[1 + level] for each change; each one's time verdict is appended to `trials`
+/// and its method noted. A work the comparison does not hold adds nothing (it was not
+/// compared: its rounds never ran).
+void add_trial(ComparisonTrials& trials, const Comparison& comparison,
+               std::span<const std::string> names);
+
 /// What the trials' result files tell, before any rate is taken.
 struct TrialEvidence {
     ComparisonTrials in_turn, across;
@@ -103,12 +110,19 @@ struct ResolutionFigures {
 ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const double> changes,
                              double power = 0.95);
 
-/// "this machine resolves 3% changes measured in turn, 15% across separate runs"; a way that
-/// resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`). When more
-/// than kBusyShare of the trials kept too few clean samples (`too_few_share`), it says so: the
-/// machine was too busy for the figures to be about precision.
+/// One way of measuring in the verdict: the smallest change it resolved (nullopt: none of those
+/// tried) and how it measures ("measured in turn").
+struct VerdictPart {
+    std::optional<double> pct;
+    std::string how;
+};
+
+/// "this machine resolves 3% changes measured in turn, 15% changes across separate runs"; a way
+/// that resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`). When
+/// more than kBusyShare of the trials kept too few clean samples (`too_few_share`), it says so:
+/// the machine was too busy for the figures to be about precision.
 inline constexpr double kBusyShare = 0.1;
-std::string verdict_line(std::optional<double> in_turn_pct, std::optional<double> across_pct,
-                         double largest_pct, double too_few_share = 0);
+std::string verdict_line(std::span<const VerdictPart> parts, double largest_pct,
+                         double too_few_share = 0);
 
 }  // namespace perfgauge::harness

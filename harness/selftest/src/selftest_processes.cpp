@@ -1,0 +1,203 @@
+#include "perfgauge/harness/selftest_processes.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <utility>
+
+#include "perfgauge/harness/against_run.hpp"
+#include "perfgauge/harness/benchmark.hpp"
+#include "perfgauge/harness/child_process.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/interrupted.hpp"
+#include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/run_report.hpp"
+#include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/selftest_chain.hpp"
+#include "perfgauge/harness/stat.hpp"
+#include "perfgauge/harness/stat_as_run.hpp"
+
+namespace perfgauge::harness {
+
+std::string chain_job_to_json(const ChainJob& job) {
+    return nlohmann::json{
+        {"operations", job.operations},
+        {"iterations", job.iterations},
+        {"result_path", job.result_path.string()},
+        {"name", job.name},
+        {"repetitions", job.sampling.repetitions},
+        {"seed", job.sampling.seed ? nlohmann::json(*job.sampling.seed) : nlohmann::json(nullptr)},
+        {"precision", job.sampling.precision},
+        {"max_time_s", job.sampling.max_time_s},
+        {"min_sample_time_s", job.sampling.min_sample_time_s},
+        {"warmup_time_s", job.sampling.warmup_time_s}}
+        .dump();
+}
+
+ChainJob chain_job_from_json(std::string_view json) {
+    try {
+        const auto j = nlohmann::json::parse(json);
+        ChainJob job;
+        job.operations = j.at("operations").get<std::uint64_t>();
+        job.iterations = j.at("iterations").get<std::uint64_t>();
+        job.result_path = j.at("result_path").get<std::string>();
+        job.name = j.at("name").get<std::string>();
+        job.sampling.repetitions = j.at("repetitions").get<std::size_t>();
+        if (!j.at("seed").is_null())
+            job.sampling.seed = j.at("seed").get<std::uint64_t>();
+        job.sampling.precision = j.at("precision").get<double>();
+        job.sampling.max_time_s = j.at("max_time_s").get<double>();
+        job.sampling.min_sample_time_s = j.at("min_sample_time_s").get<double>();
+        job.sampling.warmup_time_s = j.at("warmup_time_s").get<double>();
+        if (job.operations == 0)
+            throw std::invalid_argument("operations must be at least 1");
+        if (!job.result_path.empty() && (job.name.empty() || job.sampling.repetitions == 0))
+            throw std::invalid_argument("a measured job needs a name and repetitions");
+        return job;
+    } catch (const nlohmann::json::exception& e) {
+        throw std::invalid_argument(fmt::format("not a selftest job: {}", e.what()));
+    }
+}
+
+int run_chain_job(const ChainJob& job) {
+    if (job.result_path.empty()) {
+        benchmark_sink(run_chain(job.operations, job.iterations));
+        return 0;
+    }
+    Runner runner(chain_runner_options(job.sampling));
+    const RunResult result = runner.run({chain_benchmark(job.name, job.operations, job.name)});
+    write_output_file(job.result_path, render_run(result, OutputFormat::json));
+    return 0;
+}
+
+std::uint64_t iterations_lasting(double seconds, double base_ns_per_iteration,
+                                 std::uint64_t operations) {
+    const double ns = std::isfinite(base_ns_per_iteration) && base_ns_per_iteration > 0
+                          ? base_ns_per_iteration
+                          : static_cast<double>(operations);
+    const double iterations = std::floor(seconds * 1e9 / ns);
+    return iterations >= 1 ? static_cast<std::uint64_t>(iterations) : 1;
+}
+
+namespace {
+
+constexpr const char* kInterruptedWhat = "selftest: interrupted; nothing is reported";
+
+// The works every trial measures against the base, in the order ComparisonTrials holds them:
+// the A/A first, then each change.
+std::vector<std::pair<std::string, std::uint64_t>> works(const SelftestPlan& plan) {
+    std::vector<std::pair<std::string, std::uint64_t>> out = {{kSameWork, plan.base_operations}};
+    for (const double change : plan.changes_pct)
+        out.emplace_back(change_label(change), chain_operations(plan, change));
+    return out;
+}
+
+ComparisonTrials empty_trials(const SelftestPlan& plan) {
+    ComparisonTrials trials;
+    trials.changes.resize(plan.changes_pct.size());
+    return trials;
+}
+
+}  // namespace
+
+ProcessTrials side_by_side_trials(const SelftestPlan& plan, std::uint64_t iterations,
+                                  const ChainArgv& argv, const SelftestProgress& progress) {
+    const auto command = [&](std::uint64_t operations) {
+        ChainJob job;
+        job.operations = operations;
+        job.iterations = iterations;
+        return argv(job);
+    };
+    SideBySideOptions options;
+    options.stat.events = "";  // time alone: the figures are about times
+    options.stat.repetitions = plan.processes.side_by_side_rounds;
+    options.commands.push_back(command(plan.base_operations));
+    for (const auto& work : works(plan))
+        options.commands.push_back(command(work.second));
+    const std::vector<std::string> labels = side_by_side_labels(options.commands);
+    const std::vector<std::string> names(labels.begin() + 1, labels.end());
+
+    ProcessTrials out{empty_trials(plan), {}};
+    const std::size_t total = plan.processes.side_by_side_trials;
+    for (std::size_t t = 0; t < total; ++t) {
+        if (progress)
+            progress("stat side by side", t, total);
+        const SideBySideResult result = run_side_by_side(options);
+        if (!result.interrupted_by.empty() || interrupt_signal() != 0)
+            throw Interrupted(interrupt_signal(), kInterruptedWhat);
+        if (result.failed_command) {
+            const StatResult& failed = result.commands.at(*result.failed_command);
+            out.failure = fmt::format("trial {} of {}: a chain process {}", t + 1, total,
+                                      failed.exit.describe());
+            break;
+        }
+        add_trial(out.trials, compare_side_by_side(result, plan.compare), names);
+    }
+    return out;
+}
+
+namespace {
+
+// One trial of run --against's pairs: `base`'s processes do the base chain, `work`'s each work.
+Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const ChainArgv& argv) {
+    const auto all = works(plan);
+    PairsPlan pairs;
+    for (const auto& work : all)
+        pairs.benchmarks.push_back(work.first);
+    pairs.pairs = plan.processes.against_pairs;
+    pairs.max_pairs = plan.processes.against_max_pairs;
+    pairs.precision = plan.processes.against_pair_precision;
+    pairs.repetitions = plan.repetitions;
+    pairs.seed = seed;
+    AgainstSide base{"(selftest: the base chain)", "the base chain's process", {}, {}};
+    AgainstSide work{"(selftest: the changed chain)", "the changed chain's process", {}, {}};
+    const auto launch = [&](const AgainstSide& side, const PairedProcess& process) {
+        ChainJob job;
+        job.operations = &side == &base ? plan.base_operations : all[process.benchmark].second;
+        job.result_path = process.result_path;
+        job.name = all[process.benchmark].first;
+        job.sampling = plan_sampling(plan);
+        job.sampling.repetitions = process.repetitions;
+        job.sampling.seed = process.seed;
+        // As run --against shares a run's budget between a side's processes.
+        job.sampling.max_time_s = plan.max_time_s / static_cast<double>(pairs.pairs);
+        PendingChild child(argv(job));
+        return child.wait();
+    };
+    const PairsDone done = measure_pairs(pairs, base, work, launch);
+    if (interrupt_signal() != 0)
+        throw Interrupted(interrupt_signal(), kInterruptedWhat);
+    if (!done.failure.empty())
+        throw std::runtime_error(done.failure);
+    return compare_results(join_benchmarks(std::move(base.benchmarks)),
+                           join_benchmarks(std::move(work.benchmarks)), plan.compare,
+                           /*paired_runs=*/true);
+}
+
+}  // namespace
+
+ProcessTrials against_trials(const SelftestPlan& plan, const ChainArgv& argv,
+                             const SelftestProgress& progress) {
+    std::vector<std::string> names;
+    for (const auto& work : works(plan))
+        names.push_back(work.first);
+    ProcessTrials out{empty_trials(plan), {}};
+    const std::size_t total = plan.processes.against_trials;
+    for (std::size_t t = 0; t < total; ++t) {
+        if (progress)
+            progress("run --against", t, total);
+        try {
+            add_trial(out.trials, against_trial(plan, 1000 * t, argv), names);
+        } catch (const Interrupted&) {
+            throw;
+        } catch (const std::exception& e) {  // a child failed: the trials before it stand
+            out.failure = fmt::format("trial {} of {}: {}", t + 1, total, e.what());
+            break;
+        }
+    }
+    return out;
+}
+
+}  // namespace perfgauge::harness
