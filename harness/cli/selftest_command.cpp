@@ -10,6 +10,7 @@
 
 #include "cli_common.hpp"
 #include "console.hpp"
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/selftest.hpp"
@@ -251,6 +252,9 @@ int selftest_command(const std::vector<std::string>& args) {
     harness::SelftestPlan plan = harness::plan_for(request.depth);
     if (request.runs)
         plan.runs = *request.runs;
+    // A Ctrl-C stops the work in progress and its child processes, and their scratch files go
+    // with their owners: nothing is reported (exit 128 + N).
+    const harness::InterruptHandling interrupts;
     const std::string executable = own_executable();
     const auto argv = [&executable](const harness::ChainJob& job) {
         return std::vector<std::string>{executable, "selftest",

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/runner.hpp"
 #include "perfgauge/harness/selftest_chain.hpp"
 #include "perfgauge/harness/statistics.hpp"
@@ -32,7 +33,11 @@ std::vector<RunResult> measure_runs(const SelftestPlan& plan, const SelftestProg
     for (const double change : plan.changes_pct)
         work.push_back(chain_benchmark(change_label(change), chain_operations(plan, change)));
 
-    const RunnerOptions options = chain_runner_options(plan_sampling(plan));
+    RunnerOptions options = chain_runner_options(plan_sampling(plan));
+    options.interruption = [] {
+        const int signal = interrupt_signal();
+        return signal != 0 ? std::string(signal_name(signal)) : std::string();
+    };
 
     std::vector<RunResult> runs;
     runs.reserve(plan.runs);
@@ -42,6 +47,7 @@ std::vector<RunResult> measure_runs(const SelftestPlan& plan, const SelftestProg
         // A Runner each: every run calibrates anew, as a separate perfgauge run would.
         Runner runner(options);
         runs.push_back(runner.run(work));
+        stop_if_interrupted();
     }
     return runs;
 }
@@ -122,6 +128,7 @@ SelftestReport run_selftest(const SelftestPlan& plan, const ChainArgv& argv,
     if (progress)
         progress("correction check", 0, 1);
     report.correction = check_correction("", plan.correction);
+    stop_if_interrupted();
 
     report.evidence = compare_trials(runs, plan.changes_pct, plan.compare);
     summarize_evidence(report);

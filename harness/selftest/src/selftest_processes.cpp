@@ -81,9 +81,12 @@ std::uint64_t iterations_lasting(double seconds, double base_ns_per_iteration,
     return iterations >= 1 ? static_cast<std::uint64_t>(iterations) : 1;
 }
 
-namespace {
+void stop_if_interrupted() {
+    if (const int signal = interrupt_signal(); signal != 0)
+        throw Interrupted(signal, "interrupted: nothing is reported");
+}
 
-constexpr const char* kInterruptedWhat = "selftest: interrupted; nothing is reported";
+namespace {
 
 // The works every trial measures against the base, in the order ComparisonTrials holds them:
 // the A/A first, then each change.
@@ -125,8 +128,7 @@ ProcessTrials side_by_side_trials(const SelftestPlan& plan, std::uint64_t iterat
         if (progress)
             progress("stat side by side", t, total);
         const SideBySideResult result = run_side_by_side(options);
-        if (!result.interrupted_by.empty() || interrupt_signal() != 0)
-            throw Interrupted(interrupt_signal(), kInterruptedWhat);
+        stop_if_interrupted();
         if (result.failed_command) {
             const StatResult& failed = result.commands.at(*result.failed_command);
             out.failure = fmt::format("trial {} of {}: a chain process {}", t + 1, total,
@@ -167,8 +169,7 @@ Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const Cha
         return child.wait();
     };
     const PairsDone done = measure_pairs(pairs, base, work, launch);
-    if (interrupt_signal() != 0)
-        throw Interrupted(interrupt_signal(), kInterruptedWhat);
+    stop_if_interrupted();
     if (!done.failure.empty())
         throw std::runtime_error(done.failure);
     return compare_results(join_benchmarks(std::move(base.benchmarks)),

@@ -66,6 +66,10 @@ ProcessTrials side_by_side_trials(const SelftestPlan& plan, std::uint64_t iterat
 ProcessTrials against_trials(const SelftestPlan& plan, const ChainArgv& argv,
                              const SelftestProgress& progress = {});
 
+/// Throws Interrupted ("nothing is reported") once perfgauge has been interrupted
+/// (interrupt_signal()): selftest reports whole or not at all.
+void stop_if_interrupted();
+
 /// How many iterations make the chain last `seconds` at `base_ns_per_iteration` (at least 1;
 /// 1 ns per operation when that is not a positive number).
 std::uint64_t iterations_lasting(double seconds, double base_ns_per_iteration,
