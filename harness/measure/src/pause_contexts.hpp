@@ -5,7 +5,8 @@
 // in each of eight calibrations here (23.6-28.1 ns in all): the multiply chains and the loads
 // low, the atomic add, the single multiply and the independent chains high. Calibrated between the
 // 4-multiply chain alone, the seed loop's atomic add kept ~0.8 ns per pair uncorrected. The
-// Runner subtracts the median over the kinds and records how far the furthest one is from it.
+// Runner subtracts the median over the kinds and records how far from it a pair beside work that
+// is none of them may be (unseen_kind_ns: a benchmark's loop is one more kind).
 #pragma once
 
 #include <vector>

@@ -158,7 +158,7 @@ Runner::Runner(const RunnerOptions& options)
     const std::span<const PauseContext> one_kind(contexts.data(), 1);
     const auto pair_between_kinds = [&](const std::vector<Overhead>& by_kind) {
         const Overhead middle = median_over_kinds(by_kind);
-        pause_spread_ns_ = furthest_kind_ns(by_kind, middle.ns);
+        pause_spread_ns_ = unseen_kind_ns(by_kind, middle.ns);
         return middle;
     };
     if (pauses_timed_apart_) {

@@ -107,5 +107,25 @@ TEST(Overhead, APairBetweenKindsOfWorkIsTheirMedianOneOddKindMovesLittle) {
     EXPECT_DOUBLE_EQ(furthest_kind_ns({}, 3.0), 0.0);
 }
 
+TEST(Overhead, AKindOfWorkNotCalibratedIsPredictedFromTheKindsDispersion) {
+    // Six kinds 1 ns apart: mean = median = 22.5, sd = sqrt(17.5 / 5); t(0.975, 5) = 2.570582.
+    const std::vector<Overhead> six = {{20, {}}, {21, {}}, {22, {}}, {23, {}}, {24, {}}, {25, {}}};
+    EXPECT_NEAR(unseen_kind_ns(six, 22.5), 2.570582 * std::sqrt(3.5) * std::sqrt(7.0 / 6), 1e-4);
+    EXPECT_GT(unseen_kind_ns(six, 22.5), furthest_kind_ns(six, 22.5));
+    // The subtracted median off the mean (one odd kind): that offset is added. n = 5, mean
+    // 26.14, sd = sqrt(44.872 / 4), t(0.975, 4) = 2.776445.
+    const std::vector<Overhead> odd = {{23.6, {}}, {25.4, {}}, {24.0, {}}, {25.8, {}}, {31.9, {}}};
+    EXPECT_NEAR(unseen_kind_ns(odd, 25.4),
+                2.776445 * std::sqrt(44.872 / 4) * std::sqrt(1.2) + (26.14 - 25.4), 1e-4);
+    // Many kinds, one far off: the interval is narrower than that kind's distance, which a
+    // calibrated kind's pair may still be off by.
+    std::vector<Overhead> many(19, Overhead{0, {}});
+    many.push_back({10, {}});
+    EXPECT_DOUBLE_EQ(unseen_kind_ns(many, 0), 10);
+    // Nothing to predict a dispersion from.
+    EXPECT_DOUBLE_EQ(unseen_kind_ns(std::vector<Overhead>{{24, {}}}, 24), 0);
+    EXPECT_DOUBLE_EQ(unseen_kind_ns({}, 3), 0);
+}
+
 }  // namespace
 }  // namespace perfgauge::harness

@@ -46,6 +46,15 @@ Overhead median_over_kinds(std::span<const Overhead> by_kind);
 /// How far the furthest kind's time is from `middle_ns`: what a corrected time may be off per
 /// pair, depending on which work is around it (pure; 0 for no kinds).
 double furthest_kind_ns(std::span<const Overhead> by_kind, double middle_ns);
+/// How far a pair beside work that is none of these kinds may be from `middle_ns` (a
+/// benchmark's own loop is one more kind of work): the half-width of the 95% prediction
+/// interval of one more kind, from the kinds' mean and standard deviation (Student's t with
+/// n - 1 degrees of freedom: t * sd * sqrt(1 + 1/n)), plus how far `middle_ns` is from their
+/// mean; never less than furthest_kind_ns(). Fewer than two kinds give furthest_kind_ns()
+/// (no dispersion to predict from) (pure).
+double unseen_kind_ns(std::span<const Overhead> by_kind, double middle_ns);
+/// The coverage of unseen_kind_ns(): as the medians' intervals elsewhere.
+inline constexpr double kUnseenKindCoverage = 0.95;
 
 /// The pair's cost is calibrated once, before any sample: a machine running slower or faster
 /// later (a host's other guests, its frequency) may make the pairs cost more or less than what

@@ -224,7 +224,7 @@ class Runner {
     Overhead batch_overhead_;           ///< one empty batch's own measurement
     Overhead pause_overhead_;    ///< one pause/resume pair inside a batch, snapshots included
     double clock_pause_ns_ = 0;  ///< a pair that reads only the clock (see pauses_timed_apart_)
-    /// How far the pair subtracted from times moves with the work around it (the furthest kind).
+    /// How far the pair subtracted from times moves with the work around it (unseen_kind_ns).
     double pause_spread_ns_ = 0;
     /// The machine probe's speed while the pairs were calibrated (the median of the latest 32
     /// chains then, i.e. of the calibration's last 16 batches): a run whose samples' probes are

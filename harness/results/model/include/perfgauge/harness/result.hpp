@@ -90,9 +90,12 @@ struct RunResult {
     /// timed nothing apart (its snapshots were no system call, or there were no counters).
     double clock_pause_overhead_ns = 0;
     /// How far the subtracted pair's cost moves with the work around it: calibrated between six
-    /// kinds of work, the median of which is subtracted, this is the furthest kind's distance
-    /// from it. A corrected time may be off by this much per pair; 0: not measured (files
-    /// before it). (Where pauses are timed apart, of the clock-only pair subtracted from times.)
+    /// kinds of work, the median of which is subtracted, this is how far a pair beside work
+    /// that is none of them may be from it (the 95% prediction interval of one more kind from
+    /// the six, at least the furthest kind's distance; files before 2026-12 hold the furthest
+    /// kind's distance). A corrected time may be off by this much per pair; 0: not measured
+    /// (files before it). (Where pauses are timed apart, of the clock-only pair subtracted from
+    /// times.)
     double pause_overhead_spread_ns = 0;
     /// perfgauge's own fixed probe (a short chain of dependent multiply-adds, the same in every
     /// run): its fastest time in this run, in ns. Every sample is bracketed by the probe (a
