@@ -204,21 +204,25 @@ std::string render(const SelftestReport& r) {
     add(out, "disturbed samples: {}\n\n", rate_text(r.disturbed));
 
     add(out, "{}", ways_table(r));
+    const auto methods = [](const harness::ComparisonTrials& t) {
+        return t.methods.empty() ? std::string("-") : fmt::format("{}", fmt::join(t.methods, ", "));
+    };
     add(out,
         "(compare's threshold: {:g}%; 95% intervals in brackets; methods: in turn {}, across "
         "runs {}, side by side {}, run --against {})\n",
-        100 * r.plan.compare.min_change, fmt::join(r.evidence.in_turn.methods, ", "),
-        fmt::join(r.evidence.across.methods, ", "),
-        fmt::join(r.side_by_side.measured.trials.methods, ", "),
-        fmt::join(r.against.measured.trials.methods, ", "));
+        100 * r.plan.compare.min_change, methods(r.evidence.in_turn), methods(r.evidence.across),
+        methods(r.side_by_side.measured.trials), methods(r.against.measured.trials));
+    const auto& p = r.plan.processes;
     add(out,
         "(stat side by side: {} trials of {} rounds, each process the chain {} times, timed "
-        "whole, {:.0f} s; run --against: {} trials, {} to {} pairs of processes per work, "
-        "{:.0f} s)\n\n",
-        r.plan.processes.side_by_side_trials, r.plan.processes.side_by_side_rounds,
-        r.side_by_side_iterations, r.side_by_side.measured.seconds, r.plan.processes.against_trials,
-        r.plan.processes.against_pairs, r.plan.processes.against_max_pairs,
-        r.against.measured.seconds);
+        "whole, {:.0f} s; run --against: {})\n\n",
+        p.side_by_side_trials, p.side_by_side_rounds, r.side_by_side_iterations,
+        r.side_by_side.measured.seconds,
+        p.against_trials == 0
+            ? std::string("not at this depth")
+            : fmt::format("{} trials, {} to {} pairs of processes per work, {:.0f} s",
+                          p.against_trials, p.against_pairs, p.against_max_pairs,
+                          r.against.measured.seconds));
 
     const auto& c = r.correction;
     std::vector<std::string> rows;
