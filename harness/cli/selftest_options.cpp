@@ -14,8 +14,9 @@ constexpr const char* kHelp =
     "How far can measurements on this machine be trusted, now? Measures real work with known\n"
     "differences (a chain of k dependent multiply-adds against the same chain again, and\n"
     "against 1.02k, 1.03k, 1.05k, 1.1k, 1.2k and 1.5k of them), all interleaved in each of\n"
-    "several separate runs, and compares them with perfgauge's own comparisons: in turn\n"
-    "(samples paired by round) and across separate runs (as compare A.json B.json does).\n"
+    "several separate runs (each a fresh perfgauge process, as separate perfgauge runs), and\n"
+    "compares them with perfgauge's own comparisons: in turn (samples paired by round) and\n"
+    "across separate runs (as compare A.json B.json compares two runs' files).\n"
     "Then the same chains in separate processes: side by side as stat runs commands (each a\n"
     "process doing the chain, timed whole) and in pairs of measuring processes as run\n"
     "--against runs two builds (not with --quick). Reports the noise floor (how far medians of\n"
@@ -70,7 +71,8 @@ std::optional<SelftestRequest> parse_selftest_request(const std::vector<std::str
     visible.add_options()("help,h", "show this help")(
         "quick", "15-20 s: fewer runs, no run --against pairs")(
         "thorough", "6-10 min: more runs and trials, the whole correction sweep")(
-        "runs", po::value<int>(), "separate runs (2 to 10000), instead of the depth's")(
+        "runs", po::value<int>(),
+        "separate runs, each a process (2 to 10000), instead of the depth's")(
         "json", po::value<std::string>(), "also write the figures as JSON to FILE");
     // For the tests: seconds of work whose figures mean nothing.
     po::options_description hidden;

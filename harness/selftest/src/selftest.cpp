@@ -8,8 +8,6 @@
 #include <string>
 #include <utility>
 
-#include "perfgauge/harness/interrupt.hpp"
-#include "perfgauge/harness/runner.hpp"
 #include "perfgauge/harness/selftest_chain.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
@@ -25,31 +23,6 @@ Rate too_few_of(std::initializer_list<const ResolutionFigures*> ways) {
         all.trials += f->too_few_samples.trials;
     }
     return all;
-}
-
-std::vector<RunResult> measure_runs(const SelftestPlan& plan, const SelftestProgress& progress) {
-    std::vector<Benchmark> work = {chain_benchmark(kBaseWork, plan.base_operations),
-                                   chain_benchmark(kSameWork, plan.base_operations)};
-    for (const double change : plan.changes_pct)
-        work.push_back(chain_benchmark(change_label(change), chain_operations(plan, change)));
-
-    RunnerOptions options = chain_runner_options(plan_sampling(plan));
-    options.interruption = [] {
-        const int signal = interrupt_signal();
-        return signal != 0 ? std::string(signal_name(signal)) : std::string();
-    };
-
-    std::vector<RunResult> runs;
-    runs.reserve(plan.runs);
-    for (std::size_t i = 0; i < plan.runs; ++i) {
-        if (progress)
-            progress("runs", i, plan.runs);
-        // A Runner each: every run calibrates anew, as a separate perfgauge run would.
-        Runner runner(options);
-        runs.push_back(runner.run(work));
-        stop_if_interrupted();
-    }
-    return runs;
 }
 
 // The base chain's time per iteration in the first run that kept a sample of it (NaN: none).
@@ -90,10 +63,10 @@ void summarize_evidence(SelftestReport& report) {
     const Rate too_few = too_few_of(
         {&report.in_turn, &report.across, &report.side_by_side.figures, &report.against.figures});
     report.verdict = verdict_line(parts, largest, too_few.trials > 0 ? too_few.share() : 0);
-    report.not_covered = {
-        "across separate runs in separate processes (two perfgauge runs, compared as files): "
-        "the runs across here are separate Runners in one process; the processes of stat side "
-        "by side and run --against are interleaved, not one run after the other"};
+    report.not_covered = {};
+    if (!report.runs_failure.empty())
+        report.not_covered.push_back(
+            fmt::format("the separate runs stopped early: {}", report.runs_failure));
     if (plan.processes.against_trials == 0)
         report.not_covered.push_back(
             "run --against (pairs of processes): not at this depth (the default measures 2 "
@@ -112,7 +85,9 @@ SelftestReport run_selftest(const SelftestPlan& plan, const ChainArgv& argv,
     SelftestReport report;
     report.plan = plan;
 
-    const std::vector<RunResult> runs = measure_runs(plan, progress);
+    const auto separate = measure_separate_runs(plan, argv, progress);
+    report.runs_failure = separate.failure;
+    const std::vector<RunResult>& runs = separate.runs;
     report.side_by_side_iterations = iterations_lasting(
         plan.processes.process_work_s, base_ns_per_iteration(runs), plan.base_operations);
     const auto timed = [](const auto& measure) {

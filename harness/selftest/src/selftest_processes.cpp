@@ -13,26 +13,50 @@
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/interrupted.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/runner.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
 #include "perfgauge/harness/selftest_chain.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
 
 namespace perfgauge::harness {
 
+namespace {
+
+nlohmann::json sampling_json(const ChainSampling& s) {
+    return {{"repetitions", s.repetitions},
+            {"seed", s.seed ? nlohmann::json(*s.seed) : nlohmann::json(nullptr)},
+            {"precision", s.precision},
+            {"max_time_s", s.max_time_s},
+            {"min_sample_time_s", s.min_sample_time_s},
+            {"warmup_time_s", s.warmup_time_s}};
+}
+
+ChainSampling sampling_from(const nlohmann::json& j) {
+    ChainSampling s;
+    s.repetitions = j.at("repetitions").get<std::size_t>();
+    if (!j.at("seed").is_null())
+        s.seed = j.at("seed").get<std::uint64_t>();
+    s.precision = j.at("precision").get<double>();
+    s.max_time_s = j.at("max_time_s").get<double>();
+    s.min_sample_time_s = j.at("min_sample_time_s").get<double>();
+    s.warmup_time_s = j.at("warmup_time_s").get<double>();
+    return s;
+}
+
+}  // namespace
+
 std::string chain_job_to_json(const ChainJob& job) {
-    return nlohmann::json{
-        {"operations", job.operations},
-        {"iterations", job.iterations},
-        {"result_path", job.result_path.string()},
-        {"name", job.name},
-        {"repetitions", job.sampling.repetitions},
-        {"seed", job.sampling.seed ? nlohmann::json(*job.sampling.seed) : nlohmann::json(nullptr)},
-        {"precision", job.sampling.precision},
-        {"max_time_s", job.sampling.max_time_s},
-        {"min_sample_time_s", job.sampling.min_sample_time_s},
-        {"warmup_time_s", job.sampling.warmup_time_s}}
+    nlohmann::json chains = nlohmann::json::array();
+    for (const ChainWork& c : job.chains)
+        chains.push_back({{"name", c.name}, {"work", c.work}, {"operations", c.operations}});
+    return nlohmann::json{{"operations", job.operations},
+                          {"iterations", job.iterations},
+                          {"result_path", job.result_path.string()},
+                          {"chains", chains},
+                          {"sampling", sampling_json(job.sampling)}}
         .dump();
 }
 
@@ -43,18 +67,17 @@ ChainJob chain_job_from_json(std::string_view json) {
         job.operations = j.at("operations").get<std::uint64_t>();
         job.iterations = j.at("iterations").get<std::uint64_t>();
         job.result_path = j.at("result_path").get<std::string>();
-        job.name = j.at("name").get<std::string>();
-        job.sampling.repetitions = j.at("repetitions").get<std::size_t>();
-        if (!j.at("seed").is_null())
-            job.sampling.seed = j.at("seed").get<std::uint64_t>();
-        job.sampling.precision = j.at("precision").get<double>();
-        job.sampling.max_time_s = j.at("max_time_s").get<double>();
-        job.sampling.min_sample_time_s = j.at("min_sample_time_s").get<double>();
-        job.sampling.warmup_time_s = j.at("warmup_time_s").get<double>();
-        if (job.operations == 0)
+        for (const auto& c : j.at("chains")) {
+            job.chains.push_back({c.at("name").get<std::string>(), c.at("work").get<std::string>(),
+                                  c.at("operations").get<std::uint64_t>()});
+            if (job.chains.back().operations == 0 || job.chains.back().name.empty())
+                throw std::invalid_argument("a chain needs a name and at least one operation");
+        }
+        job.sampling = sampling_from(j.at("sampling"));
+        if (job.result_path.empty() && job.operations == 0)
             throw std::invalid_argument("operations must be at least 1");
-        if (!job.result_path.empty() && (job.name.empty() || job.sampling.repetitions == 0))
-            throw std::invalid_argument("a measured job needs a name and repetitions");
+        if (!job.result_path.empty() && (job.chains.empty() || job.sampling.repetitions == 0))
+            throw std::invalid_argument("a measured job needs chains and repetitions");
         return job;
     } catch (const nlohmann::json::exception& e) {
         throw std::invalid_argument(fmt::format("not a selftest job: {}", e.what()));
@@ -66,10 +89,52 @@ int run_chain_job(const ChainJob& job) {
         benchmark_sink(run_chain(job.operations, job.iterations));
         return 0;
     }
+    std::vector<Benchmark> benchmarks;
+    for (const ChainWork& c : job.chains)
+        benchmarks.push_back(chain_benchmark(c.work, c.operations, c.name));
     Runner runner(chain_runner_options(job.sampling));
-    const RunResult result = runner.run({chain_benchmark(job.name, job.operations, job.name)});
+    const RunResult result = runner.run(benchmarks);
     write_output_file(job.result_path, render_run(result, OutputFormat::json));
     return 0;
+}
+
+std::vector<ChainWork> run_chains(const SelftestPlan& plan) {
+    std::vector<ChainWork> chains = {{"", kBaseWork, plan.base_operations},
+                                     {"", kSameWork, plan.base_operations}};
+    for (const double change : plan.changes_pct)
+        chains.push_back({"", change_label(change), chain_operations(plan, change)});
+    for (ChainWork& c : chains)
+        c.name = "chain/" + c.work;
+    return chains;
+}
+
+SeparateRuns measure_separate_runs(const SelftestPlan& plan, const ChainArgv& argv,
+                                   const SelftestProgress& progress) {
+    const ScratchDir dir("perfgauge-selftest", "the separate runs' results");
+    ChainJob job;
+    job.chains = run_chains(plan);
+    job.sampling = plan_sampling(plan);
+    SeparateRuns out;
+    out.runs.reserve(plan.runs);
+    for (std::size_t i = 0; i < plan.runs; ++i) {
+        if (progress)
+            progress("runs", i, plan.runs);
+        // Names of one length: every child's argv is (against_run.hpp says why it matters).
+        job.result_path = dir.path() / fmt::format("run-{:06}.json", i);
+        PendingChild child(argv(job));
+        const ExitStatus status = child.wait();
+        stop_if_interrupted();
+        try {
+            if (status.exec_failed || status.signaled || status.code != 0)
+                throw std::runtime_error(fmt::format("its process {}", status.describe()));
+            out.runs.push_back(
+                parse_run_json(read_text_file(job.result_path), job.result_path.string()));
+        } catch (const std::exception& e) {  // the runs before it stand
+            out.failure = fmt::format("run {} of {}: {}", i + 1, plan.runs, e.what());
+            break;
+        }
+    }
+    return out;
 }
 
 std::uint64_t iterations_lasting(double seconds, double base_ns_per_iteration,
@@ -157,9 +222,9 @@ Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const Cha
     AgainstSide work{"(selftest: the changed chain)", "the changed chain's process", {}, {}};
     const auto launch = [&](const AgainstSide& side, const PairedProcess& process) {
         ChainJob job;
-        job.operations = &side == &base ? plan.base_operations : all[process.benchmark].second;
+        const auto& [name, operations] = all[process.benchmark];
+        job.chains = {{name, name, &side == &base ? plan.base_operations : operations}};
         job.result_path = process.result_path;
-        job.name = all[process.benchmark].first;
         job.sampling = plan_sampling(plan);
         job.sampling.repetitions = process.repetitions;
         job.sampling.seed = process.seed;

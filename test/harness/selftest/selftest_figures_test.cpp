@@ -145,10 +145,8 @@ TEST(SelftestChain, RunsTheChainItsLengthAndIterationsSay) {
 
 TEST(SelftestChildJob, RoundTripsAndRefusesWhatIsNotAJob) {
     ChainJob job;
-    job.operations = 1050;
-    job.iterations = 0;
     job.result_path = "/tmp/x y/r.json";
-    job.name = "+5%";
+    job.chains = {{"chain/base", "base", 1000}, {"+5%", "+5%", 1050}};
     job.sampling.repetitions = 2;
     job.sampling.seed = 1u << 31;
     job.sampling.precision = 0.01;
@@ -156,22 +154,45 @@ TEST(SelftestChildJob, RoundTripsAndRefusesWhatIsNotAJob) {
     job.sampling.min_sample_time_s = 0.002;
     job.sampling.warmup_time_s = 0.02;
     const ChainJob back = chain_job_from_json(chain_job_to_json(job));
-    EXPECT_EQ(back.operations, job.operations);
     EXPECT_EQ(back.result_path, job.result_path);
-    EXPECT_EQ(back.name, job.name);
+    ASSERT_EQ(back.chains.size(), 2u);
+    EXPECT_EQ(back.chains[1].name, "+5%");
+    EXPECT_EQ(back.chains[1].work, "+5%");
+    EXPECT_EQ(back.chains[1].operations, 1050u);
     EXPECT_EQ(back.sampling.repetitions, job.sampling.repetitions);
     EXPECT_EQ(back.sampling.seed, job.sampling.seed);
     EXPECT_DOUBLE_EQ(back.sampling.max_time_s, job.sampling.max_time_s);
     EXPECT_DOUBLE_EQ(back.sampling.warmup_time_s, job.sampling.warmup_time_s);
     EXPECT_EQ(chain_job_to_json(back), chain_job_to_json(job));
+    ChainJob unseeded = job;  // a seed left to the child's Runner stays unset
+    unseeded.sampling.seed.reset();
+    EXPECT_FALSE(chain_job_from_json(chain_job_to_json(unseeded)).sampling.seed.has_value());
+    ChainJob plain;  // stat's: no result file, the chain `iterations` times
+    plain.operations = 1000;
+    plain.iterations = 20000;
+    EXPECT_EQ(chain_job_from_json(chain_job_to_json(plain)).iterations, 20000u);
     for (const char* bad : {"", "{}", "[1]", "not json"})
         EXPECT_THROW(chain_job_from_json(bad), std::invalid_argument) << bad;
-    ChainJob zero = job;
-    zero.operations = 0;
-    EXPECT_THROW(chain_job_from_json(chain_job_to_json(zero)), std::invalid_argument);
+    plain.operations = 0;
+    EXPECT_THROW(chain_job_from_json(chain_job_to_json(plain)), std::invalid_argument);
     ChainJob unnamed = job;
-    unnamed.name = "";
+    unnamed.chains[0].name = "";
     EXPECT_THROW(chain_job_from_json(chain_job_to_json(unnamed)), std::invalid_argument);
+    ChainJob no_chains = job;
+    no_chains.chains.clear();
+    EXPECT_THROW(chain_job_from_json(chain_job_to_json(no_chains)), std::invalid_argument);
+}
+
+TEST(SelftestChildJob, ARunsChainsAreBaseSameAndEachChange) {
+    const SelftestPlan plan = plan_for(SelftestDepth::tiny);  // base 200, changes 5% and 50%
+    const auto chains = run_chains(plan);
+    ASSERT_EQ(chains.size(), 4u);
+    EXPECT_EQ(chains[0].name, "chain/base");
+    EXPECT_EQ(chains[1].work, kSameWork);
+    EXPECT_EQ(chains[1].operations, 200u);
+    EXPECT_EQ(chains[2].work, "+5%");
+    EXPECT_EQ(chains[2].operations, 210u);
+    EXPECT_EQ(chains[3].operations, 300u);
 }
 
 TEST(SelftestChildJob, IterationsLastTheTimeAsked) {
@@ -229,6 +250,9 @@ TEST(SelftestProcesses, AChildThatFailsEndsTheTrialsAndSaysWhy) {
     EXPECT_NE(side.failure.find("trial 1 of 1"), std::string::npos) << side.failure;
     EXPECT_NE(side.failure.find("exit"), std::string::npos) << side.failure;
     EXPECT_TRUE(side.trials.aa.empty());
+    const SeparateRuns runs = measure_separate_runs(plan, fails);
+    EXPECT_EQ(runs.failure.find("run 1 of 2: its process exit"), 0u) << runs.failure;
+    EXPECT_TRUE(runs.runs.empty());
     const ProcessTrials against = against_trials(plan, fails);
     EXPECT_NE(against.failure.find("trial 1 of 1"), std::string::npos) << against.failure;
     EXPECT_TRUE(against.trials.aa.empty());
@@ -380,7 +404,7 @@ TEST(SelftestTrials, SummaryOfEvidence) {
     EXPECT_EQ(report.disturbed.hits, 0u);
     EXPECT_EQ(report.disturbed.trials, 20u * 8u * 15u);
     EXPECT_EQ(report.within_run.count, 20u);
-    EXPECT_EQ(report.not_covered.size(), 1u);  // across separate processes, one after another
+    EXPECT_TRUE(report.not_covered.empty());  // every way measured, none stopped early
 
     // With trials across processes (here the in-turn evidence again, standing in for them),
     // the verdict names those ways too; one that stopped early says why.
@@ -392,7 +416,11 @@ TEST(SelftestTrials, SummaryOfEvidence) {
               "this machine resolves 2% changes measured in turn, 2% changes across separate "
               "runs, 2% changes side by side in processes (stat), 2% changes in pairs of "
               "processes (run --against)");
+    report.runs_failure = "run 7 of 40: its process exited with 1";
+    summarize_evidence(report);
     ASSERT_EQ(report.not_covered.size(), 2u);
+    EXPECT_EQ(report.not_covered[0],
+              "the separate runs stopped early: run 7 of 40: its process exited with 1");
     EXPECT_EQ(report.not_covered[1], "run --against stopped early: trial 3 of 6: a child failed");
 }
 

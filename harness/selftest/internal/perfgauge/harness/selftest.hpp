@@ -3,9 +3,9 @@
 // so that the figures describe what users of run, compare, stat and run --against get: a
 // chain of k dependent multiply-adds (latency-bound, not foldable), the same chain again
 // (A/A), and chains of (1 + p/100) k operations for each injected change p, all interleaved in
-// each of several separate runs; then the same chains in separate processes, side by side as
-// stat runs them and in pairs as run --against runs them; then seed 000's correction check in
-// short form.
+// each of several separate runs (a fresh perfgauge process each, as separate perfgauge runs);
+// then the same chains side by side as stat runs commands and in pairs of processes as run
+// --against runs two builds; then seed 000's correction check in short form.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,8 @@ struct SelftestReport {
     TrialEvidence evidence;
     ResolutionFigures in_turn, across;
     ProcessFigures side_by_side, against;
+    /// Why the separate runs stopped before plan.runs ("": they did not).
+    std::string runs_failure;
     /// The chain's iterations in each process stat side by side timed (process_work_s long at
     /// the base's speed in the first run).
     std::uint64_t side_by_side_iterations = 0;
@@ -42,8 +44,8 @@ struct SelftestReport {
     std::vector<std::string> not_covered;
 };
 
-/// Runs the plan on the calling thread; `argv` starts the child processes of the trials across
-/// processes. Interrupted when perfgauge is.
+/// Runs the plan on the calling thread; `argv` starts its child processes (every separate run
+/// and every side of the trials across processes). Interrupted when perfgauge is.
 SelftestReport run_selftest(const SelftestPlan& plan, const ChainArgv& argv,
                             const SelftestProgress& progress = {});
 

@@ -18,18 +18,28 @@
 
 namespace perfgauge::harness {
 
-/// What one selftest child process does: the chain of `operations` dependent multiply-adds.
-struct ChainJob {
+/// One chain a measured child process samples: benchmark `name` (with params {kWorkParam,
+/// work}) of `operations` dependent multiply-adds.
+struct ChainWork {
+    std::string name, work;
     std::uint64_t operations = 0;
-    /// Without a result_path: the chain `iterations` times, then exit 0 (stat side by side
-    /// times the whole process).
+};
+
+/// What one selftest child process does.
+struct ChainJob {
+    /// Without a result_path: the chain of `operations`, `iterations` times, then exit 0 (stat
+    /// side by side times the whole process).
+    std::uint64_t operations = 0;
     std::uint64_t iterations = 0;
-    /// With a result_path: a Runner measures the chain as the benchmark `name` with this
-    /// sampling and writes its result (JSON) there, as run --against's measuring processes do.
+    /// With a result_path: a Runner measures `chains` (interleaved, round by round) with this
+    /// sampling and writes its result (JSON) there, as perfgauge run's measuring processes do.
     std::filesystem::path result_path;
-    std::string name;
+    std::vector<ChainWork> chains;
     ChainSampling sampling;
 };
+
+/// The chains of a selftest run: base, same and each change, named "chain/WORK".
+std::vector<ChainWork> run_chains(const SelftestPlan& plan);
 
 /// The job as one line of JSON, and back (std::invalid_argument naming what is wrong).
 std::string chain_job_to_json(const ChainJob& job);
@@ -45,6 +55,18 @@ using ChainArgv = std::function<std::vector<std::string>(const ChainJob&)>;
 
 /// Progress between trials: (phase, done, total).
 using SelftestProgress = std::function<void(std::string_view, std::size_t, std::size_t)>;
+
+/// The separate runs: plan.runs fresh processes one after another, each measuring every chain
+/// of run_chains() with the plan's sampling (a Runner of its own, calibrated anew, its seed
+/// drawn), as separate perfgauge runs would; their results read back from their files. A
+/// child that fails ends the runs, keeping those before it (`failure` says why). Interrupted
+/// when perfgauge is.
+struct SeparateRuns {
+    std::vector<RunResult> runs;
+    std::string failure;
+};
+SeparateRuns measure_separate_runs(const SelftestPlan& plan, const ChainArgv& argv,
+                                   const SelftestProgress& progress = {});
 
 /// The trials of one way of measuring across processes, and why they stopped early ("": they
 /// did not): a child that failed ends them, keeping the trials before it.
