@@ -8,7 +8,6 @@
 #include <string>
 #include <utility>
 
-#include "perfgauge/harness/selftest_chain.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {

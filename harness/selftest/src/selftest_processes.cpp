@@ -153,13 +153,12 @@ void stop_if_interrupted() {
 
 namespace {
 
-// The works every trial measures against the base, in the order ComparisonTrials holds them:
+// The chains every trial measures against the base, in the order ComparisonTrials holds them:
 // the A/A first, then each change.
-std::vector<std::pair<std::string, std::uint64_t>> works(const SelftestPlan& plan) {
-    std::vector<std::pair<std::string, std::uint64_t>> out = {{kSameWork, plan.base_operations}};
-    for (const double change : plan.changes_pct)
-        out.emplace_back(change_label(change), chain_operations(plan, change));
-    return out;
+std::vector<ChainWork> works(const SelftestPlan& plan) {
+    std::vector<ChainWork> chains = run_chains(plan);
+    chains.erase(chains.begin());  // the base
+    return chains;
 }
 
 ComparisonTrials empty_trials(const SelftestPlan& plan) {
@@ -182,8 +181,8 @@ ProcessTrials side_by_side_trials(const SelftestPlan& plan, std::uint64_t iterat
     options.stat.events = "";  // time alone: the figures are about times
     options.stat.repetitions = plan.processes.side_by_side_rounds;
     options.commands.push_back(command(plan.base_operations));
-    for (const auto& work : works(plan))
-        options.commands.push_back(command(work.second));
+    for (const ChainWork& work : works(plan))
+        options.commands.push_back(command(work.operations));
     const std::vector<std::string> labels = side_by_side_labels(options.commands);
     const std::vector<std::string> names(labels.begin() + 1, labels.end());
 
@@ -211,8 +210,8 @@ namespace {
 Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const ChainArgv& argv) {
     const auto all = works(plan);
     PairsPlan pairs;
-    for (const auto& work : all)
-        pairs.benchmarks.push_back(work.first);
+    for (const ChainWork& work : all)
+        pairs.benchmarks.push_back(work.work);
     pairs.pairs = plan.processes.against_pairs;
     pairs.max_pairs = plan.processes.against_max_pairs;
     pairs.precision = plan.processes.against_pair_precision;
@@ -222,8 +221,9 @@ Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const Cha
     AgainstSide work{"(selftest: the changed chain)", "the changed chain's process", {}, {}};
     const auto launch = [&](const AgainstSide& side, const PairedProcess& process) {
         ChainJob job;
-        const auto& [name, operations] = all[process.benchmark];
-        job.chains = {{name, name, &side == &base ? plan.base_operations : operations}};
+        const ChainWork& chain = all[process.benchmark];
+        job.chains = {
+            {chain.work, chain.work, &side == &base ? plan.base_operations : chain.operations}};
         job.result_path = process.result_path;
         job.sampling = plan_sampling(plan);
         job.sampling.repetitions = process.repetitions;
@@ -247,8 +247,8 @@ Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const Cha
 ProcessTrials against_trials(const SelftestPlan& plan, const ChainArgv& argv,
                              const SelftestProgress& progress) {
     std::vector<std::string> names;
-    for (const auto& work : works(plan))
-        names.push_back(work.first);
+    for (const ChainWork& work : works(plan))
+        names.push_back(work.work);
     ProcessTrials out{empty_trials(plan), {}};
     const std::size_t total = plan.processes.against_trials;
     for (std::size_t t = 0; t < total; ++t) {
