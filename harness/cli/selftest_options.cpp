@@ -25,7 +25,7 @@ constexpr const char* kHelp =
     "smallest one found in 95% of them, the share of disturbed samples, and seed 000's\n"
     "overhead-correction check in short form; then one line: the changes this machine\n"
     "resolves each way.\n"
-    "About 1-1.5 min by default, --quick ~15-20 s, --thorough 6-10 min (more runs and\n"
+    "About 1.5 min by default, --quick ~15 s, --thorough ~8 min (more runs and\n"
     "samples: narrower rates); longer on a busy machine, whose disturbed samples are re-taken.\n"
     "Exit status 0 whatever it finds; 2 for bad options.\n\noptions";
 
@@ -69,8 +69,8 @@ SelftestRequest request_from(const po::variables_map& vm) {
 std::optional<SelftestRequest> parse_selftest_request(const std::vector<std::string>& args) {
     po::options_description visible(kHelp);
     visible.add_options()("help,h", "show this help")(
-        "quick", "15-20 s: fewer runs, no run --against pairs")(
-        "thorough", "6-10 min: more runs and trials, the whole correction sweep")(
+        "quick", "about 15 s: fewer runs, no run --against pairs")(
+        "thorough", "about 8 min: more runs and trials, the whole correction sweep")(
         "runs", po::value<int>(),
         "separate runs, each a process (2 to 10000), instead of the depth's")(
         "json", po::value<std::string>(), "also write the figures as JSON to FILE");
