@@ -59,8 +59,8 @@ SelftestPlan plan_for(SelftestDepth depth) {
         case SelftestDepth::quick:
             plan.runs = 12;
             plan.max_time_s = 0.04;
-            // run --against's pairs cost ~20 s a trial (each of 84 measuring processes
-            // calibrates its own Runner, 0.24 s): not in a quick look.
+            // run --against's pairs cost ~20 s a trial (each of 84 measuring processes takes
+            // 0.24 s to run a chain of 0.03 s): not in a quick look.
             plan.processes.side_by_side_trials = 2;
             plan.processes.against_trials = 0;
             break;
