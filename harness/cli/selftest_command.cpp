@@ -208,7 +208,7 @@ std::string render(const SelftestReport& r) {
         return t.methods.empty() ? std::string("-") : fmt::format("{}", fmt::join(t.methods, ", "));
     };
     add(out,
-        "(compare's threshold: {:g}%; 95% intervals in brackets; methods: in turn {}, across "
+        "(compare's threshold: {:g}%; 95% intervals in parentheses; methods: in turn {}, across "
         "runs {}, side by side {}, run --against {})\n",
         100 * r.plan.compare.min_change, methods(r.evidence.in_turn), methods(r.evidence.across),
         methods(r.side_by_side.measured.trials), methods(r.against.measured.trials));
