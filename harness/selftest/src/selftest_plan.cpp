@@ -24,11 +24,11 @@ void make_tiny(SelftestPlan& plan) {
     plan.runs = 2;
     plan.changes_pct = {5, 50};
     plan.base_operations = 200;
-    plan.repetitions = 3;
-    plan.precision = 0;
-    plan.max_time_s = 0.005;
-    plan.min_sample_time_s = 0.0002;
-    plan.warmup_time_s = 0.001;
+    plan.sampling.repetitions = 3;
+    plan.sampling.precision = 0;
+    plan.sampling.max_time_s = 0.005;
+    plan.sampling.min_sample_time_s = 0.0002;
+    plan.sampling.warmup_time_s = 0.001;
     plan.correction.ks = {1};
     plan.correction.repetitions = 3;
     plan.correction.precision = 0;
@@ -58,7 +58,7 @@ SelftestPlan plan_for(SelftestDepth depth) {
             break;
         case SelftestDepth::quick:
             plan.runs = 12;
-            plan.max_time_s = 0.04;
+            plan.sampling.max_time_s = 0.04;
             // run --against's pairs cost ~20 s a trial (each of 84 measuring processes takes
             // 0.24 s to run a chain of 0.03 s): not in a quick look.
             plan.processes.side_by_side_trials = 2;
@@ -68,7 +68,7 @@ SelftestPlan plan_for(SelftestDepth depth) {
             break;
         case SelftestDepth::thorough:
             plan.runs = 120;
-            plan.max_time_s = 0.2;
+            plan.sampling.max_time_s = 0.2;
             plan.correction.ks = {1, 10, 100, 1000, 10000, 100000};
             plan.correction.repetitions = 21;
             plan.correction.max_time_s = 0.1;
@@ -77,16 +77,6 @@ SelftestPlan plan_for(SelftestDepth depth) {
             break;
     }
     return plan;
-}
-
-ChainSampling plan_sampling(const SelftestPlan& plan) {
-    ChainSampling sampling;
-    sampling.repetitions = plan.repetitions;
-    sampling.precision = plan.precision;
-    sampling.max_time_s = plan.max_time_s;
-    sampling.min_sample_time_s = plan.min_sample_time_s;
-    sampling.warmup_time_s = plan.warmup_time_s;
-    return sampling;
 }
 
 std::uint64_t chain_operations(const SelftestPlan& plan, double change_pct) {

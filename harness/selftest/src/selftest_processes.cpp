@@ -113,7 +113,7 @@ SeparateRuns measure_separate_runs(const SelftestPlan& plan, const ChainArgv& ar
     const ScratchDir dir("perfgauge-selftest", "the separate runs' results");
     ChainJob job;
     job.chains = run_chains(plan);
-    job.sampling = plan_sampling(plan);
+    job.sampling = plan.sampling;
     SeparateRuns out;
     out.runs.reserve(plan.runs);
     for (std::size_t i = 0; i < plan.runs; ++i) {
@@ -215,7 +215,7 @@ Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const Cha
     pairs.pairs = plan.processes.against_pairs;
     pairs.max_pairs = plan.processes.against_max_pairs;
     pairs.precision = plan.processes.against_pair_precision;
-    pairs.repetitions = plan.repetitions;
+    pairs.repetitions = plan.sampling.repetitions;
     pairs.seed = seed;
     AgainstSide base{"(selftest: the base chain)", "the base chain's process", {}, {}};
     AgainstSide work{"(selftest: the changed chain)", "the changed chain's process", {}, {}};
@@ -225,11 +225,11 @@ Comparison against_trial(const SelftestPlan& plan, std::uint64_t seed, const Cha
         job.chains = {
             {chain.work, chain.work, &side == &base ? plan.base_operations : chain.operations}};
         job.result_path = process.result_path;
-        job.sampling = plan_sampling(plan);
+        job.sampling = plan.sampling;
         job.sampling.repetitions = process.repetitions;
         job.sampling.seed = process.seed;
         // As run --against shares a run's budget between a side's processes.
-        job.sampling.max_time_s = plan.max_time_s / static_cast<double>(pairs.pairs);
+        job.sampling.max_time_s = plan.sampling.max_time_s / static_cast<double>(pairs.pairs);
         PendingChild child(argv(job));
         return child.wait();
     };

@@ -1,6 +1,6 @@
 // What perfgauge selftest measures and how much of it, per depth: the chain's length, the
-// injected changes, the in-process runs' sampling, and the trials across processes (stat side
-// by side, run --against's pairs). Plain data and pure functions.
+// injected changes, the separate runs' sampling, and the trials across processes (stat side by
+// side, run --against's pairs). Plain data and pure functions.
 #pragma once
 
 #include <cstddef>
@@ -13,8 +13,8 @@
 
 namespace perfgauge::harness {
 
-/// How long to look: quick ~15 s, standard ~1 min, thorough several minutes; tiny: a few
-/// seconds of structure only (tests), whose figures mean nothing.
+/// How long to look: quick ~15 s, standard ~1.5 min, thorough ~8 min; tiny: a few seconds of
+/// structure only (tests), whose figures mean nothing.
 enum class SelftestDepth { tiny, quick, standard, thorough };
 
 /// "tiny", "quick", "standard", "thorough".
@@ -42,20 +42,22 @@ struct ProcessTrialsPlan {
 
 struct SelftestPlan {
     SelftestDepth depth = SelftestDepth::standard;
-    /// Separate runs (a Runner each, calibrated anew): each is one trial in turn, and each two
-    /// are one trial across runs.
+    /// Separate runs (a fresh process each, with a Runner of its own): each is one trial in
+    /// turn, and each two are one trial across runs.
     std::size_t runs = 40;
     std::vector<double> changes_pct = {2, 3, 5, 10, 20, 50};
     /// k: dependent multiply-adds per iteration. With k >= 100 and changes under 900%, every
     /// chain's length has as many digits as the base's: the child processes' argv are of one
     /// length (see equal_length_paths in against_run.hpp for why that matters).
     std::uint64_t base_operations = 1000;
-    /// Sampling per run, as perfgauge run's defaults except the time per benchmark.
-    std::size_t repetitions = 10;
-    double precision = 0.01;
-    double max_time_s = 0.1;
-    double min_sample_time_s = 0.002;
-    double warmup_time_s = 0.02;
+    /// Sampling per run, as perfgauge run's defaults except the time per benchmark; the seed
+    /// is left to each Runner, as run draws it.
+    ChainSampling sampling{.repetitions = 10,
+                           .seed = {},
+                           .precision = 0.01,
+                           .max_time_s = 0.1,
+                           .min_sample_time_s = 0.002,
+                           .warmup_time_s = 0.02};
     double power = 0.95;  ///< the detection rate a change must reach to count as resolved
     CompareOptions compare;
     CorrectionCheckOptions correction;
@@ -64,9 +66,6 @@ struct SelftestPlan {
 
 /// The plan of each depth (pure).
 SelftestPlan plan_for(SelftestDepth depth);
-
-/// The plan's sampling per run, as a Runner takes it (the seed drawn by each Runner).
-ChainSampling plan_sampling(const SelftestPlan& plan);
 
 /// The chain's length for `change_pct` more work than the base's (rounded).
 std::uint64_t chain_operations(const SelftestPlan& plan, double change_pct);
