@@ -36,7 +36,7 @@ bool has_matplotlib(const std::string& python) {
                                  "sys.exit(importlib.util.find_spec('matplotlib') is None)"});
     child.start();
     const auto status = child.wait();
-    return !status.exec_failed && !status.signaled && status.code == 0;
+    return status.exited_with(0);
 }
 
 }  // namespace
@@ -109,7 +109,7 @@ int draw_with_script(const std::string& python, const fs::path& script,
     const auto status = child.wait();
     if (const int signal = harness::interrupt_signal())
         return harness::interrupted_exit_status(signal);
-    if (!status.exec_failed && !status.signaled && status.code == 0) {
+    if (status.exited_with(0)) {
         harness::write_output_file(output, harness::read_text_file(drawn));
         return kExitOk;
     }

@@ -41,10 +41,10 @@ std::optional<RunResult> measure_one(const PairedRun& run, const AgainstSide& si
     const ExitStatus status = run.launch(side, process);
     if (run.interrupted() != 0)
         return std::nullopt;
-    if (status.exec_failed || status.signaled || status.code != 0) {
+    if (!status.exited_with(0)) {
         // Exit 2 is how a perfgauge refuses its request: one older than the request format (or
         // of another format) is the likely cause, and it says so above this line.
-        const bool refused = !status.exec_failed && !status.signaled && status.code == 2;
+        const bool refused = status.exited_with(2);
         throw std::runtime_error(fmt::format(
             "{} ({}) {} while measuring {}{}", side.label, side.executable, status.describe(),
             benchmark,

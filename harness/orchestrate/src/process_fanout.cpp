@@ -55,7 +55,7 @@ std::optional<LostProcess> collect_part(std::vector<RunResult>& parts, const Pro
                                         const ExitStatus& status) {
     const std::string name =
         fmt::format("measuring process {} of {}", share.index + 1, share.processes);
-    if (status.exec_failed || status.signaled || status.code != 0)
+    if (!status.exited_with(0))
         return LostProcess{name, status.describe()};
     // Messages name the process, never its file: the scratch directory is gone by then.
     std::string text;

@@ -125,7 +125,7 @@ SeparateRuns measure_separate_runs(const SelftestPlan& plan, const ChainArgv& ar
         const ExitStatus status = child.wait();
         stop_if_interrupted();
         try {
-            if (status.exec_failed || status.signaled || status.code != 0)
+            if (!status.exited_with(0))
                 throw std::runtime_error(fmt::format("its process {}", status.describe()));
             out.runs.push_back(
                 parse_run_json(read_text_file(job.result_path), job.result_path.string()));

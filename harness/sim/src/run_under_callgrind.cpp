@@ -129,7 +129,7 @@ SimulationResult simulate(const SimulationRequest& request) {
     result.cache_sim = setup.cache_sim;
     result.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (status.exec_failed || status.signaled || status.code != 0) {
+    if (!status.exited_with(0)) {
         const std::string log = read_log_quietly(log_path);
         throw pmu::SimulationError(fmt::format("the simulation run ({} under callgrind) {}{}{}",
                                                request.program.front(), status.describe(),

@@ -99,6 +99,15 @@ TEST(StatResultFile, AnExecFailureKeepsItsReasonWhenReadBack) {
     EXPECT_EQ(unknown.describe(), "could not be executed");
 }
 
+TEST(ExitStatusOf, ExitedWithIsAnExitOfThatCodeOnly) {
+    EXPECT_TRUE(ExitStatus{}.exited_with(0));
+    EXPECT_TRUE((ExitStatus{false, 0, false, 2, false}.exited_with(2)));
+    EXPECT_FALSE((ExitStatus{false, 0, false, 2, false}.exited_with(0)));
+    // Killed by signal 2 is no exit with 2; a command that never started exited with nothing.
+    EXPECT_FALSE((ExitStatus{false, 0, true, 2, false}.exited_with(2)));
+    EXPECT_FALSE((ExitStatus{true, ENOENT, false, 0, false}.exited_with(0)));
+}
+
 TEST(StatResultFile, RefusesValuesNoRunProduces) {
     const auto with = [](const std::function<void(nlohmann::json&)>& change) {
         auto j = nlohmann::json::parse(stat_json({"true"}, 100));

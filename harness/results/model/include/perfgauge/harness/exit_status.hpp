@@ -13,6 +13,9 @@ struct ExitStatus {
     int code = 0;  ///< exit code, or the signal number when signaled
     bool core_dumped = false;
 
+    /// It ran and exited (not killed by a signal) with `exit_code`; exited_with(0): it
+    /// succeeded.
+    bool exited_with(int exit_code) const { return !exec_failed && !signaled && code == exit_code; }
     /// The shell convention: the exit code, 128 + signal, or 127 when it could not be started.
     int shell_status() const;
     /// "exited with 3", "killed by signal 6 (SIGABRT)", "could not be executed: ...".
