@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
+#include "history_check.hpp"
+#include "history_common.hpp"
 #include "history_options.hpp"
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
@@ -78,69 +80,6 @@ std::string git_head() {
     return out;
 }
 
-bool on_a_server(const std::string& location) {
-    return location.find("://") != std::string::npos;
-}
-
-// An output file is never the SQLite store it is made from (-o history.db would replace it).
-void refuse_output_over_store(const std::string& output, const HistoryLocation& store) {
-    const std::string location = history_store_location(store);
-    if (!output.empty() && !on_a_server(location))
-        refuse_outputs_over_inputs({{"-o", output}}, {{"the history store", location}});
-}
-
-// Only `add` creates a SQLite store: reading one that is not there is a mistyped path.
-enum class Create { yes, no };
-
-std::unique_ptr<harness::HistoryStore> open_store(const HistoryLocation& store,
-                                                  Create create = Create::no) {
-    const std::string location = history_store_location(store);
-    const bool server = on_a_server(location);
-    if (create == Create::no && !server && !std::filesystem::exists(location)) {
-        throw UsageError(fmt::format(
-            "no history store at {} (perfgauge history add creates one; --db names another)",
-            location));
-    }
-    return harness::HistoryStore::open(location);
-}
-
-std::string short_commit(const std::string& commit) {
-    return commit.empty() ? "-" : commit.substr(0, 10);
-}
-
-std::map<std::string, std::string> class_summaries(harness::HistoryStore& store) {
-    std::map<std::string, std::string> out;
-    for (const auto& r : store.runs())
-        out.emplace(r.machine_class, r.machine_summary);
-    return out;
-}
-
-// The series the subcommand looks at: benchmarks matching, one metric.
-std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, const std::regex& re,
-                                                const std::string& metric) {
-    std::vector<harness::SeriesKey> out;
-    for (auto& key : store.series())
-        if (key.metric == metric && std::regex_search(key.benchmark, re))
-            out.push_back(std::move(key));
-    return out;
-}
-
-// The matching series of --metric, for show, check and plot; UsageError when none matches.
-std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store,
-                                                const HistorySeriesRequest& request) {
-    auto keys = selected_series(store, history_pattern(request.patterns), request.metric);
-    if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
-    return keys;
-}
-
-std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& entries) {
-    std::vector<harness::RunPoint> out;
-    for (const auto& e : entries)
-        out.push_back(e.point);
-    return out;
-}
-
 int add(const std::vector<std::string>& args) {
     const auto request = parse_history_add(args);
     if (!request)
@@ -185,10 +124,6 @@ int list(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-std::string percent(double share) {
-    return fmt::format("{:+.1f}%", 100 * share);
-}
-
 int show(const std::vector<std::string>& args) {
     const auto request = parse_history_show(args);
     if (!request)
@@ -222,67 +157,6 @@ int show(const std::vector<std::string>& args) {
     }
     write_output(out, "");
     return kExitOk;
-}
-
-int check(const std::vector<std::string>& args) {
-    const auto request = parse_history_check(args);
-    if (!request)
-        return kExitOk;
-    auto store = open_store(request->store);
-    const auto keys = required_series(*store, *request);
-    std::string out;
-    int regressions = 0, unmeasured = 0;
-    for (const auto& key : keys) {
-        const auto entries = store->series_runs(key);
-        const std::int64_t last = store->last_run_of(key);
-        if (entries.empty() || entries.back().run_id != last) {
-            // Judging the run before it again would pass a run in which nothing was measured.
-            out += fmt::format(
-                "{} [{}] on {}: run {}: no clean sample, nothing to judge (every "
-                "sample set aside as disturbed, or interrupted before one)\n",
-                key.benchmark, key.metric, key.machine_class, last);
-            ++unmeasured;
-            continue;
-        }
-        const auto pts = points(entries);
-        const auto v = harness::judge_latest(pts);
-        const auto& latest = entries.back();
-        using K = harness::LatestVerdict::Kind;
-        std::string what;
-        switch (v.kind) {
-            case K::too_short:
-                what = "too few runs to judge";
-                break;
-            case K::unchanged:
-                what = "unchanged";
-                break;
-            case K::regression:
-                what = "REGRESSION";
-                ++regressions;
-                break;
-            case K::improvement:
-                what = "improvement";
-                break;
-        }
-        if (v.kind == K::too_short) {
-            out += fmt::format("{} [{}] on {}: run {}: {} ({} before it since its last change)\n",
-                               key.benchmark, key.metric, key.machine_class, latest.run_id, what,
-                               v.baseline_runs);
-            continue;
-        }
-        out += fmt::format(
-            "{} [{}] on {}: run {} (commit {}): {} {} against the {} runs from run {} (beyond "
-            "+-{:.1f}% counts)\n",
-            key.benchmark, key.metric, key.machine_class, latest.run_id,
-            short_commit(latest.commit), what, percent(v.size), v.baseline_runs,
-            entries[v.baseline_first].run_id, 100 * v.allowance);
-    }
-    out += fmt::format(
-        "{} series checked, {} regression{}{}\n", keys.size(), regressions,
-        regressions == 1 ? "" : "s",
-        unmeasured ? fmt::format(", {} with no clean sample in their latest run", unmeasured) : "");
-    write_output(out, "");
-    return regressions ? kExitRegression : kExitOk;
 }
 
 // At most this many panels in one picture: beyond it the plot is unreadable, and a narrower
@@ -601,7 +475,7 @@ int history_command(const std::vector<std::string>& args) {
     if (sub == "show")
         return show(rest);
     if (sub == "check")
-        return check(rest);
+        return history_check(rest);
     if (sub == "export")
         return export_history(rest);
     if (sub == "plot")

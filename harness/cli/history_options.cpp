@@ -137,11 +137,35 @@ std::optional<HistorySeriesRequest> parse_history_show(const std::vector<std::st
                         "usage: perfgauge history show [REGEX] [--metric M] [--db ...]\n\noptions");
 }
 
-std::optional<HistorySeriesRequest> parse_history_check(const std::vector<std::string>& args) {
-    return parse_series(args,
-                        "usage: perfgauge history check [REGEX] [--metric M] [--db ...]\n\n"
-                        "Exit status 3 when the latest run of a series is a regression against "
-                        "the runs since its last change point.\n\noptions");
+std::optional<HistoryCheckRequest> parse_history_check(const std::vector<std::string>& args) {
+    po::options_description extra;
+    extra.add_options()("metric", po::value<std::vector<std::string>>(),
+                        "a metric to judge (repeatable; default: every stored metric)")(
+        "min-change", po::value<double>(),
+        "the smallest relative change in percent that is a regression (default per metric: "
+        "docs/cli/history.md)")("since", po::value<std::string>(),
+                                "judge only the runs from this commit (a prefix) on")(
+        "false-alarms", po::value<double>()->default_value(0.05),
+        "the expected number of false alarms the whole check allows, over every series");
+    auto p = parse(args,
+                   "usage: perfgauge history check [REGEX] [--metric M]... [--min-change PCT] "
+                   "[--since REV] [--db ...]\n\n"
+                   "Judges every matching series since its accepted baseline: exit status 3 "
+                   "while a regression change point stands in one of them (until `history "
+                   "accept` or a change back), 0 otherwise.\n\noptions",
+                   extra);
+    if (!p)
+        return std::nullopt;
+    HistoryCheckRequest request;
+    request.store = store_option(p->vm);
+    request.patterns = p->positional;
+    if (p->vm.count("metric"))
+        request.metrics = p->vm["metric"].as<std::vector<std::string>>();
+    if (p->vm.count("min-change"))
+        request.min_change = bounded_option(p->vm, "min-change", {0, 1000, Open::none, " %"}) / 100;
+    request.since = text_option(p->vm, "since");
+    request.expected_false_alarms = bounded_option(p->vm, "false-alarms", {0, 1, Open::both, ""});
+    return request;
 }
 
 std::optional<HistoryPlotRequest> parse_history_plot(const std::vector<std::string>& args) {

@@ -38,6 +38,17 @@ struct HistorySeriesRequest {
     std::string metric;
 };
 
+/// check: the gate over every matching series, of the metrics asked (every stored one when
+/// none is named).
+struct HistoryCheckRequest {
+    HistoryLocation store;
+    std::vector<std::string> patterns;    ///< REGEX as given (history_pattern)
+    std::vector<std::string> metrics;     ///< --metric, repeatable; empty: every metric
+    std::optional<double> min_change;     ///< --min-change PCT / 100; none: per-metric default
+    std::optional<std::string> since;     ///< --since REV: a commit prefix
+    double expected_false_alarms = 0.05;  ///< --false-alarms: the whole check's bound
+};
+
 struct HistoryPlotRequest {
     HistorySeriesRequest series;
     std::string output;  ///< FILE.png or FILE.svg, checked writable
@@ -70,7 +81,7 @@ struct HistoryForgetRequest {
 std::optional<HistoryAddRequest> parse_history_add(const std::vector<std::string>& args);
 std::optional<HistoryListRequest> parse_history_list(const std::vector<std::string>& args);
 std::optional<HistorySeriesRequest> parse_history_show(const std::vector<std::string>& args);
-std::optional<HistorySeriesRequest> parse_history_check(const std::vector<std::string>& args);
+std::optional<HistoryCheckRequest> parse_history_check(const std::vector<std::string>& args);
 std::optional<HistoryPlotRequest> parse_history_plot(const std::vector<std::string>& args);
 std::optional<HistoryCompareRequest> parse_history_compare(const std::vector<std::string>& args);
 std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::string>& args);
