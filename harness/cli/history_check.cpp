@@ -1,72 +1,189 @@
-// perfgauge history check: the gate a CI job runs after `history add`; exit 3 on a regression.
+// perfgauge history check: the gate a CI job runs after `history add`; exit 3 while a
+// regression stands in a checked series.
+#include "history_check.hpp"
+
+#include <algorithm>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
-#include "history_check.hpp"
 #include "history_common.hpp"
+#include "perfgauge/harness/metric_policy.hpp"
+#include "perfgauge/harness/regression_gate.hpp"
 
 namespace perfgauge::cli {
+namespace {
+
+using harness::GateVerdict;
+using Kind = GateVerdict::Kind;
+
+// The series a check judges: the matching benchmarks' series of the metrics asked, every
+// stored metric when none is. A metric that no series has is a typo: UsageError naming those
+// stored.
+std::vector<harness::SeriesKey> checked_series(harness::HistoryStore& store,
+                                               const HistoryCheckRequest& request) {
+    const auto all = selected_series(store, history_pattern(request.patterns), kEveryMetric);
+    std::set<std::string> stored;
+    for (const auto& key : all)
+        stored.insert(key.metric);
+    for (const auto& metric : request.metrics) {
+        if (!stored.count(metric)) {
+            throw UsageError(fmt::format(
+                "--metric {}: no matching series stores it (stored: {})", metric,
+                stored.empty() ? std::string("none") : fmt::format("{}", fmt::join(stored, ", "))));
+        }
+    }
+    std::vector<harness::SeriesKey> out;
+    for (const auto& key : all)
+        if (request.metrics.empty() ||
+            std::count(request.metrics.begin(), request.metrics.end(), key.metric))
+            out.push_back(key);
+    if (out.empty())
+        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    return out;
+}
+
+// The first run of --since REV, by id: the window's start in every series.
+std::int64_t first_run_of(harness::HistoryStore& store, const std::string& commit) {
+    for (const auto& r : store.runs())  // in the order added
+        if (!commit.empty() && r.commit.starts_with(commit))
+            return r.id;
+    throw UsageError(fmt::format(
+        "--since {}: no stored run has that commit (perfgauge history list shows them)", commit));
+}
+
+std::size_t index_from(const std::vector<harness::SeriesEntry>& entries, std::int64_t run) {
+    std::size_t i = 0;
+    while (i < entries.size() && entries[i].run_id < run)
+        ++i;
+    return i;
+}
+
+struct Judged {
+    harness::SeriesKey key;
+    std::vector<harness::SeriesEntry> entries;
+    harness::MetricPolicy policy;
+    harness::GateOptions options;
+    GateVerdict verdict;
+};
+
+std::string interval(const GateVerdict& v) {
+    if (v.exact)
+        return "exactly";
+    return fmt::format("[{}, {}]", percent(v.size_low), percent(v.size_high));
+}
+
+std::string run_and_commit(const harness::SeriesEntry& e) {
+    return fmt::format("run {} ({})", e.run_id, short_commit(e.commit));
+}
+
+std::string verdict_text(const Judged& j) {
+    const auto& v = j.verdict;
+    const auto& e = j.entries;
+    const auto& newest = e.back();
+    const std::string resolves =
+        v.detectable > 0 ? fmt::format("; resolves {:.1f}% within 3 runs", 100 * v.detectable) : "";
+    switch (v.kind) {
+        case Kind::too_short:
+            return fmt::format("too few runs to judge ({} since the baseline; {} needed)",
+                               v.baseline_runs,
+                               v.exact ? 2 : harness::GateOptions{}.min_baseline + 1);
+        case Kind::regression:
+        case Kind::improvement:
+            return fmt::format("{} {} {} since {}: {} -> {} (baseline: {} runs from run {}){}",
+                               v.kind == Kind::regression ? "REGRESSION" : "improvement",
+                               percent(v.size), interval(v), run_and_commit(e[v.current_first]),
+                               harness::format_metric_value(v.baseline, j.policy),
+                               harness::format_metric_value(v.current, j.policy), v.baseline_runs,
+                               e[v.baseline_first].run_id, resolves);
+        case Kind::pending:
+            return fmt::format(
+                "pending {}: {} is beyond the band of +-{:.1f}% but one run is not yet a change "
+                "point (the next run confirms it or not){}",
+                percent(v.newest_size), run_and_commit(newest), 100 * v.band, resolves);
+        case Kind::inconclusive:
+            return fmt::format(
+                "inconclusive {}: {}'s own interval (+-{:.1f}%) is wider than what the series "
+                "resolves (+-{:.1f}%); more repetitions, a count metric (instructions, "
+                "task-clock) or run --against would decide",
+                percent(v.newest_size), run_and_commit(newest), 100 * v.newest_spread,
+                100 * v.band);
+        case Kind::unchanged:
+            break;
+    }
+    if (!v.steps.empty())
+        return fmt::format(
+            "unchanged {} against the baseline (its changes since run {} cancel or "
+            "are below the minimum change of {:.1f}%){}",
+            percent(v.size), e[v.baseline_first].run_id, 100 * j.options.min_change, resolves);
+    return fmt::format("unchanged: {} {} within +-{:.1f}% of the {} runs from run {}{}",
+                       run_and_commit(newest), percent(v.newest_size), 100 * v.band,
+                       v.baseline_runs, e[v.baseline_first].run_id, resolves);
+}
+
+}  // namespace
 
 int history_check(const std::vector<std::string>& args) {
     const auto request = parse_history_check(args);
     if (!request)
         return kExitOk;
     auto store = open_store(request->store);
-    const HistorySeriesRequest series{
-        request->store, request->patterns,
-        request->metrics.empty() ? harness::kTimeMetric : request->metrics.front()};
-    const auto keys = required_series(*store, series);
+    const auto keys = checked_series(*store, *request);
+    const std::int64_t since = request->since ? first_run_of(*store, *request->since) : 0;
+    std::vector<Judged> judged;
     std::string out;
-    int regressions = 0, unmeasured = 0;
+    std::size_t unmeasured = 0;
     for (const auto& key : keys) {
-        const auto entries = store->series_runs(key);
+        auto entries = store->series_runs(key);
         const std::int64_t last = store->last_run_of(key);
         if (entries.empty() || entries.back().run_id != last) {
-            // Judging the run before it again would pass a run in which nothing was measured.
+            // The series is judged on the runs that measured it; its newest run measured
+            // nothing, which a CI job that must measure something needs to read.
             out += fmt::format(
-                "{} [{}] on {}: run {}: no clean sample, nothing to judge (every "
-                "sample set aside as disturbed, or interrupted before one)\n",
-                key.benchmark, key.metric, key.machine_class, last);
+                "{} [{}] on {}: run {}: no clean sample, nothing to judge in it (every sample "
+                "set aside as disturbed, or interrupted before one)\n",
+                key.benchmark, key.metric, key.machine_class.substr(0, 8), last);
             ++unmeasured;
-            continue;
+            if (entries.empty())
+                continue;
         }
-        const auto pts = points(entries);
-        const auto v = harness::judge_latest(pts);
-        const auto& latest = entries.back();
-        using K = harness::LatestVerdict::Kind;
-        std::string what;
-        switch (v.kind) {
-            case K::too_short:
-                what = "too few runs to judge";
-                break;
-            case K::unchanged:
-                what = "unchanged";
-                break;
-            case K::regression:
-                what = "REGRESSION";
-                ++regressions;
-                break;
-            case K::improvement:
-                what = "improvement";
-                break;
-        }
-        if (v.kind == K::too_short) {
-            out += fmt::format("{} [{}] on {}: run {}: {} ({} before it since its last change)\n",
-                               key.benchmark, key.metric, key.machine_class, latest.run_id, what,
-                               v.baseline_runs);
-            continue;
-        }
+        const bool exact = harness::deterministic_series(points(entries));
+        const auto policy = harness::metric_policy(key.metric, entries.front().unit, exact);
+        judged.push_back({key, std::move(entries), policy, {}, {}});
+    }
+    // Each series' share of the whole check's false alarms (Bonferroni across series: they are
+    // judged independently, so the bound is close).
+    const double per_series =
+        std::min(harness::kGateLifetimeFalseAlarms,
+                 request->expected_false_alarms /
+                     static_cast<double>(std::max<std::size_t>(1, judged.size())));
+    std::size_t regressions = 0, pending = 0, below = 0;
+    for (auto& j : judged) {
+        auto& options = j.options;
+        options.alpha = harness::gate_alpha_for(per_series);
+        options.worse = j.policy.worse;
+        options.min_change = request->min_change.value_or(j.policy.min_change);
+        const auto pts = points(j.entries);
+        j.verdict = harness::judge_series(pts, index_from(j.entries, since), options);
+        regressions += j.verdict.kind == Kind::regression;
+        pending += j.verdict.kind == Kind::pending;
+        below += request->min_change && j.verdict.detectable > *request->min_change;
+        out += fmt::format("{} [{}] on {}: {}\n", j.key.benchmark, j.key.metric,
+                           j.key.machine_class.substr(0, 8), verdict_text(j));
+    }
+    if (below) {
         out += fmt::format(
-            "{} [{}] on {}: run {} (commit {}): {} {} against the {} runs from run {} (beyond "
-            "+-{:.1f}% counts)\n",
-            key.benchmark, key.metric, key.machine_class, latest.run_id,
-            short_commit(latest.commit), what, percent(v.size), v.baseline_runs,
-            entries[v.baseline_first].run_id, 100 * v.allowance);
+            "note: --min-change {:.1f}% is below what {} of the series resolve within 3 runs "
+            "(their lines say how much): a change that small goes unseen there\n",
+            100 * *request->min_change, below);
     }
     out += fmt::format(
-        "{} series checked, {} regression{}{}\n", keys.size(), regressions,
-        regressions == 1 ? "" : "s",
-        unmeasured ? fmt::format(", {} with no clean sample in their latest run", unmeasured) : "");
+        "{} series checked, {} regression{}{}{}, expected false alarms <= {:.2g}\n", keys.size(),
+        regressions, regressions == 1 ? "" : "s",
+        pending ? fmt::format(", {} pending", pending) : "",
+        unmeasured ? fmt::format(", {} with no clean sample in their latest run", unmeasured) : "",
+        per_series * static_cast<double>(judged.size()));
     write_output(out, "");
     return regressions ? kExitRegression : kExitOk;
 }

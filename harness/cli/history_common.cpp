@@ -47,7 +47,8 @@ std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, co
                                                 const std::string& metric) {
     std::vector<harness::SeriesKey> out;
     for (auto& key : store.series())
-        if (key.metric == metric && std::regex_search(key.benchmark, re))
+        if ((metric == kEveryMetric || key.metric == metric) &&
+            std::regex_search(key.benchmark, re))
             out.push_back(std::move(key));
     return out;
 }

@@ -32,7 +32,10 @@ std::string short_commit(const std::string& commit);
 /// Each machine class's summary, by class id.
 std::map<std::string, std::string> class_summaries(harness::HistoryStore& store);
 
-/// The series whose benchmark matches `re`, of one metric.
+/// The metric that selects every metric's series.
+inline const std::string kEveryMetric;
+
+/// The series whose benchmark matches `re`, of one metric (kEveryMetric: of every metric).
 std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, const std::regex& re,
                                                 const std::string& metric);
 
