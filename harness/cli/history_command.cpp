@@ -41,9 +41,9 @@ subcommands:
   list               the stored runs
   show [REGEX] [--metric M]
                      each matching series run by run, with its change points
-  check [REGEX] [--metric M]
-                     the latest run of each series against its history: exit 3 on a
-                     regression (like compare --fail-on-regression)
+  check [REGEX] [--metric M]... [--min-change PCT] [--since REV]
+                     the gate: exit 3 while a regression change point stands in a
+                     series since its baseline (like compare --fail-on-regression)
   plot [REGEX] [--metric M] -o FILE.png|FILE.svg
                      each matching series over its runs, change points marked
   compare [REGEX] --by machine [--reference CLASS] [--commit REV]
@@ -59,9 +59,9 @@ options of every subcommand:
                      $XDG_DATA_HOME/perfgauge/history.db, else
                      ~/.local/share/perfgauge/history.db)
 
-Change points: E-divisive with means and a seeded permutation test (alpha 0.01) over the
-runs' medians; a shift smaller than the runs' own spread (their medians' 95% intervals) is
-not reported; deterministic series (every run's samples equal, e.g. simulated counts) change
+Change points: the series replayed run by run as a CI job meets it; a split-point t test of
+the current level's tail, noise from the runs before the split, confirmed by three runs and
+kept for good; deterministic series (every run's samples equal, e.g. simulated counts) change
 exactly where their value does. See docs/cli/history.md.
 )";
 
