@@ -25,12 +25,13 @@ void false_alarm_table(std::size_t count, const GateOptions& options) {
     }
 }
 
-void power_table(std::size_t count, const GateOptions& options) {
-    std::printf("\nSteps found within r runs after them (10 runs before; noise 5%%):\n\n");
+void power_table(std::size_t count, std::size_t baseline, const GateOptions& options) {
+    std::printf("\nSteps found within r runs after them (%zu runs before; noise 5%%):\n\n",
+                baseline);
     std::printf("| step | r=1 | r=2 | r=3 | r=4 | r=5 | r=8 | alarm stood |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const double steps : {1.0, 2.0, 3.0, 4.0, 5.0, 6.0}) {
-        const auto p = step_power(count, 10, 8, steps, 0.05, options, 31 + steps);
+        const auto p = step_power(count, baseline, 8, steps, 0.05, options, 31 + steps);
         std::printf("| %.0f x noise |", steps);
         for (const std::size_t r : {1, 2, 3, 4, 5, 8})
             std::printf(" %.1f%% |", 100 * p.found_within[r - 1]);
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
     if (const char* b = std::getenv("GATE_MIN_BASELINE"))
         options.min_baseline = std::strtoul(b, nullptr, 10);
     false_alarm_table(count, options);
-    power_table(count, options);
+    for (const std::size_t baseline : {10, 15})
+        power_table(count, baseline, options);
     return 0;
 }

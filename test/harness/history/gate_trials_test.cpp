@@ -17,9 +17,20 @@ TEST(GateTrials, FewerThanTwoPercentOfAaSeriesEverAlarmOverTwentyRuns) {
     }
 }
 
-// Short of the targets (95% and 90%): at 2% false alarms a split-point t test whose
-// noise comes from 10 baseline runs cannot do much better (docs/cli/history.md).
-TEST(GateTrials, StepsOfThreeAndFourNoisesAreFoundAndTheAlarmStands) {
+// After 15 runs of baseline: a step of 4 noises found within 3 runs in 95% of series, of 3
+// within 5 in 90%, and the alarm standing on every later run.
+TEST(GateTrials, AfterFifteenRunsStepsOfThreeAndFourNoisesAreFoundAndTheAlarmStands) {
+    const auto four = step_power(1000, 15, 8, 4, 0.05, {}, 415);
+    EXPECT_GE(four.found_within[2], 0.95);
+    EXPECT_GE(four.stood, 0.995);
+    const auto three = step_power(1000, 15, 8, 3, 0.05, {}, 315);
+    EXPECT_GE(three.found_within[4], 0.90);
+    EXPECT_GE(three.stood, 0.995);
+}
+
+// After only 10 runs the noise is known to 9 degrees of freedom, and at 2% false alarms the
+// same steps need a run or two more (docs/cli/history.md).
+TEST(GateTrials, AfterTenRunsTheSameStepsNeedARunOrTwoMore) {
     const auto four = step_power(1000, 10, 8, 4, 0.05, {}, 44);
     EXPECT_GE(four.found_within[2], 0.85);  // within 3 runs
     EXPECT_GE(four.found_within[3], 0.95);  // within 4
