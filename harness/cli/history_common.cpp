@@ -16,7 +16,7 @@ void refuse_output_over_store(const std::string& output, const HistoryLocation& 
 
 namespace {
 
-// A SQLite path that cannot be a store: missing (unless created) or a directory.
+// A SQLite path that cannot be a store: missing (unless created), a directory, a device.
 void check_sqlite_path(const std::string& path, StoreUse use) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
@@ -25,6 +25,13 @@ void check_sqlite_path(const std::string& path, StoreUse use) {
             fmt::format("{} is a directory, not a history store: give a file path "
                         "(e.g. {}/history.db) to --db or $PERFGAUGE_DB",
                         path, path));
+    }
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        // /dev/null, a FIFO, a socket: SQLite would block on it or write journals beside it.
+        throw UsageError(fmt::format(
+            "{} is not a regular file, so not a history store: give a file path to --db or "
+            "$PERFGAUGE_DB",
+            path));
     }
     if (use != StoreUse::create && !std::filesystem::exists(status)) {
         throw UsageError(fmt::format(

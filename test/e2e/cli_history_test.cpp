@@ -407,6 +407,39 @@ TEST(HistoryCliInput, UnknownSchemesAreRefusedAndMakeNoFile) {
     EXPECT_NE(env.err.find("$PERFGAUGE_DB"), std::string::npos) << env.err;
 }
 
+// A path that is no store (a directory, a device, a FIFO, a file that is not SQLite, another
+// program's database with a schema_version table of its own) is exit 2, and left as it was.
+TEST(HistoryCliInput, PathsThatAreNoStoreAreRefusedAndLeftAsTheyWere) {
+    TempDir dir;
+    const auto good =
+        dir.write("good.json", harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    const auto fifo = dir.path() / "fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const std::string other = (dir.path() / "other.db").string();
+    ASSERT_EQ(std::system(("sqlite3 '" + other +
+                           "' \"CREATE TABLE schema_version (version TEXT); INSERT INTO "
+                           "schema_version VALUES ('V1__init')\"")
+                              .c_str()),
+              0);
+    const std::string before = read_file(other);
+    for (const std::string& store :
+         {dir.path().string(), std::string("/dev/null"), fifo.string(), good.string(), other}) {
+        for (const char* sub : {"add", "list"}) {
+            std::vector<std::string> command = {"history", sub};
+            if (std::string(sub) == "add")
+                command.push_back(good.string());
+            command.insert(command.end(), {"--db", store});
+            const auto r = perfgauge(command);
+            EXPECT_EQ(r.exit_code, 2) << sub << " " << store << "\n" << r.err;
+            EXPECT_NE(r.err.find(store), std::string::npos) << r.err;
+        }
+    }
+    EXPECT_EQ(read_file(other), before);
+    EXPECT_EQ(read_file(good), harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    EXPECT_FALSE(std::filesystem::exists("/dev/null-journal"));
+    EXPECT_FALSE(std::filesystem::exists("/dev/null-wal"));
+}
+
 // A password in the URI, as user:pass@ or ?password=, is never printed: not in perfgauge's words
 // and not in libpq's (which may quote the URI it could not use).
 TEST(HistoryCliInput, PasswordsAreRedactedInEveryMessage) {

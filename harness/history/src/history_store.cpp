@@ -218,6 +218,14 @@ HistoryStore::HistoryStore(std::unique_ptr<Database> db, StoreAccess access,
         throw StoreRefused(
             fmt::format("no perfgauge history in {} (perfgauge history add creates it)", shown_));
     }
+    // Another tool's schema_version (old Flyway's has one) is not a perfgauge store: neither
+    // read as one nor migrated into.
+    if (stored && !db_->has_table("runs")) {
+        throw StoreRefused(fmt::format(
+            "{} has a schema_version table but no perfgauge runs: another program's database "
+            "(--db or $PERFGAUGE_DB names the store)",
+            shown_));
+    }
     // A newer schema is refused before a writer changes anything (SQLite's journal mode too).
     if (stored)
         check_version(max_version(*db_));
