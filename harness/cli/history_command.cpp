@@ -498,6 +498,26 @@ int forget(const std::vector<std::string>& args) {
     return existed == ids.size() ? kExitOk : kExitUsage;
 }
 
+// A mistyped --metric or REGEX would record an acceptance that never applies: refused, with
+// what is stored.
+void check_accepted_series(harness::HistoryStore& store, const HistoryAcceptRequest& request) {
+    std::set<std::string> metrics;
+    bool matched = request.pattern.empty();
+    const UserPattern pattern("REGEX", request.pattern);
+    for (const auto& key : store.series()) {
+        metrics.insert(key.metric);
+        matched = matched || pattern.found_in(key.benchmark);
+    }
+    if (!matched)
+        throw UsageError(fmt::format(
+            "REGEX '{}' matches no stored benchmark (perfgauge history show lists them)",
+            request.pattern));
+    for (const auto& m : request.metrics)
+        if (!metrics.count(m))
+            throw UsageError(fmt::format("--metric {}: no stored series has it (stored: {})", m,
+                                         fmt::join(metrics, ", ")));
+}
+
 int accept(const std::vector<std::string>& args) {
     const auto request = parse_history_accept(args);
     if (!request)
@@ -510,6 +530,7 @@ int accept(const std::vector<std::string>& args) {
         throw UsageError(
             fmt::format("REV '{}': {}", harness::store_text(request->revision), e.what()));
     }
+    check_accepted_series(*store, *request);
     std::vector<std::string> metrics = request->metrics;
     if (metrics.empty())
         metrics.push_back("");  // every metric
@@ -519,7 +540,7 @@ int accept(const std::vector<std::string>& args) {
                               metric, request->reason, ""};
         a.id = store->accept(a);
         out +=
-            fmt::format("accepted {} from run {} (commit {}) for {}, {}: {}\n", a.id, run.run_id,
+            fmt::format("acceptance {}: from run {} (commit {}) for {}, {}: {}\n", a.id, run.run_id,
                         short_commit(run.commit),
                         request->pattern.empty() ? "every benchmark"
                                                  : "benchmarks matching '" + request->pattern + "'",

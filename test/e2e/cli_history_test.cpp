@@ -261,10 +261,13 @@ TEST_P(HistoryCli, AcceptRecordsListsAndRefusesWhatItCannotPlace) {
         ASSERT_EQ(added.exit_code, 0) << added.err;
     }
     auto r = perfgauge({"history", "accept", "bbb", "--reason", "new compiler", "varint",
-                        "--metric", "time", "--metric", "task-clock", "--db", store});
+                        "--metric", "time", "--db", store});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("from run 2 (commit bbb222)"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("metric task-clock"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("metric time: new compiler"), std::string::npos) << r.out;
+    r = perfgauge({"history", "accept", "aaa", "--reason", "new compiler", "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("every benchmark, every metric"), std::string::npos) << r.out;
     // Refused, exit 2, nothing recorded: ambiguous, unknown, no reason, a bad REGEX.
     r = perfgauge({"history", "accept", "bb", "--reason", "x", "--db", store});
     EXPECT_EQ(r.exit_code, 2);
@@ -279,6 +282,8 @@ TEST_P(HistoryCli, AcceptRecordsListsAndRefusesWhatItCannotPlace) {
                                                {"aaa", "--reason", " "},
                                                {"aaa", "--reason", "x", "("},
                                                {"aaa", "--reason", "x", "--metric", ""},
+                                               {"aaa", "--reason", "x", "--metric", "tiem"},
+                                               {"aaa", "--reason", "x", "no-such-benchmark"},
                                                {"", "--reason", "x"}}) {
         std::vector<std::string> command = {"history", "accept"};
         command.insert(command.end(), args.begin(), args.end());
