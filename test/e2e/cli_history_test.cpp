@@ -302,6 +302,39 @@ TEST_P(HistoryCli, AcceptRecordsListsAndRefusesWhatItCannotPlace) {
     EXPECT_EQ(lines, 2U) << listed.out;
 }
 
+// plot hands each series' acceptances to its drawing script: the index of the baseline's first
+// run, its commit and reason (a stand-in Python keeps the series file the script would read).
+TEST_P(HistoryCli, PlotCarriesTheAcceptancesOfEachSeries) {
+    const std::string store = db();
+    for (int run = 1; run <= 4; ++run) {
+        const auto added =
+            perfgauge({"history", "add", result_file("r.json", synthetic_run(10 + run)), "--db",
+                       store, "--commit", "c" + std::to_string(run)});
+        ASSERT_EQ(added.exit_code, 0) << added.err;
+    }
+    ASSERT_EQ(
+        perfgauge({"history", "accept", "c3", "--reason", "new compiler", "--db", store}).exit_code,
+        0);
+    ASSERT_EQ(perfgauge({"history", "accept", "c4", "--reason", "other", "memcpy", "--db", store})
+                  .exit_code,
+              2);  // matches no stored benchmark
+    const auto kept = dir_.path() / "series.json";
+    const auto fake = dir_.write("python", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\ncp \"$2\" '" +
+                                               kept.string() + "' && echo drawn > \"$4\"\n");
+    ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
+    const auto out = (dir_.path() / "p.svg").string();
+    const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + fake.string(),
+                                PERFGAUGE_CLI_PATH, "history", "plot", "-o", out, "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(read_file(kept));
+    ASSERT_EQ(j["series"].size(), 1U);
+    const auto& accepted = j["series"][0]["accepted"];
+    ASSERT_EQ(accepted.size(), 1U) << j.dump();
+    EXPECT_EQ(accepted[0]["index"], 2);
+    EXPECT_EQ(accepted[0]["commit"], "c3");
+    EXPECT_EQ(accepted[0]["reason"], "new compiler");
+}
+
 // A later perfgauge's store is refused (exit 2) by readers and writers alike, and not changed.
 TEST_P(HistoryCli, ANewerSchemaIsRefusedByEveryCommand) {
     const std::string store = db();
