@@ -5,13 +5,13 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "history_check.hpp"
 #include "history_common.hpp"
 #include "history_options.hpp"
@@ -21,6 +21,7 @@
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "perfgauge/harness/statistics.hpp"
+#include "perfgauge/harness/store_text.hpp"
 #include "plot_python.hpp"
 #include "result_input.hpp"
 
@@ -51,13 +52,21 @@ subcommands:
                      and per instruction where counted), on the same benchmarks
   export [REGEX] --format csv|json [-o FILE]
                      every stored measurement with its samples
-  forget RUN_ID...   remove runs and their samples
+  accept REV --reason TEXT [REGEX] [--metric M]...
+                     accept the change commit REV brought: the new baseline of the
+                     matching series from its first run on (listed, plotted)
+  forget RUN_ID...   remove runs and their samples (their acceptances stay)
 
 options of every subcommand:
-  --db PATH|postgresql://...
+  --db PATH|postgresql://...|postgres://...
                      the store (default: $PERFGAUGE_DB, else
                      $XDG_DATA_HOME/perfgauge/history.db, else
-                     ~/.local/share/perfgauge/history.db)
+                     ~/.local/share/perfgauge/history.db); any other scheme, or
+                     these in other letter case, is refused (exit 2)
+
+list, show, check, plot, compare and export only read: they open the store read-only and
+work on a store they may not write. Texts that are not UTF-8, and NUL bytes, are stored as
+\xNN escapes, the same on both engines; add says when it escaped one.
 
 Change points: the series replayed run by run as a CI job meets it; a split-point t test of
 the current level's tail, noise from the runs before the split, confirmed by three runs and
@@ -91,20 +100,44 @@ int add(const std::vector<std::string>& args) {
     std::vector<harness::RunResult> results;
     for (const auto& path : request->results) {
         results.push_back(read_any_result_file(path));
-        const auto why = harness::unidentified_machine(results.back(), harness::machine_label(how));
+        auto why = harness::unidentified_machine(results.back(), harness::machine_label(how));
+        if (why.empty())
+            why = harness::unstorable(results.back());
         if (!why.empty())
             throw UsageError(path + ": " + why);
     }
-    auto store = open_store(request->store, Create::yes);
-    std::string out;
+    auto store = open_store(request->store, StoreUse::create);
+    std::string out, notes;
     for (std::size_t i = 0; i < results.size(); ++i) {
         how.source = request->results[i];
-        const auto id = store->add(results[i], how);
-        out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", id, how.source,
-                           results[i].benchmarks.size(), short_commit(how.commit));
+        std::vector<std::string> escaped;
+        const auto id = store->add(results[i], how, &escaped);
+        out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", id,
+                           harness::store_text(how.source), results[i].benchmarks.size(),
+                           short_commit(harness::store_text(how.commit)));
+        for (const auto& e : escaped)
+            notes += fmt::format(
+                "perfgauge history add: note: run {}: {}: stored with \\xNN "
+                "for bytes that are not UTF-8 and for NULs\n",
+                id, e);
     }
     write_output(out, "");
+    say("{}", notes);
     return kExitOk;
+}
+
+// The acceptances after the runs: what was accepted, where, for which series, why and when.
+std::string acceptances_text(const std::vector<harness::Acceptance>& acceptances) {
+    if (acceptances.empty())
+        return {};
+    std::string out =
+        fmt::format("\naccepted:\n{:>5}  {:<10}  {:<20}  {:<16}  {:<20}  {}\n", "run", "commit",
+                    "benchmarks (REGEX)", "metric", "added (UTC)", "reason");
+    for (const auto& a : acceptances)
+        out += fmt::format("{:>5}  {:<10}  {:<20}  {:<16}  {:<20}  {}\n", a.run_id,
+                           short_commit(a.commit), a.pattern.empty() ? "(every)" : a.pattern,
+                           a.metric.empty() ? "(every)" : a.metric, a.added_at, a.reason);
+    return out;
 }
 
 int list(const std::vector<std::string>& args) {
@@ -120,6 +153,7 @@ int list(const std::vector<std::string>& args) {
                            r.added_at, short_commit(r.commit), r.benchmarks, r.sample_bytes,
                            r.machine_class, r.source, r.labels.empty() ? "" : ", " + r.labels);
     }
+    out += acceptances_text(store->acceptances());
     write_output(out, "");
     return kExitOk;
 }
@@ -172,6 +206,7 @@ int plot(const std::vector<std::string>& args) {
     auto store = open_store(request->series.store);
     const auto summaries = class_summaries(*store);
     const auto keys = required_series(*store, request->series);
+    const auto acceptances = store->acceptances();
     if (keys.size() > kMostPlottedSeries) {
         throw UsageError(
             fmt::format("{} series match, more than one picture shows ({}): give a narrower REGEX",
@@ -191,12 +226,19 @@ int plot(const std::vector<std::string>& args) {
                          key.machine_class.substr(0, 8))},
             {"unit", entries.front().unit},
             {"runs", nlohmann::json::array()},
-            {"changes", nlohmann::json::array()}};
+            {"changes", nlohmann::json::array()},
+            {"accepted", nlohmann::json::array()}};
         for (const auto& e : entries)
             series["runs"].push_back({{"run", e.run_id},
                                       {"commit", e.commit},
                                       {"median", e.point.value},
                                       {"spread", e.point.spread}});
+        for (const auto& a : acceptances) {
+            const auto index = accepted_from({a}, key, entries);
+            if (index)
+                series["accepted"].push_back(
+                    {{"index", *index}, {"commit", a.commit}, {"reason", a.reason}});
+        }
         for (const auto& c : harness::detect_change_points(points(entries)))
             series["changes"].push_back({{"index", c.index},
                                          {"size", c.size},
@@ -221,7 +263,7 @@ int plot(const std::vector<std::string>& args) {
 using ClassValues = std::map<std::string, double>;  // by machine class
 
 std::map<std::string, ClassValues> values_by_benchmark(harness::HistoryStore& store,
-                                                       const std::regex& re,
+                                                       const UserPattern& re,
                                                        const std::string& metric,
                                                        const std::string& commit) {
     std::map<std::string, ClassValues> out;
@@ -399,7 +441,7 @@ int export_history(const std::vector<std::string>& args) {
     if (!request)
         return kExitOk;
     const bool json = request->format == HistoryExportFormat::json;
-    const std::regex& re = request->pattern;
+    const UserPattern& pattern = request->pattern;
     const std::string& output = request->output;
     refuse_output_over_store(output, request->store);
     auto store = open_store(request->store);
@@ -416,7 +458,7 @@ int export_history(const std::vector<std::string>& args) {
         return q + "\"";
     };
     for (const auto& m : store->measurements()) {
-        if (!std::regex_search(m.benchmark, re))
+        if (!pattern.found_in(m.benchmark))
             continue;
         if (json) {
             array.push_back({{"run", m.run_id},
@@ -448,7 +490,7 @@ int forget(const std::vector<std::string>& args) {
     if (!request)
         return kExitOk;
     const auto& ids = request->runs;
-    auto store = open_store(request->store);
+    auto store = open_store(request->store, StoreUse::write);
     const auto existed = store->forget(ids);
     write_output(fmt::format("forgot {} run{}{}\n", existed, existed == 1 ? "" : "s",
                              existed < ids.size() ? " (the others were not stored)" : ""),
@@ -456,12 +498,65 @@ int forget(const std::vector<std::string>& args) {
     return existed == ids.size() ? kExitOk : kExitUsage;
 }
 
+// A mistyped --metric or REGEX would record an acceptance that never applies: refused, with
+// what is stored.
+void check_accepted_series(harness::HistoryStore& store, const HistoryAcceptRequest& request) {
+    std::set<std::string> metrics;
+    bool matched = request.pattern.empty();
+    const UserPattern pattern("REGEX", request.pattern);
+    for (const auto& key : store.series()) {
+        metrics.insert(key.metric);
+        matched = matched || pattern.found_in(key.benchmark);
+    }
+    if (!matched)
+        throw UsageError(fmt::format(
+            "REGEX '{}' matches no stored benchmark (perfgauge history show lists them)",
+            request.pattern));
+    for (const auto& m : request.metrics)
+        if (!metrics.count(m))
+            throw UsageError(fmt::format("--metric {}: no stored series has it (stored: {})", m,
+                                         fmt::join(metrics, ", ")));
+}
+
+int accept(const std::vector<std::string>& args) {
+    const auto request = parse_history_accept(args);
+    if (!request)
+        return kExitOk;
+    auto store = open_store(request->store, StoreUse::write);
+    harness::CommitRun run;
+    try {
+        run = store->first_run_of_commit(request->revision);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(
+            fmt::format("REV '{}': {}", harness::store_text(request->revision), e.what()));
+    }
+    check_accepted_series(*store, *request);
+    std::vector<std::string> metrics = request->metrics;
+    if (metrics.empty())
+        metrics.push_back("");  // every metric
+    std::string out;
+    for (const auto& metric : metrics) {
+        harness::Acceptance a{0,      run.run_id,      run.commit, request->pattern,
+                              metric, request->reason, ""};
+        a.id = store->accept(a);
+        out +=
+            fmt::format("acceptance {}: from run {} (commit {}) for {}, {}: {}\n", a.id, run.run_id,
+                        short_commit(run.commit),
+                        request->pattern.empty() ? "every benchmark"
+                                                 : "benchmarks matching '" + request->pattern + "'",
+                        metric.empty() ? "every metric" : "metric " + metric,
+                        harness::store_text(request->reason));
+    }
+    write_output(out, "");
+    return kExitOk;
+}
+
 }  // namespace
 
 int history_command(const std::vector<std::string>& args) {
     if (args.empty())
         throw UsageError(
-            "which subcommand? add, list, show, check, plot, compare, export or forget");
+            "which subcommand? add, list, show, check, plot, compare, export, accept or forget");
     if (args[0] == "--help" || args[0] == "-h") {
         std::cout << kOverview;
         return kExitOk;
@@ -484,8 +579,11 @@ int history_command(const std::vector<std::string>& args) {
         return compare(rest);
     if (sub == "forget")
         return forget(rest);
+    if (sub == "accept")
+        return accept(rest);
     throw UsageError(fmt::format(
-        "unknown subcommand '{}': add, list, show, check, plot, compare, export or forget", sub));
+        "unknown subcommand '{}': add, list, show, check, plot, compare, export, accept or forget",
+        sub));
 }
 
 }  // namespace perfgauge::cli

@@ -1,7 +1,6 @@
 #include "history_common.hpp"
 
 #include <filesystem>
-#include <regex>
 
 #include <fmt/format.h>
 
@@ -9,26 +8,50 @@
 
 namespace perfgauge::cli {
 
-bool on_a_server(const std::string& location) {
-    return location.find("://") != std::string::npos;
-}
-
 // An output file is never the SQLite store it is made from (-o history.db would replace it).
 void refuse_output_over_store(const std::string& output, const HistoryLocation& store) {
-    const std::string location = history_store_location(store);
-    if (!output.empty() && !on_a_server(location))
-        refuse_outputs_over_inputs({{"-o", output}}, {{"the history store", location}});
+    if (!output.empty() && store.engine == harness::StoreLocation::Engine::sqlite)
+        refuse_outputs_over_inputs({{"-o", output}}, {{"the history store", store.target}});
 }
 
-std::unique_ptr<harness::HistoryStore> open_store(const HistoryLocation& store, Create create) {
-    const std::string location = history_store_location(store);
-    const bool server = on_a_server(location);
-    if (create == Create::no && !server && !std::filesystem::exists(location)) {
+namespace {
+
+// A SQLite path that cannot be a store: missing (unless created), a directory, a device.
+void check_sqlite_path(const std::string& path, StoreUse use) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::is_directory(status)) {
+        throw UsageError(
+            fmt::format("{} is a directory, not a history store: give a file path "
+                        "(e.g. {}/history.db) to --db or $PERFGAUGE_DB",
+                        path, path));
+    }
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        // /dev/null, a FIFO, a socket: SQLite would block on it or write journals beside it.
+        throw UsageError(fmt::format(
+            "{} is not a regular file, so not a history store: give a file path to --db or "
+            "$PERFGAUGE_DB",
+            path));
+    }
+    if (use != StoreUse::create && !std::filesystem::exists(status)) {
         throw UsageError(fmt::format(
             "no history store at {} (perfgauge history add creates one; --db names another)",
-            location));
+            path));
     }
-    return harness::HistoryStore::open(location);
+}
+
+}  // namespace
+
+std::unique_ptr<harness::HistoryStore> open_store(const HistoryLocation& store, StoreUse use) {
+    if (store.engine == harness::StoreLocation::Engine::sqlite)
+        check_sqlite_path(store.target, use);
+    try {
+        return harness::HistoryStore::open(store, use == StoreUse::read
+                                                      ? harness::StoreAccess::read
+                                                      : harness::StoreAccess::write);
+    } catch (const harness::StoreRefused& e) {
+        throw UsageError(e.what());
+    }
 }
 
 std::string short_commit(const std::string& commit) {
@@ -43,12 +66,12 @@ std::map<std::string, std::string> class_summaries(harness::HistoryStore& store)
 }
 
 // The series the subcommand looks at: benchmarks matching, one metric.
-std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, const std::regex& re,
+std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store,
+                                                const UserPattern& pattern,
                                                 const std::string& metric) {
     std::vector<harness::SeriesKey> out;
     for (auto& key : store.series())
-        if ((metric == kEveryMetric || key.metric == metric) &&
-            std::regex_search(key.benchmark, re))
+        if ((metric == kEveryMetric || key.metric == metric) && pattern.found_in(key.benchmark))
             out.push_back(std::move(key));
     return out;
 }
@@ -71,6 +94,28 @@ std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& e
 
 std::string percent(double share) {
     return fmt::format("{:+.1f}%", 100 * share);
+}
+
+bool acceptance_applies(const harness::Acceptance& a, const harness::SeriesKey& key) {
+    if (!a.metric.empty() && a.metric != key.metric)
+        return false;
+    return a.pattern.empty() ||
+           UserPattern("the accepted REGEX", a.pattern).found_in(key.benchmark);
+}
+
+std::optional<std::size_t> accepted_from(const std::vector<harness::Acceptance>& acceptances,
+                                         const harness::SeriesKey& key,
+                                         const std::vector<harness::SeriesEntry>& entries) {
+    std::optional<std::int64_t> from;
+    for (const auto& a : acceptances)
+        if ((!from || a.run_id > *from) && acceptance_applies(a, key))
+            from = a.run_id;
+    if (!from)
+        return std::nullopt;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].run_id >= *from)
+            return i;
+    return std::nullopt;
 }
 
 }  // namespace perfgauge::cli

@@ -4,7 +4,7 @@
 
 #include <map>
 #include <memory>
-#include <regex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,17 +14,18 @@
 
 namespace perfgauge::cli {
 
-/// Whether a store location names a server rather than a SQLite file.
-bool on_a_server(const std::string& location);
-
 /// UsageError when `output` (an -o) names the SQLite store being read: it would replace it.
 void refuse_output_over_store(const std::string& output, const HistoryLocation& store);
 
-/// Only `add` creates a SQLite store: reading one that is not there is a mistyped path.
-enum class Create { yes, no };
+/// What a subcommand does with the store. Only `add` creates a SQLite store: reading or
+/// changing one that is not there is a mistyped path. Readers (list, show, check, plot,
+/// compare, export) open it read-only and never write to it.
+enum class StoreUse { read, write, create };
 
+/// The store, opened for `use`; UsageError for a SQLite path that is missing (but to create)
+/// or a directory, and for a store refused for what it holds (harness::StoreRefused).
 std::unique_ptr<harness::HistoryStore> open_store(const HistoryLocation& store,
-                                                  Create create = Create::no);
+                                                  StoreUse use = StoreUse::read);
 
 /// A commit's first 10 characters, "-" when unknown.
 std::string short_commit(const std::string& commit);
@@ -35,8 +36,9 @@ std::map<std::string, std::string> class_summaries(harness::HistoryStore& store)
 /// The metric that selects every metric's series.
 inline const std::string kEveryMetric;
 
-/// The series whose benchmark matches `re`, of one metric (kEveryMetric: of every metric).
-std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store, const std::regex& re,
+/// The series whose benchmark `pattern` matches, of one metric (kEveryMetric: of every metric).
+std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store,
+                                                const UserPattern& pattern,
                                                 const std::string& metric);
 
 /// The matching series of --metric, for show, check and plot; UsageError when none matches.
@@ -48,5 +50,16 @@ std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& e
 
 /// A share as a signed percentage: 0.123 -> "+12.3%".
 std::string percent(double share);
+
+/// Whether the acceptance holds for the series: its pattern ("" every benchmark) matches the
+/// benchmark (through UserPattern) and its metric is "" or the series'.
+bool acceptance_applies(const harness::Acceptance& a, const harness::SeriesKey& key);
+
+/// The index in `entries` (the series' runs, in order) of the first run with an id at least
+/// the run of the latest applicable acceptance (the one with the highest run id): where the
+/// accepted baseline starts. nullopt when no acceptance applies or no run is that late.
+std::optional<std::size_t> accepted_from(const std::vector<harness::Acceptance>& acceptances,
+                                         const harness::SeriesKey& key,
+                                         const std::vector<harness::SeriesEntry>& entries);
 
 }  // namespace perfgauge::cli

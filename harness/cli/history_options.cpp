@@ -1,5 +1,8 @@
 #include "history_options.hpp"
 
+#include <cstdlib>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
@@ -21,7 +24,9 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const char* us
                             po::options_description extra = po::options_description()) {
     po::options_description options(usage);
     options.add_options()("help,h", "show this help")(
-        "db", po::value<std::string>(), "the store: a SQLite file or postgresql://...");
+        "db", po::value<std::string>(),
+        "the store: a SQLite file path, or postgresql://... / postgres://... (libpq URI); "
+        "default $PERFGAUGE_DB, else $XDG_DATA_HOME/perfgauge/history.db");
     options.add(extra);
     po::options_description hidden;
     hidden.add_options()("args", po::value<std::vector<std::string>>());
@@ -34,8 +39,21 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const char* us
     return p;
 }
 
+// --db, else $PERFGAUGE_DB, else the default path: parsed here, once, for every subcommand.
 HistoryLocation store_option(const po::variables_map& vm) {
-    return {vm.count("db") ? vm["db"].as<std::string>() : harness::default_history_location()};
+    const bool given = vm.count("db") > 0;
+    const char* env = std::getenv("PERFGAUGE_DB");
+    const std::string text =
+        given ? vm["db"].as<std::string>() : harness::default_history_location();
+    try {
+        return harness::parse_store_location(text);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("{}: {}",
+                                     given         ? "--db"
+                                     : env && *env ? "$PERFGAUGE_DB"
+                                                   : "the default store location",
+                                     e.what()));
+    }
 }
 
 std::optional<std::string> text_option(const po::variables_map& vm, const char* name) {
@@ -88,22 +106,10 @@ std::int64_t run_id(const std::string& text) {
 
 }  // namespace
 
-std::regex history_pattern(const std::vector<std::string>& patterns) {
-    if (patterns.empty())
-        return std::regex(".*");
+UserPattern history_pattern(const std::vector<std::string>& patterns) {
     if (patterns.size() > 1)
-        throw UsageError(fmt::format("one pattern, not {}", patterns.size()));
-    try {
-        return std::regex(patterns[0]);
-    } catch (const std::regex_error& e) {
-        throw UsageError(fmt::format("'{}': not a regular expression ({})", patterns[0], e.what()));
-    }
-}
-
-std::string history_store_location(const HistoryLocation& store) {
-    if (store.location.empty())
-        throw UsageError("--db: empty location");
-    return store.location;
+        throw UsageError(fmt::format("one REGEX, not {}", patterns.size()));
+    return UserPattern("REGEX", patterns.empty() ? "" : patterns[0]);
 }
 
 std::optional<HistoryAddRequest> parse_history_add(const std::vector<std::string>& args) {
@@ -222,12 +228,9 @@ std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::
     const auto format = p->vm["format"].as<std::string>();
     if (format != "csv" && format != "json")
         throw UsageError(fmt::format("--format {}: expected csv or json", format));
-    HistoryExportRequest request;
-    request.store = store_option(p->vm);
-    request.format = format == "csv" ? HistoryExportFormat::csv : HistoryExportFormat::json;
-    request.pattern = history_pattern(p->positional);
-    request.output = output_option(p->vm);
-    return request;
+    return HistoryExportRequest{
+        store_option(p->vm), format == "csv" ? HistoryExportFormat::csv : HistoryExportFormat::json,
+        history_pattern(p->positional), output_option(p->vm)};
 }
 
 std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::string>& args) {
@@ -240,6 +243,48 @@ std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::
     HistoryForgetRequest request{store_option(p->vm), {}};
     for (const auto& a : p->positional)
         request.runs.push_back(run_id(a));
+    return request;
+}
+
+std::optional<HistoryAcceptRequest> parse_history_accept(const std::vector<std::string>& args) {
+    po::options_description extra;
+    extra.add_options()("reason", po::value<std::string>(),
+                        "why the change is accepted (required, recorded and shown)")(
+        "metric", po::value<std::vector<std::string>>(),
+        "a metric the acceptance holds for (repeatable; default: every metric)");
+    auto p = parse(args,
+                   "usage: perfgauge history accept REV --reason TEXT [REGEX] [--metric M]... "
+                   "[--db ...]\n\nAccepts the change brought by commit REV (a prefix of exactly "
+                   "one stored commit): from its first run on, the series of the benchmarks "
+                   "REGEX matches (default: every one), of the metrics named (default: every "
+                   "one), have a new baseline, which `history check` judges against. Recorded "
+                   "with the reason, listed by `history list`, drawn by `history plot`.\n\n"
+                   "options",
+                   extra);
+    if (!p)
+        return std::nullopt;
+    if (p->positional.empty())
+        throw UsageError(
+            "which commit? perfgauge history accept REV --reason TEXT (history list shows them)");
+    if (p->positional.size() > 2)
+        throw UsageError(
+            fmt::format("unexpected argument '{}': REV and at most one REGEX", p->positional[2]));
+    const auto reason = text_option(p->vm, "reason");
+    if (!reason || reason->find_first_not_of(" \t\n") == std::string::npos)
+        throw UsageError("--reason TEXT is required and must say why the change is accepted");
+    HistoryAcceptRequest request{store_option(p->vm), p->positional[0], "", {}, *reason};
+    if (request.revision.empty())
+        throw UsageError("REV '': give a prefix of a stored commit (history list shows them)");
+    if (p->positional.size() == 2) {
+        request.pattern = p->positional[1];
+        (void)UserPattern("REGEX", request.pattern);  // refused now, not when check reads it
+    }
+    if (p->vm.count("metric"))
+        for (const auto& m : p->vm["metric"].as<std::vector<std::string>>()) {
+            if (m.empty())
+                throw UsageError("--metric '': give a metric's name (time, or an event's)");
+            request.metrics.push_back(m);
+        }
     return request;
 }
 

@@ -7,18 +7,19 @@
 
 #include <cstdint>
 #include <optional>
-#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "perfgauge/harness/store_location.hpp"
+#include "user_pattern.hpp"
+
 namespace perfgauge::cli {
 
-/// The store a subcommand reads or writes: --db, else harness::default_history_location().
-/// Empty when --db "" was given: refused (history_store_location) where the store is used.
-struct HistoryLocation {
-    std::string location;
-};
+/// The store a subcommand reads or writes: --db, else harness::default_history_location()
+/// ($PERFGAUGE_DB first), parsed once when the options are (harness::parse_store_location:
+/// a bad one is a UsageError naming --db or PERFGAUGE_DB and the accepted forms).
+using HistoryLocation = harness::StoreLocation;
 
 struct HistoryAddRequest {
     HistoryLocation store;
@@ -56,7 +57,7 @@ struct HistoryPlotRequest {
 
 struct HistoryCompareRequest {
     HistoryLocation store;
-    std::regex pattern;
+    UserPattern pattern;
     std::string metric;
     std::string commit;                    ///< a prefix; "": every run
     std::optional<std::string> reference;  ///< the reference class as the user named it
@@ -67,8 +68,17 @@ enum class HistoryExportFormat { csv, json };
 struct HistoryExportRequest {
     HistoryLocation store;
     HistoryExportFormat format = HistoryExportFormat::csv;
-    std::regex pattern;
+    UserPattern pattern;
     std::string output;  ///< -o; "": stdout
+};
+
+/// accept: from the first run of REVISION on, the matching series have a new baseline.
+struct HistoryAcceptRequest {
+    HistoryLocation store;
+    std::string revision;              ///< a prefix of exactly one stored commit
+    std::string pattern;               ///< REGEX as given, checked; "": every benchmark
+    std::vector<std::string> metrics;  ///< --metric, repeatable; empty: every metric
+    std::string reason;                ///< --reason, not empty
 };
 
 struct HistoryForgetRequest {
@@ -86,12 +96,10 @@ std::optional<HistoryPlotRequest> parse_history_plot(const std::vector<std::stri
 std::optional<HistoryCompareRequest> parse_history_compare(const std::vector<std::string>& args);
 std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::string>& args);
 std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::string>& args);
+std::optional<HistoryAcceptRequest> parse_history_accept(const std::vector<std::string>& args);
 
-/// The one REGEX among `patterns` (".*" when none); UsageError for more than one or for one
-/// that is not a regular expression.
-std::regex history_pattern(const std::vector<std::string>& patterns);
-
-/// `store`'s location; UsageError when --db was given empty.
-std::string history_store_location(const HistoryLocation& store);
+/// The one REGEX among `patterns` (one matching every name when none), through the one
+/// matcher (RE2, linear time); UsageError for more than one or for one that is not valid.
+UserPattern history_pattern(const std::vector<std::string>& patterns);
 
 }  // namespace perfgauge::cli

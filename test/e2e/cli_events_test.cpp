@@ -1,8 +1,8 @@
 // End-to-end: the perfgauge binary as a user runs it (events, doctor, usage errors).
 #include <gtest/gtest.h>
 
+#include <re2/re2.h>
 #include <filesystem>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,9 +16,9 @@ namespace {
 
 // The row of `event` in the events table: "NAME  PMU  KIND  OPENS HERE  DESCRIPTION".
 std::string row_of(const std::string& table, const std::string& event) {
-    std::smatch m;
-    const std::regex row("(^|\\n)(" + event + " +[^\\n]*)");
-    return std::regex_search(table, m, row) ? m[2].str() : "";
+    std::string found;
+    const RE2 row("(?m)^(" + event + " +.*)$");
+    return RE2::PartialMatch(table, row, &found) ? found : "";
 }
 
 TEST(CliEvents, ListsCyclesAndTaskClockWithWhetherTheyOpenHere) {

@@ -4,6 +4,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -204,6 +209,178 @@ TEST_P(HistoryCli, ComparesMachinesAsRatiosOnTheSameBenchmarks) {
     EXPECT_NE(r.err.find("nothing to compare"), std::string::npos) << r.err;
 }
 
+// A pathological pattern on a benchmark name of 1 MB: the one matcher (RE2) answers in linear
+// time where std::regex overflowed its stack or never returned; the name is stored on both
+// engines (PostgreSQL indexes it by digest). The time is in docs, not asserted.
+TEST_P(HistoryCli, APathologicalPatternOnAMegabyteNameAnswers) {
+    const std::string store = db();
+    const std::string name = std::string(1 << 20, 'a') + "b";
+    for (int run = 1; run <= 2; ++run) {
+        auto r = synthetic_run(10 + run, 0, 1, 25, "Test CPU 3000", name);
+        r.benchmarks.push_back(synthetic_run(5).benchmarks[0]);  // varint/decode: no match
+        const auto added = perfgauge({"history", "add", result_file("big.json", r), "--db", store,
+                                      "--commit", "c" + std::to_string(run)});
+        ASSERT_EQ(added.exit_code, 0) << added.err;
+    }
+    const auto shown = perfgauge({"history", "show", "(a|a)*b", "--db", store});
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    EXPECT_EQ(shown.out.find(name), 0U);
+    EXPECT_EQ(shown.out.find("varint/decode"), std::string::npos);
+    const auto exported = perfgauge({"history", "export", "(a|a)*b", "--db", store});
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    std::size_t rows = 0;
+    for (auto at = exported.out.find(name); at != std::string::npos;
+         at = exported.out.find(name, at + name.size()))
+        ++rows;
+    EXPECT_EQ(rows, 2U);  // one per run, of the one metric (time)
+    EXPECT_EQ(exported.out.find("varint/decode"), std::string::npos);
+}
+
+// Bytes that are not UTF-8 in a commit, a label and a file name, and a NUL in a benchmark's
+// name: stored as \xNN, the same on both engines, with a note; never a server error or a cut.
+TEST_P(HistoryCli, BytesThatAreNotUtf8AreStoredEscapedAndSaid) {
+    const std::string store = db();
+    auto r = synthetic_run(10);
+    r.benchmarks[0].name = std::string("nul\0name", 8);
+    const auto file = result_file("r\x80.json", r);
+    const auto added = perfgauge(
+        {"history", "add", file, "--db", store, "--commit", "c\xFF", "--label", "k=v\xFE"});
+    ASSERT_EQ(added.exit_code, 0) << added.err;
+    for (const char* escaped :
+         {"commit 'c\\xFF'", "labels 'k=v\\xFE'", "nul\\x00name", "\\x80.json"})
+        EXPECT_NE(added.err.find(escaped), std::string::npos) << escaped << "\n" << added.err;
+    const auto exported = perfgauge({"history", "export", "--format", "json", "--db", store});
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    const auto j = nlohmann::json::parse(exported.out);
+    ASSERT_EQ(j.size(), 1U);
+    EXPECT_EQ(j[0]["commit"], "c\\xFF");
+    EXPECT_EQ(j[0]["benchmark"], "nul\\x00name");
+    const auto listed = perfgauge({"history", "list", "--db", store});
+    EXPECT_NE(listed.out.find("k=v\\xFE"), std::string::npos) << listed.out;
+    EXPECT_NE(listed.out.find("r\\x80.json"), std::string::npos) << listed.out;
+}
+
+TEST_P(HistoryCli, AcceptRecordsListsAndRefusesWhatItCannotPlace) {
+    const std::string store = db();
+    for (const char* commit : {"aaa111", "bbb222", "bbc333"}) {
+        const auto added = perfgauge({"history", "add", result_file("r.json", synthetic_run(10)),
+                                      "--db", store, "--commit", commit});
+        ASSERT_EQ(added.exit_code, 0) << added.err;
+    }
+    auto r = perfgauge({"history", "accept", "bbb", "--reason", "new compiler", "varint",
+                        "--metric", "time", "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("from run 2 (commit bbb222)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("metric time: new compiler"), std::string::npos) << r.out;
+    r = perfgauge({"history", "accept", "aaa", "--reason", "new compiler", "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("every benchmark, every metric"), std::string::npos) << r.out;
+    // Refused, exit 2, nothing recorded: ambiguous, unknown, no reason, a bad REGEX.
+    r = perfgauge({"history", "accept", "bb", "--reason", "x", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("bbb222, bbc333"), std::string::npos) << r.err;
+    r = perfgauge({"history", "accept", "zzz", "--reason", "x", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no stored run has a commit starting with 'zzz'"), std::string::npos)
+        << r.err;
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"aaa"},
+                                               {"aaa", "--reason", ""},
+                                               {"aaa", "--reason", " "},
+                                               {"aaa", "--reason", "x", "("},
+                                               {"aaa", "--reason", "x", "--metric", ""},
+                                               {"aaa", "--reason", "x", "--metric", "tiem"},
+                                               {"aaa", "--reason", "x", "no-such-benchmark"},
+                                               {"", "--reason", "x"}}) {
+        std::vector<std::string> command = {"history", "accept"};
+        command.insert(command.end(), args.begin(), args.end());
+        command.insert(command.end(), {"--db", store});
+        r = perfgauge(command);
+        EXPECT_EQ(r.exit_code, 2) << args[0] << "\n" << r.err;
+    }
+    const auto listed = perfgauge({"history", "list", "--db", store});
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    const auto at = listed.out.find("accepted:");
+    ASSERT_NE(at, std::string::npos) << listed.out;
+    std::size_t lines = 0;
+    for (auto i = listed.out.find("new compiler", at); i != std::string::npos;
+         i = listed.out.find("new compiler", i + 1))
+        ++lines;
+    EXPECT_EQ(lines, 2U) << listed.out;
+}
+
+// plot hands each series' acceptances to its drawing script: the index of the baseline's first
+// run, its commit and reason (a stand-in Python keeps the series file the script would read).
+TEST_P(HistoryCli, PlotCarriesTheAcceptancesOfEachSeries) {
+    const std::string store = db();
+    for (int run = 1; run <= 4; ++run) {
+        const auto added =
+            perfgauge({"history", "add", result_file("r.json", synthetic_run(10 + run)), "--db",
+                       store, "--commit", "c" + std::to_string(run)});
+        ASSERT_EQ(added.exit_code, 0) << added.err;
+    }
+    ASSERT_EQ(
+        perfgauge({"history", "accept", "c3", "--reason", "new compiler", "--db", store}).exit_code,
+        0);
+    ASSERT_EQ(perfgauge({"history", "accept", "c4", "--reason", "other", "memcpy", "--db", store})
+                  .exit_code,
+              2);  // matches no stored benchmark
+    const auto kept = dir_.path() / "series.json";
+    const auto fake = dir_.write("python", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\ncp \"$2\" '" +
+                                               kept.string() + "' && echo drawn > \"$4\"\n");
+    ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
+    const auto out = (dir_.path() / "p.svg").string();
+    const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + fake.string(),
+                                PERFGAUGE_CLI_PATH, "history", "plot", "-o", out, "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(read_file(kept));
+    ASSERT_EQ(j["series"].size(), 1U);
+    const auto& accepted = j["series"][0]["accepted"];
+    ASSERT_EQ(accepted.size(), 1U) << j.dump();
+    EXPECT_EQ(accepted[0]["index"], 2);
+    EXPECT_EQ(accepted[0]["commit"], "c3");
+    EXPECT_EQ(accepted[0]["reason"], "new compiler");
+}
+
+// A later perfgauge's store is refused (exit 2) by readers and writers alike, and not changed.
+TEST_P(HistoryCli, ANewerSchemaIsRefusedByEveryCommand) {
+    const std::string store = db();
+    const auto file = result_file("r.json", synthetic_run(10));
+    ASSERT_EQ(perfgauge({"history", "add", file, "--db", store}).exit_code, 0);
+    if (GetParam() == Engine::postgresql) {
+        PGconn* c = PQconnectdb(store.c_str());
+        PQclear(PQexec(c, "INSERT INTO schema_version VALUES (99, 'later')"));
+        PQfinish(c);
+    } else {
+        ASSERT_EQ(std::system(("sqlite3 '" + store +
+                               "' \"INSERT INTO schema_version VALUES (99, 'later'); PRAGMA "
+                               "journal_mode=DELETE\" >/dev/null")
+                                  .c_str()),
+                  0);
+    }
+    const std::string before = GetParam() == Engine::sqlite ? read_file(store) : "";
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"add", file},
+                                               {"list"},
+                                               {"show"},
+                                               {"check"},
+                                               {"export"},
+                                               {"forget", "1"},
+                                               {"accept", "x", "--reason", "y"}}) {
+        std::vector<std::string> command = {"history"};
+        command.insert(command.end(), args.begin(), args.end());
+        command.insert(command.end(), {"--db", store});
+        const auto r = perfgauge(command);
+        EXPECT_EQ(r.exit_code, 2) << args[0] << "\n" << r.err;
+        EXPECT_NE(r.err.find("schema version 99, newer than this perfgauge's"), std::string::npos)
+            << args[0] << "\n"
+            << r.err;
+    }
+    if (GetParam() == Engine::sqlite) {
+        EXPECT_EQ(read_file(store), before);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, HistoryCli, ::testing::Values(Engine::sqlite, Engine::postgresql),
                          [](const auto& info) {
                              return info.param == Engine::sqlite ? "SQLite" : "PostgreSQL";
@@ -224,7 +401,7 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     EXPECT_NE(r.err.find("KEY=VALUE"), std::string::npos) << r.err;
     r = perfgauge({"history", "frobnicate"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("add, list, show, check, plot, compare, export or forget"),
+    EXPECT_NE(r.err.find("add, list, show, check, plot, compare, export, accept or forget"),
               std::string::npos);
     ASSERT_EQ(perfgauge({"history", "add", good.string(), "--db", store}).exit_code, 0);
     r = perfgauge({"history", "forget", "7", "--db", store});
@@ -242,6 +419,145 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     r = perfgauge({"history", "list", "--db", "postgresql:///x?host=/nonexistent&port=1"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("cannot connect to the history store"), std::string::npos) << r.err;
+}
+
+// Only postgresql:// and postgres:// (lower case) name a server; any other scheme, from --db or
+// $PERFGAUGE_DB, is exit 2 naming the accepted forms, and no file is made named like it.
+TEST(HistoryCliInput, UnknownSchemesAreRefusedAndMakeNoFile) {
+    TempDir dir;
+    const auto good =
+        dir.write("good.json", harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    ProcessOptions here;
+    here.working_directory = dir.path();
+    for (const std::string bad :
+         {"mysql://me:s3cretpw@h/db", "postgresql+psycopg://h/db", "HTTP://h/x",
+          "POSTGRESQL://me:s3cretpw@h/db", "Postgres://h/db", "file:h.db", "sqlite:///h.db"}) {
+        for (const auto& r : {perfgauge_with(here, {"history", "add", good.string(), "--db", bad}),
+                              perfgauge_with(here, {"history", "list", "--db", bad}),
+                              run_process({"/usr/bin/env", "PERFGAUGE_DB=" + bad,
+                                           PERFGAUGE_CLI_PATH, "history", "add", good.string()},
+                                          here)}) {
+            EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.err;
+            EXPECT_NE(r.err.find("postgresql://... or postgres://..."), std::string::npos) << r.err;
+            EXPECT_EQ(r.err.find("s3cretpw"), std::string::npos) << r.err;
+        }
+        std::size_t entries = 0;
+        for ([[maybe_unused]] const auto& e :
+             std::filesystem::recursive_directory_iterator(dir.path()))
+            ++entries;
+        EXPECT_EQ(entries, 1U) << bad;  // good.json alone
+    }
+    const auto env = run_process(
+        {"/usr/bin/env", "PERFGAUGE_DB=mysql://h/db", PERFGAUGE_CLI_PATH, "history", "list"});
+    EXPECT_NE(env.err.find("$PERFGAUGE_DB"), std::string::npos) << env.err;
+}
+
+// A path that is no store (a directory, a device, a FIFO, a file that is not SQLite, another
+// program's database with a schema_version table of its own) is exit 2, and left as it was.
+TEST(HistoryCliInput, PathsThatAreNoStoreAreRefusedAndLeftAsTheyWere) {
+    TempDir dir;
+    const auto good =
+        dir.write("good.json", harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    const auto fifo = dir.path() / "fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const std::string other = (dir.path() / "other.db").string();
+    ASSERT_EQ(std::system(("sqlite3 '" + other +
+                           "' \"CREATE TABLE schema_version (version TEXT); INSERT INTO "
+                           "schema_version VALUES ('V1__init')\"")
+                              .c_str()),
+              0);
+    const std::string before = read_file(other);
+    for (const std::string& store :
+         {dir.path().string(), std::string("/dev/null"), fifo.string(), good.string(), other}) {
+        for (const char* sub : {"add", "list"}) {
+            std::vector<std::string> command = {"history", sub};
+            if (std::string(sub) == "add")
+                command.push_back(good.string());
+            command.insert(command.end(), {"--db", store});
+            const auto r = perfgauge(command);
+            EXPECT_EQ(r.exit_code, 2) << sub << " " << store << "\n" << r.err;
+            EXPECT_NE(r.err.find(store), std::string::npos) << r.err;
+        }
+    }
+    EXPECT_EQ(read_file(other), before);
+    EXPECT_EQ(read_file(good), harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    EXPECT_FALSE(std::filesystem::exists("/dev/null-journal"));
+    EXPECT_FALSE(std::filesystem::exists("/dev/null-wal"));
+}
+
+// A password in the URI, as user:pass@ or ?password=, is never printed: not in perfgauge's words
+// and not in libpq's (which may quote the URI it could not use).
+TEST(HistoryCliInput, PasswordsAreRedactedInEveryMessage) {
+    for (const std::string uri : {"postgresql://me:s3cretpw@/x?host=/nonexistent&port=1",
+                                  "postgresql:///x?host=/nonexistent&port=1&password=s3cretpw",
+                                  "postgresql://me:s3cretpw@/x?host=/nonexistent&port=notaport",
+                                  "postgres://me:s3cretpw@/x?host=/nonexistent&bogus=1",
+                                  "postgresql://me:s3cretpw@[::1/x"}) {
+        const auto r = perfgauge({"history", "list", "--db", uri});
+        EXPECT_NE(r.exit_code, 0) << uri;
+        EXPECT_EQ(r.err.find("s3cretpw"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("***"), std::string::npos) << r.err;
+    }
+}
+
+// Every read command on a database that holds no perfgauge history: exit 2 saying so, and the
+// database left as it was (no table made).
+TEST(HistoryCliPostgreSQL, ReadCommandsLeaveAForeignDatabaseAsItWas) {
+    const std::string uri = shared_postgres().new_database();
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"list"}, {"show"}, {"check"}, {"export"}, {"compare", "--by", "machine"}}) {
+        std::vector<std::string> command = {"history"};
+        command.insert(command.end(), args.begin(), args.end());
+        command.insert(command.end(), {"--db", uri});
+        const auto r = perfgauge(command);
+        EXPECT_EQ(r.exit_code, 2) << args[0] << "\n" << r.err;
+        EXPECT_NE(r.err.find("no perfgauge history in postgresql://"), std::string::npos) << r.err;
+    }
+    PGconn* c = PQconnectdb(uri.c_str());
+    PGresult* tables = PQexec(c, "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'");
+    EXPECT_STREQ(PQgetvalue(tables, 0, 0), "0");
+    PQclear(tables);
+    PQfinish(c);
+}
+
+// list, show, check and export on a store its reader may not write (a 0444 file in a 0555
+// directory, read by another user): they work, and write nothing (no -wal, no -shm, same bytes).
+TEST(HistoryCliInput, ReadCommandsWorkOnAStoreTheyCannotWrite) {
+    TempDir dir;
+    const auto sub = dir.path() / "ro";
+    std::filesystem::create_directory(sub);
+    const std::string store = (sub / "h.db").string();
+    for (int run = 1; run <= 3; ++run) {
+        const auto file = dir.write(
+            "r.json", harness::render_run(synthetic_run(10), harness::OutputFormat::json));
+        ASSERT_EQ(perfgauge({"history", "add", file.string(), "--db", store, "--commit",
+                             "c" + std::to_string(run)})
+                      .exit_code,
+                  0);
+    }
+    const std::string before = read_file(store);
+    ASSERT_EQ(chmod(store.c_str(), 0444), 0);
+    ASSERT_EQ(chmod(sub.c_str(), 0555), 0);
+    ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
+    // As root, the reader is `nobody`: root would write through any permission.
+    std::vector<std::string> as_reader;
+    if (geteuid() == 0)
+        as_reader = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"list"}, {"show"}, {"check"}, {"export"}, {"export", "--format", "json"}}) {
+        auto command = as_reader;
+        command.push_back(PERFGAUGE_CLI_PATH);
+        command.push_back("history");
+        command.insert(command.end(), args.begin(), args.end());
+        command.insert(command.end(), {"--db", store});
+        const auto r = run_process(command);
+        EXPECT_EQ(r.exit_code, 0) << args[0] << "\n" << r.err;
+        EXPECT_NE(r.out.find("c3"), std::string::npos) << args[0] << "\n" << r.out;
+    }
+    EXPECT_EQ(read_file(store), before);
+    EXPECT_FALSE(std::filesystem::exists(store + "-wal"));
+    EXPECT_FALSE(std::filesystem::exists(store + "-shm"));
+    chmod(sub.c_str(), 0755);  // for TempDir to remove
 }
 
 TEST(HistoryCliPlot, DrawsTheSeriesWithItsChangePointMarked) {

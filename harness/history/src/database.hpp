@@ -25,7 +25,16 @@ class DatabaseError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// The file is no SQLite database (another file named by --db).
+class NotADatabase : public DatabaseError {
+    using DatabaseError::DatabaseError;
+};
+
 enum class Dialect { sqlite, postgresql };
+
+/// A reader's connection can write nothing (SQLite: SQLITE_OPEN_READONLY, so it works on a
+/// read-only file or directory; PostgreSQL: default_transaction_read_only); a writer's can.
+enum class Access { read, write };
 
 class Database {
   public:
@@ -38,6 +47,11 @@ class Database {
     /// A transaction that holds the write lock from its start, so that concurrent writers queue
     /// instead of failing at commit (SQLite: BEGIN IMMEDIATE; PostgreSQL: BEGIN).
     virtual void begin_write() = 0;
+    /// Whether the table exists (a reader must not create what it does not find).
+    virtual bool has_table(std::string_view name) = 0;
+    /// What a writer's connection does before its first write transaction, once the store is
+    /// known to be one this perfgauge may write (SQLite: the WAL journal).
+    virtual void prepare_for_writing() {}
     void commit() { script("COMMIT"); }
     void rollback() noexcept;
 };
@@ -62,10 +76,11 @@ class WriteTransaction {
     bool done_ = false;
 };
 
-/// A SQLite file, created (with its directory's parent existing) when missing.
-std::unique_ptr<Database> open_sqlite(const std::string& path);
-/// A PostgreSQL server by libpq connection URI (postgresql://...).
-std::unique_ptr<Database> open_postgresql(const std::string& uri);
+/// A SQLite file; a writer creates it (its directory existing) when missing.
+std::unique_ptr<Database> open_sqlite(const std::string& path, Access access);
+/// A PostgreSQL server by libpq connection URI (postgresql://...). Every message of the
+/// connection, libpq's own included, is said with its passwords redacted.
+std::unique_ptr<Database> open_postgresql(const std::string& uri, Access access);
 
 std::int64_t as_int(const Value& v);
 double as_double(const Value& v);  ///< NaN for NULL

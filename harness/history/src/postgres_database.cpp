@@ -4,16 +4,36 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "database.hpp"
+#include "perfgauge/harness/store_location.hpp"
 
 namespace perfgauge::harness::history_db {
 namespace {
 
 // PostgreSQL's built-in type OIDs (pg_type.dat); libpq exports no header with them.
 constexpr Oid kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700, kFloat8 = 701, kBytea = 17;
+
+// A password shorter than this is not searched for as plain text in messages (it would star
+// out pieces of ordinary words); its user:pass@ and password= forms are redacted all the same.
+constexpr std::size_t kShortestRedactedValue = 4;
+
+// The password the URI carries (its user:pass@, else its password= parameter), decoded as
+// libpq decodes it; empty when none.
+std::string password_of(const std::string& uri) {
+    PQconninfoOption* options = PQconninfoParse(uri.c_str(), nullptr);
+    if (!options)
+        return {};
+    std::string password;
+    for (const auto* o = options; o->keyword; ++o)
+        if (std::string_view(o->keyword) == "password" && o->val)
+            password = o->val;
+    PQconninfoFree(options);
+    return password;
+}
 
 struct ResultCloser {
     void operator()(PGresult* r) const noexcept { PQclear(r); }
@@ -22,16 +42,20 @@ using Result = std::unique_ptr<PGresult, ResultCloser>;
 
 class PostgresDatabase final : public Database {
   public:
-    explicit PostgresDatabase(const std::string& uri) : conn_(PQconnectdb(uri.c_str())) {
+    PostgresDatabase(const std::string& uri, Access access)
+        : uri_(uri), conn_(PQconnectdb(uri.c_str())) {
         if (!conn_)
             throw DatabaseError("PostgreSQL: out of memory connecting");
         if (PQstatus(conn_.get()) != CONNECTION_OK) {
-            throw DatabaseError(fmt::format("cannot connect to the history store {}: {}",
-                                            redacted(uri), PQerrorMessage(conn_.get())));
+            throw DatabaseError(fmt::format("cannot connect to the history store {}: {}", said(uri),
+                                            said(PQerrorMessage(conn_.get()))));
         }
         // Notices (e.g. "relation already exists, skipping") are not the user's business.
         PQsetNoticeProcessor(
             conn_.get(), [](void*, const char*) {}, nullptr);
+        // A reader's every transaction is read-only: the server refuses any write it might try.
+        if (access == Access::read)
+            script("SET default_transaction_read_only = on");
     }
 
     Dialect dialect() const override { return Dialect::postgresql; }
@@ -47,6 +71,10 @@ class PostgresDatabase final : public Database {
             } else if (const auto* d = std::get_if<double>(&v)) {
                 text[i] = fmt::format("{}", *d);  // shortest form that reads back exactly
             } else if (const auto* s = std::get_if<std::string>(&v)) {
+                // libpq sends a text up to its first NUL: refused, never cut (store_text.hpp
+                // escapes NULs before anything reaches here).
+                if (s->find('\0') != std::string::npos)
+                    throw DatabaseError("history store (PostgreSQL): a text with a NUL byte");
                 text[i] = *s;
             } else if (const auto* b = std::get_if<Blob>(&v)) {
                 values[i] = reinterpret_cast<const char*>(b->bytes.data());
@@ -79,6 +107,12 @@ class PostgresDatabase final : public Database {
         check(r.get(), sql);
     }
 
+    bool has_table(std::string_view name) override {
+        // to_regclass: NULL, not an error, when the name resolves to no table on search_path.
+        return !std::holds_alternative<std::monostate>(
+            query("SELECT to_regclass($1)::text", {std::string(name)}).at(0).at(0));
+    }
+
     void begin_write() override {
         script("BEGIN");
         // Any constant will do, as long as every perfgauge uses the same one.
@@ -90,16 +124,18 @@ class PostgresDatabase final : public Database {
         void operator()(PGconn* c) const noexcept { PQfinish(c); }
     };
 
-    static std::string redacted(const std::string& uri) {
-        // A password in the URI (user:secret@host) stays out of messages.
-        const auto scheme = uri.find("://");
-        const auto at = uri.find('@');
-        if (scheme == std::string::npos || at == std::string::npos)
-            return uri;
-        const auto colon = uri.find(':', scheme + 3);
-        if (colon == std::string::npos || colon > at)
-            return uri;
-        return uri.substr(0, colon) + ":***" + uri.substr(at);
+    // A text libpq or the server wrote, which may quote the URI, with its password redacted:
+    // by form (user:pass@, password=) and by value (libpq may quote it decoded, alone).
+    std::string said(const std::string& text) const {
+        std::string out = harness::redact_passwords(text);
+        while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
+            out.pop_back();  // libpq ends its messages with a newline
+        const std::string secret = password_of(uri_);
+        if (secret.size() < kShortestRedactedValue)
+            return out;
+        for (auto at = out.find(secret); at != std::string::npos; at = out.find(secret, at + 3))
+            out.replace(at, secret.size(), "***");
+        return out;
     }
 
     void check(const PGresult* r, std::string_view sql) const {
@@ -107,7 +143,7 @@ class PostgresDatabase final : public Database {
         if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
             throw DatabaseError(
                 fmt::format("history store (PostgreSQL): {} (in: {:.60})",
-                            r ? PQresultErrorMessage(r) : PQerrorMessage(conn_.get()), sql));
+                            said(r ? PQresultErrorMessage(r) : PQerrorMessage(conn_.get())), sql));
         }
     }
 
@@ -138,13 +174,14 @@ class PostgresDatabase final : public Database {
         }
     }
 
+    std::string uri_;
     std::unique_ptr<PGconn, Closer> conn_;
 };
 
 }  // namespace
 
-std::unique_ptr<Database> open_postgresql(const std::string& uri) {
-    return std::make_unique<PostgresDatabase>(uri);
+std::unique_ptr<Database> open_postgresql(const std::string& uri, Access access) {
+    return std::make_unique<PostgresDatabase>(uri, access);
 }
 
 }  // namespace perfgauge::harness::history_db

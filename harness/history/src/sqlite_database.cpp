@@ -1,6 +1,7 @@
 // The store in a SQLite file: WAL journal (readers never block the writer), a long busy
 // timeout and BEGIN IMMEDIATE, so that concurrent `history add`s queue for the write lock
-// instead of failing.
+// instead of failing. A reader opens it read-only and writes nothing, not even the journal
+// mode, so that it reads a file or directory it may not write.
 #include <sqlite3.h>
 
 #include <fmt/format.h>
@@ -20,17 +21,25 @@ using Statement = std::unique_ptr<sqlite3_stmt, StatementCloser>;
 
 class SqliteDatabase final : public Database {
   public:
-    explicit SqliteDatabase(const std::string& path) : path_(path) {
-        sqlite3* handle = nullptr;
-        const int rc = sqlite3_open_v2(path.c_str(), &handle,
-                                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
-        db_.reset(handle);
-        if (rc != SQLITE_OK) {
-            throw DatabaseError(fmt::format("cannot open the history store {}: {}", path,
-                                            handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc)));
+    SqliteDatabase(const std::string& path, Access access) : path_(path) {
+        if (access == Access::write) {
+            open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        } else {
+            open(path, SQLITE_OPEN_READONLY);
+            // A WAL store in a directory the reader cannot write has no -shm to share with
+            // writers (none is writing: one would have made it), so it is read as it is on disk.
+            if (!readable())
+                open(immutable_uri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
         }
-        sqlite3_busy_timeout(db_.get(), kBusyTimeoutMs);
-        script("PRAGMA journal_mode=WAL");
+        if (!readable()) {
+            if (sqlite3_errcode(db_.get()) == SQLITE_NOTADB)
+                throw NotADatabase(fmt::format(
+                    "{} is not a SQLite database (perfgauge history add creates a store; --db "
+                    "names another)",
+                    path_));
+            throw DatabaseError(
+                fmt::format("history store {}: {}", path_, sqlite3_errmsg(db_.get())));
+        }
     }
 
     Dialect dialect() const override { return Dialect::sqlite; }
@@ -77,10 +86,49 @@ class SqliteDatabase final : public Database {
 
     void begin_write() override { script("BEGIN IMMEDIATE"); }
 
+    bool has_table(std::string_view name) override {
+        return as_int(query("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
+                            {std::string(name)})
+                          .at(0)
+                          .at(0)) > 0;
+    }
+
+    // Readers never block the writer. Only a writer switches the journal: it writes the file.
+    void prepare_for_writing() override { script("PRAGMA journal_mode=WAL"); }
+
   private:
     struct Closer {
         void operator()(sqlite3* d) const noexcept { sqlite3_close(d); }
     };
+
+    void open(const std::string& name, int flags) {
+        sqlite3* handle = nullptr;
+        const int rc = sqlite3_open_v2(name.c_str(), &handle, flags, nullptr);
+        db_.reset(handle);
+        if (rc != SQLITE_OK)
+            throw DatabaseError(fmt::format("cannot open the history store {}: {}", path_,
+                                            handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc)));
+        sqlite3_busy_timeout(db_.get(), kBusyTimeoutMs);
+    }
+
+    // Whether the schema can be read: a file that is no SQLite database, or a WAL database whose
+    // -shm cannot be made, opens but fails at its first read.
+    bool readable() {
+        return sqlite3_exec(db_.get(), "SELECT COUNT(*) FROM sqlite_master", nullptr, nullptr,
+                            nullptr) == SQLITE_OK;
+    }
+
+    // file:PATH?immutable=1, the path's URI-special characters percent-encoded.
+    static std::string immutable_uri(const std::string& path) {
+        std::string uri = "file:";
+        for (const char c : path) {
+            if (c == '%' || c == '?' || c == '#')
+                uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+            else
+                uri += c;
+        }
+        return uri + "?immutable=1";
+    }
 
     void check(int rc, std::string_view sql) const {
         if (rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -95,11 +143,9 @@ class SqliteDatabase final : public Database {
         if (const auto* d = std::get_if<double>(&v))
             return sqlite3_bind_double(s, at, *d);
         if (const auto* t = std::get_if<std::string>(&v))
-            return sqlite3_bind_text(s, at, t->data(), static_cast<int>(t->size()),
-                                     SQLITE_TRANSIENT);
+            return sqlite3_bind_text64(s, at, t->data(), t->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
         if (const auto* b = std::get_if<Blob>(&v))
-            return sqlite3_bind_blob(s, at, b->bytes.data(), static_cast<int>(b->bytes.size()),
-                                     SQLITE_TRANSIENT);
+            return sqlite3_bind_blob64(s, at, b->bytes.data(), b->bytes.size(), SQLITE_TRANSIENT);
         return sqlite3_bind_null(s, at);
     }
 
@@ -127,8 +173,8 @@ class SqliteDatabase final : public Database {
 
 }  // namespace
 
-std::unique_ptr<Database> open_sqlite(const std::string& path) {
-    return std::make_unique<SqliteDatabase>(path);
+std::unique_ptr<Database> open_sqlite(const std::string& path, Access access) {
+    return std::make_unique<SqliteDatabase>(path, access);
 }
 
 }  // namespace perfgauge::harness::history_db

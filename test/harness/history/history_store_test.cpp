@@ -4,9 +4,11 @@
 #include "perfgauge/harness/regression_gate.hpp"
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <random>
@@ -19,6 +21,8 @@
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/sample_codec.hpp"
+#include "perfgauge/harness/store_location.hpp"
+#include "perfgauge/harness/store_text.hpp"
 #include "postgres_server.hpp"
 #include "synthetic_results.hpp"
 
@@ -26,6 +30,34 @@ namespace perfgauge::test {
 namespace {
 
 using harness::HistoryStore;
+using harness::StoreAccess;
+
+// One statement on the store behind HistoryStore's back, as another program would run it.
+void raw_sql(const std::string& location, const std::string& sql) {
+    if (location.starts_with("postgresql://")) {
+        PGconn* c = PQconnectdb(location.c_str());
+        PGresult* r = PQexec(c, sql.c_str());
+        const auto status = PQresultStatus(r);
+        const std::string why = PQerrorMessage(c);
+        PQclear(r);
+        PQfinish(c);
+        ASSERT_TRUE(status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) << sql << ": " << why;
+        return;
+    }
+    ASSERT_EQ(std::system(("sqlite3 '" + location + "' \"" + sql + "\"").c_str()), 0) << sql;
+}
+
+// The tables of a PostgreSQL database's public schema, comma-separated.
+std::string pg_tables(const std::string& uri) {
+    PGconn* c = PQconnectdb(uri.c_str());
+    PGresult* r = PQexec(c,
+                         "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables "
+                         "WHERE schemaname = 'public'");
+    std::string out = PQgetisnull(r, 0, 0) ? "" : PQgetvalue(r, 0, 0);
+    PQclear(r);
+    PQfinish(c);
+    return out;
+}
 
 enum class Engine { sqlite, postgresql };
 
@@ -140,6 +172,136 @@ TEST_P(HistoryStoreTest, ARunWithoutSamplesIsTheLastRunButNoPoint) {
     EXPECT_EQ(store->last_run_of({"no/such", harness::kTimeMetric, keys[0].machine_class}), 0);
 }
 
+// Bytes that are not UTF-8 (from argv: a commit, a label, a file name) and a NUL in a name
+// (JSON's \u0000) are stored as \xNN on both engines, and said; nothing is cut or refused.
+TEST_P(HistoryStoreTest, TextThatIsNotUtf8IsEscapedTheSameOnBothEngines) {
+    const auto store = HistoryStore::open(location());
+    auto result = synthetic_run(10);
+    result.benchmarks[0].name = std::string("nul\0name\xC3", 9);
+    std::vector<std::string> escaped;
+    store->add(result, {"r\x80.json", "c\xFF", {{"k", "v\xFE"}}}, &escaped);
+    EXPECT_EQ(escaped.size(), 4U);  // the commit, the source, the labels and the benchmark
+    const auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1U);
+    EXPECT_EQ(runs[0].commit, "c\\xFF");
+    EXPECT_EQ(runs[0].source, "r\\x80.json");
+    EXPECT_EQ(runs[0].labels, "k=v\\xFE");
+    const auto all = store->measurements();
+    ASSERT_EQ(all.size(), 1U);
+    EXPECT_EQ(all[0].benchmark, "nul\\x00name\\xC3");
+    EXPECT_EQ(all[0].samples, result.benchmarks[0].ns_per_item);
+    EXPECT_EQ(store->series_runs(store->series().at(0)).size(), 1U);
+}
+
+// A benchmark name of 100 kB: PostgreSQL's B-tree entries hold about 2.7 kB, so the store
+// indexes names by digest there; SQLite takes them as they are.
+TEST_P(HistoryStoreTest, KeepsABenchmarkNameOfAHundredKilobytes) {
+    const auto store = HistoryStore::open(location());
+    const std::string name(100'000, 'a');
+    store->add(synthetic_run(10, 0, 1, 25, "Test CPU 3000", name), {"a.json", "c1", {}});
+    store->add(synthetic_run(11, 0, 1, 25, "Test CPU 3000", name), {"b.json", "c2", {}});
+    const auto keys = store->series();
+    ASSERT_EQ(keys.size(), 1U);
+    EXPECT_EQ(keys[0].benchmark, name);
+    EXPECT_EQ(store->series_runs(keys[0]).size(), 2U);
+}
+
+TEST_P(HistoryStoreTest, AcceptancesAreKeptInOrderAndFindTheirCommit) {
+    const auto store = HistoryStore::open(location());
+    store->add(synthetic_run(10), {"a.json", "abc123", {}});
+    const auto second = store->add(synthetic_run(11), {"b.json", "abd456", {}});
+    store->add(synthetic_run(11), {"c.json", "abd456", {}});  // the same commit again
+    EXPECT_EQ(store->first_run_of_commit("abd").run_id, second);
+    EXPECT_EQ(store->first_run_of_commit("abd").commit, "abd456");
+    try {
+        store->first_run_of_commit("ab");
+        ADD_FAILURE() << "an ambiguous prefix was taken";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("abc123, abd456"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(store->first_run_of_commit("ffff"), std::invalid_argument);
+    EXPECT_THROW(store->first_run_of_commit(""), std::invalid_argument);
+    const auto id = store->accept({0, second, "abd456", "varint", "", "faster CPU", ""});
+    store->accept({0, second, "abd456", "", "instructions", "new compiler", ""});
+    const auto all = store->acceptances();
+    ASSERT_EQ(all.size(), 2U);
+    EXPECT_EQ(all[0].id, id);
+    EXPECT_EQ(all[0].run_id, second);
+    EXPECT_EQ(all[0].pattern, "varint");
+    EXPECT_EQ(all[0].metric, "");
+    EXPECT_EQ(all[0].reason, "faster CPU");
+    EXPECT_FALSE(all[0].added_at.empty());
+    EXPECT_EQ(all[1].metric, "instructions");
+    store->forget({second});  // an acceptance names a commit: it stays
+    EXPECT_EQ(store->acceptances().size(), 2U);
+}
+
+// A reader opens the store read-only: a database without perfgauge's tables is refused and
+// left as it was (no table created), on either engine.
+TEST_P(HistoryStoreTest, AReaderCreatesNothingWhereThereIsNoHistory) {
+    const std::string where = location();
+    if (GetParam() == Engine::sqlite) {
+        std::filesystem::create_directories(std::filesystem::path(where).parent_path());
+        raw_sql(where, "CREATE TABLE other (x INTEGER)");
+    }
+    const auto parsed = harness::parse_store_location(where);
+    try {
+        HistoryStore::open(parsed, StoreAccess::read);
+        ADD_FAILURE() << "a store without history was read";
+    } catch (const harness::StoreRefused& e) {
+        EXPECT_NE(std::string(e.what()).find("no perfgauge history in"), std::string::npos)
+            << e.what();
+    }
+    if (GetParam() == Engine::postgresql) {
+        EXPECT_EQ(pg_tables(where), "");
+    } else {
+        const auto before = read_file(where);
+        EXPECT_THROW(HistoryStore::open(parsed, StoreAccess::read), harness::StoreRefused);
+        EXPECT_EQ(read_file(where), before);
+    }
+}
+
+// A store of schema 1 (before acceptances) is read as it is by a reader, and migrated by the
+// next writer.
+TEST_P(HistoryStoreTest, AReaderReadsAnOlderSchemaWithoutMigratingIt) {
+    const std::string where = location();
+    HistoryStore::open(where)->add(synthetic_run(10), {"a.json", "c1", {}});
+    raw_sql(where, "DROP TABLE acceptances");
+    raw_sql(where, "DELETE FROM schema_version WHERE version > 1");
+    {
+        const auto reader =
+            HistoryStore::open(harness::parse_store_location(where), StoreAccess::read);
+        EXPECT_EQ(reader->schema_version(), 1);
+        EXPECT_EQ(reader->runs().size(), 1U);
+        EXPECT_TRUE(reader->acceptances().empty());
+        EXPECT_EQ(reader->schema_version(), 1);
+    }
+    EXPECT_EQ(HistoryStore::open(where)->schema_version(), harness::kHistorySchemaVersion);
+}
+
+// A later perfgauge's store: refused by readers and writers before anything is written.
+TEST_P(HistoryStoreTest, ANewerSchemaIsRefusedUntouchedByReadersAndWriters) {
+    const std::string where = location();
+    HistoryStore::open(where)->add(synthetic_run(10), {"a.json", "c1", {}});
+    raw_sql(where, "INSERT INTO schema_version VALUES (99, 'later')");
+    if (GetParam() == Engine::sqlite)
+        raw_sql(where, "PRAGMA journal_mode=DELETE");  // as a later perfgauge might leave it
+    const std::string before = GetParam() == Engine::sqlite ? read_file(where) : "";
+    for (const auto access : {StoreAccess::read, StoreAccess::write}) {
+        try {
+            HistoryStore::open(harness::parse_store_location(where), access);
+            ADD_FAILURE() << "a newer schema was opened";
+        } catch (const harness::StoreRefused& e) {
+            EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos)
+                << e.what();
+        }
+    }
+    if (GetParam() == Engine::sqlite) {
+        EXPECT_EQ(read_file(where), before);  // not even switched to WAL
+        EXPECT_FALSE(std::filesystem::exists(where + "-wal"));
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, HistoryStoreTest,
                          ::testing::Values(Engine::sqlite, Engine::postgresql),
                          [](const auto& info) {
@@ -156,6 +318,70 @@ TEST(HistoryStoreSqlite, ANewerSchemaIsRefusedNotDamaged) {
             ("sqlite3 " + path + " \"INSERT INTO schema_version VALUES (99, 'later')\"").c_str()),
         0);
     EXPECT_THROW(HistoryStore::open(path), std::runtime_error);
+}
+
+TEST(StoreLocation, ParsesTheAcceptedFormsOnce) {
+    using E = harness::StoreLocation::Engine;
+    EXPECT_EQ(harness::parse_store_location("h.db").engine, E::sqlite);
+    EXPECT_EQ(harness::parse_store_location("/a/b:c.db").engine, E::sqlite);
+    EXPECT_EQ(harness::parse_store_location("a:b.db").engine, E::sqlite);  // no "//"
+    EXPECT_EQ(harness::parse_store_location("postgresql:///perf?host=/run").engine, E::postgresql);
+    EXPECT_EQ(harness::parse_store_location("postgres://u@h/db").engine, E::postgresql);
+    EXPECT_EQ(harness::parse_store_location("postgres://u@h/db").target, "postgres://u@h/db");
+}
+
+TEST(StoreLocation, RefusesEveryOtherSchemeNamingTheAcceptedForms) {
+    for (const std::string bad :
+         {"", "mysql://u@h/db", "postgresql+psycopg://h/db", "HTTP://h/x", "POSTGRESQL://h/db",
+          "Postgres://h/db", "file:h.db", "file:///tmp/h.db", "sqlite:///h.db", "postgresql:h"}) {
+        try {
+            harness::parse_store_location(bad);
+            ADD_FAILURE() << bad << " was taken";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("postgresql://... or postgres://..."),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
+TEST(StoreLocation, RedactsPasswordsInEveryForm) {
+    using harness::redact_passwords;
+    EXPECT_EQ(redact_passwords("postgresql://me:s3cret@h/db"), "postgresql://me:***@h/db");
+    EXPECT_EQ(redact_passwords("mysql://me:s3cret@h:5/db?x=1"), "mysql://me:***@h:5/db?x=1");
+    EXPECT_EQ(redact_passwords("postgresql://h/db?password=s3cret&user=me"),
+              "postgresql://h/db?password=***&user=me");
+    EXPECT_EQ(redact_passwords("postgresql://h/db?user=me&PASSWORD=s3cret"),
+              "postgresql://h/db?user=me&PASSWORD=***");
+    EXPECT_EQ(redact_passwords("host=h password=s3cret user=me"), "host=h password=*** user=me");
+    EXPECT_EQ(redact_passwords("host=h password='s 3cret' user=me"), "host=h password=*** user=me");
+    EXPECT_EQ(redact_passwords("connect to \"postgresql://me:pw@h\" failed"),
+              "connect to \"postgresql://me:***@h\" failed");
+    EXPECT_EQ(redact_passwords("postgresql://me@h/db"), "postgresql://me@h/db");
+    EXPECT_EQ(redact_passwords("/home/me/a:b@c.db"), "/home/me/a:b@c.db");  // no scheme
+    try {
+        harness::parse_store_location("mysql://me:s3cret@h/db?password=other");
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()).find("s3cret"), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()).find("other"), std::string::npos) << e.what();
+    }
+}
+
+TEST(StoreText, EscapesWhatIsNotUtf8AndNulsOnly) {
+    using harness::store_text;
+    EXPECT_EQ(store_text("plain/name 1K"), "plain/name 1K");
+    EXPECT_EQ(store_text("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"),
+              "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");  // é, €, an emoji: kept
+    EXPECT_EQ(store_text(std::string("a\0b", 3)), "a\\x00b");
+    EXPECT_EQ(store_text("\xFF\xFE"), "\\xFF\\xFE");
+    EXPECT_EQ(store_text("\xC0\x80"), "\\xC0\\x80");                    // overlong NUL
+    EXPECT_EQ(store_text("\xED\xA0\x80"), "\\xED\\xA0\\x80");           // a surrogate
+    EXPECT_EQ(store_text("\xF4\x90\x80\x80"), "\\xF4\\x90\\x80\\x80");  // above U+10FFFF
+    EXPECT_EQ(store_text("\xE2\x82"), "\\xE2\\x82");                    // cut short
+    EXPECT_EQ(store_text("\xE2\x82x"), "\\xE2\\x82x");
+    EXPECT_EQ(store_text("back\\slash"), "back\\slash");  // kept as it is
+    EXPECT_FALSE(harness::needs_escaping("caf\xC3\xA9"));
+    EXPECT_TRUE(harness::needs_escaping(std::string("\0", 1)));
 }
 
 TEST(SampleCodec, RoundTripsEveryDoubleBitForBit) {

@@ -1,0 +1,73 @@
+// Where an accepted baseline starts in a series: the acceptances `history check` (issue 48)
+// and `history plot` read, matched on plain data, without a store.
+#include "history_common.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "cli_common.hpp"
+
+namespace perfgauge::cli {
+namespace {
+
+using harness::Acceptance;
+using harness::SeriesEntry;
+using harness::SeriesKey;
+
+std::vector<SeriesEntry> runs(const std::vector<std::int64_t>& ids) {
+    std::vector<SeriesEntry> out;
+    for (const auto id : ids) {
+        SeriesEntry e;
+        e.run_id = id;
+        out.push_back(e);
+    }
+    return out;
+}
+
+const SeriesKey kVarintTime{"varint/decode/1K", "time", "class"};
+
+TEST(AcceptanceApplies, ByPatternAndMetricEmptyMeaningEvery) {
+    EXPECT_TRUE(acceptance_applies({0, 1, "c", "", "", "r", ""}, kVarintTime));
+    EXPECT_TRUE(acceptance_applies({0, 1, "c", "varint", "time", "r", ""}, kVarintTime));
+    EXPECT_TRUE(acceptance_applies({0, 1, "c", "^varint/.*/1K$", "", "r", ""}, kVarintTime));
+    EXPECT_FALSE(acceptance_applies({0, 1, "c", "memcpy", "", "r", ""}, kVarintTime));
+    EXPECT_FALSE(acceptance_applies({0, 1, "c", "", "instructions", "r", ""}, kVarintTime));
+    // A pathological pattern on a long name answers (RE2: linear time).
+    const SeriesKey huge{std::string(100'000, 'a') + "b", "time", "class"};
+    EXPECT_TRUE(acceptance_applies({0, 1, "c", "(a|a)*b", "", "r", ""}, huge));
+}
+
+TEST(AcceptedFrom, TheFirstRunAtOrAfterTheLatestApplicableAcceptance) {
+    const auto entries = runs({2, 4, 6, 8, 10});
+    EXPECT_EQ(accepted_from({}, kVarintTime, entries), std::nullopt);
+    const Acceptance at6{1, 6, "c6", "", "", "r", ""};
+    EXPECT_EQ(accepted_from({at6}, kVarintTime, entries), 2U);
+    // Run 5 was forgotten (or kept no sample): the baseline starts at the next run, 6.
+    const Acceptance at5{2, 5, "c5", "", "", "r", ""};
+    EXPECT_EQ(accepted_from({at5}, kVarintTime, entries), 2U);
+    // The latest by run wins, whatever order they were recorded in.
+    const Acceptance at8{3, 8, "c8", "varint", "time", "r", ""};
+    EXPECT_EQ(accepted_from({at8, at6}, kVarintTime, entries), 3U);
+    // One that does not apply is ignored.
+    const Acceptance other{4, 10, "c10", "memcpy", "", "r", ""};
+    EXPECT_EQ(accepted_from({at6, other}, kVarintTime, entries), 2U);
+    // After the series' last run: no run of the series is accepted yet.
+    const Acceptance later{5, 11, "c11", "", "", "r", ""};
+    EXPECT_EQ(accepted_from({at6, later}, kVarintTime, entries), std::nullopt);
+}
+
+TEST(HistoryPattern, OneRe2PatternOrEveryName) {
+    EXPECT_TRUE(history_pattern({}).found_in("anything"));
+    EXPECT_TRUE(history_pattern({"^var"}).found_in("varint"));
+    EXPECT_THROW(history_pattern({"a", "b"}), UsageError);
+    try {
+        history_pattern({"("});
+        ADD_FAILURE() << "an invalid pattern was taken";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("REGEX '('"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace perfgauge::cli
