@@ -11,6 +11,7 @@
 #include "history_common.hpp"
 #include "perfgauge/harness/metric_policy.hpp"
 #include "perfgauge/harness/regression_gate.hpp"
+#include "perfgauge/harness/store_text.hpp"
 
 namespace perfgauge::cli {
 namespace {
@@ -46,11 +47,11 @@ std::vector<harness::SeriesKey> checked_series(harness::HistoryStore& store,
 
 // The first run of --since REV, by id: the window's start in every series.
 std::int64_t first_run_of(harness::HistoryStore& store, const std::string& commit) {
-    for (const auto& r : store.runs())  // in the order added
-        if (!commit.empty() && r.commit.starts_with(commit))
-            return r.id;
-    throw UsageError(fmt::format(
-        "--since {}: no stored run has that commit (perfgauge history list shows them)", commit));
+    try {
+        return store.first_run_of_commit(commit).run_id;
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("--since {}: {}", harness::store_text(commit), e.what()));
+    }
 }
 
 std::size_t index_from(const std::vector<harness::SeriesEntry>& entries, std::int64_t run) {
@@ -60,12 +61,34 @@ std::size_t index_from(const std::vector<harness::SeriesEntry>& entries, std::in
     return i;
 }
 
+// Where a series' judgment starts: its latest applicable acceptance, or --since's run, whichever
+// is later. An acceptance that applies but no run of the series follows yet leaves nothing to
+// judge (the accepted level has no run of its own yet).
+struct Baseline {
+    std::size_t first = 0;
+    const harness::Acceptance* accepted = nullptr;
+};
+
+Baseline baseline_of(const std::vector<harness::Acceptance>& acceptances,
+                     const harness::SeriesKey& key,
+                     const std::vector<harness::SeriesEntry>& entries, std::int64_t since) {
+    Baseline b{index_from(entries, since), nullptr};
+    for (const auto& a : acceptances)
+        if (acceptance_applies(a, key) && (!b.accepted || a.run_id > b.accepted->run_id))
+            b.accepted = &a;
+    if (b.accepted)
+        b.first =
+            std::max(b.first, accepted_from(acceptances, key, entries).value_or(entries.size()));
+    return b;
+}
+
 struct Judged {
     harness::SeriesKey key;
     std::vector<harness::SeriesEntry> entries;
     harness::MetricPolicy policy;
     harness::GateOptions options;
     GateVerdict verdict;
+    const harness::Acceptance* accepted = nullptr;
 };
 
 std::string interval(const GateVerdict& v) {
@@ -131,6 +154,7 @@ int history_check(const std::vector<std::string>& args) {
     auto store = open_store(request->store);
     const auto keys = checked_series(*store, *request);
     const std::int64_t since = request->since ? first_run_of(*store, *request->since) : 0;
+    const auto acceptances = store->acceptances();
     std::vector<Judged> judged;
     std::string out;
     std::size_t unmeasured = 0;
@@ -165,12 +189,18 @@ int history_check(const std::vector<std::string>& args) {
         options.worse = j.policy.worse;
         options.min_change = request->min_change.value_or(j.policy.min_change);
         const auto pts = points(j.entries);
-        j.verdict = harness::judge_series(pts, index_from(j.entries, since), options);
+        const Baseline baseline = baseline_of(acceptances, j.key, j.entries, since);
+        j.accepted = baseline.accepted;
+        j.verdict = harness::judge_series(pts, baseline.first, options);
         regressions += j.verdict.kind == Kind::regression;
         pending += j.verdict.kind == Kind::pending;
         below += request->min_change && j.verdict.detectable > *request->min_change;
-        out += fmt::format("{} [{}] on {}: {}\n", j.key.benchmark, j.key.metric,
-                           j.key.machine_class.substr(0, 8), verdict_text(j));
+        out += fmt::format("{} [{}] on {}: {}{}\n", j.key.benchmark, j.key.metric,
+                           j.key.machine_class.substr(0, 8), verdict_text(j),
+                           j.accepted
+                               ? fmt::format(" [baseline accepted at {}: {}]",
+                                             short_commit(j.accepted->commit), j.accepted->reason)
+                               : "");
     }
     if (below) {
         out += fmt::format(

@@ -126,6 +126,15 @@ TEST_P(HistoryCli, CheckFlagsATenPercentSlowdownFromRunSevenAndKeepsFlaggingIt) 
     EXPECT_EQ(shown.out.find("<- change"), shown.out.find("<- change", at)) << shown.out;
     const auto since = perfgauge({"history", "check", "--since", "commit7", "--db", store});
     EXPECT_EQ(since.exit_code, 0) << since.out;  // runs 7-12 alone: one level
+    // Accepted, the slower level is the baseline: the gate passes, and says why.
+    const auto accepted = perfgauge({"history", "accept", "commit7", "--reason",
+                                     "the safer decoder costs 10%", "--db", store});
+    ASSERT_EQ(accepted.exit_code, 0) << accepted.err;
+    const auto after = perfgauge({"history", "check", "--db", store});
+    EXPECT_EQ(after.exit_code, 0) << after.out;
+    EXPECT_NE(after.out.find("[baseline accepted at commit7: the safer decoder costs 10%]"),
+              std::string::npos)
+        << after.out;
 }
 
 // A slowdown at run 7, then a run that kept no clean sample (every one disturbed, as at a load
