@@ -171,8 +171,10 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         return compare_samples(std::move(metric), is_time, xs, ys, options, method);
     };
     out.metrics.push_back(compare("time", true, b.ns_per_item, c.ns_per_item));
-    // A command's CPU time (user+system) tells work from waiting, which wall time mixes.
-    if (rb.kind == ResultKind::stat && !b.cpu_ns_per_item.empty() &&
+    // A command's CPU time (user+system) tells work from waiting, which wall time mixes; a
+    // Google Benchmark file's cpu_time likewise (its compare.py reports Time and CPU). A run
+    // result's CPU time is its samples' health check, not a second measurement of the work.
+    if (rb.kind != ResultKind::run && !b.cpu_ns_per_item.empty() &&
         b.cpu_ns_per_item.size() == b.ns_per_item.size() &&
         c.cpu_ns_per_item.size() == c.ns_per_item.size())
         out.metrics.push_back(compare("cpu-time", true, b.cpu_ns_per_item, c.cpu_ns_per_item));
