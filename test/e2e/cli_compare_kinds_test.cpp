@@ -168,13 +168,17 @@ TEST(CliCompareKinds, TwoGoogleBenchmarkFilesWithNaN) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("varint/branchy/log-uniform/one-shot"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("time/iteration"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("cpu-time/iteration"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("ALIGNMENT-FAULTS/iteration [user]"), std::string::npos) << r.out;
     const auto j =
         nlohmann::json::parse(perfgauge({"compare", f.gb1, f.gb2, "--format", "json"}).out);
     ASSERT_EQ(j["benchmarks"].size(), 1u);
     // The 5 repetitions are the samples; mean, median, stddev and cv are not.
     EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["baseline_samples"], 5);
-    EXPECT_EQ(j["benchmarks"][0]["metrics"][1]["metric"], "ALIGNMENT-FAULTS");
+    // Real time, then Google Benchmark's CPU time beside it (as its compare.py reports both).
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][1]["metric"], "cpu_ns_per_iteration");
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][1]["baseline_samples"], 5);
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][2]["metric"], "ALIGNMENT-FAULTS");
 }
 
 TEST(CliCompareKinds, MixingKindsIsRefusedWithTheReason) {

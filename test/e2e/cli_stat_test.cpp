@@ -118,6 +118,30 @@ TEST(CliStat, AgreesWithPerfStat) {
     EXPECT_LT(ours_task_clock, 2.0 * perf_task_clock);
 }
 
+TEST(CliStat, JsonCarriesTheMachineSoHistoryFilesItWithoutALabel) {
+    // A stat result records the machine as a run result does (CPU, host, kernel, ...): history
+    // add takes it without --label machine=, filed under that CPU, like a run result.
+    TempDir dir;
+    const auto file = (dir.path() / "stat.json").string();
+    const auto r = perfgauge({"stat", "-e", "task-clock", "-r", "2", "--format", "json", "-o", file,
+                              "--", kStatWorkload, "touch", "10"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(read_file(file));
+    ASSERT_TRUE(j.contains("system")) << j.dump(2);
+    EXPECT_FALSE(j["system"]["host_name"].get<std::string>().empty()) << j["system"];
+    EXPECT_FALSE(j["system"]["kernel"].get<std::string>().empty()) << j["system"];
+    EXPECT_GT(j["system"]["num_cpus"].get<unsigned>(), 0u) << j["system"];
+    const bool cpu_known = !j["system"]["cpu"].get<std::string>().empty() ||
+                           !j["system"]["vendor"].get<std::string>().empty();
+    EXPECT_TRUE(cpu_known) << j["system"];
+    const auto store = (dir.path() / "history.db").string();
+    const auto added = perfgauge({"history", "add", file, "--db", store});
+    EXPECT_EQ(added.exit_code, 0) << added.err;
+    const auto runs = perfgauge({"history", "list", "--db", store});
+    EXPECT_EQ(runs.exit_code, 0) << runs.err;
+    EXPECT_EQ(runs.out.find("unknown CPU"), std::string::npos) << runs.out << runs.err;
+}
+
 TEST(CliStat, ExitStatusIsTheCommands) {
     EXPECT_EQ(perfgauge({"stat", "-e", "task-clock", "--", kStatWorkload, "exit", "3"}).exit_code,
               3);

@@ -294,6 +294,8 @@ StatResult run_stat(const StatOptions& options, const pmu::EventResolver& /*reso
 StatResult run_stat(const StatOptions& options) {
     const auto& groups = options.events.groups();
     StatResult result = empty_result(options, options.command);
+    // The machine, as a run result records it: a history files the result under it.
+    result.system = collect_system_info();
     for (int rep = 0; rep < options.repetitions; ++rep) {
         const RunOutcome outcome = run_once(options, groups, options.command, result);
         if (outcome == RunOutcome::interrupted || outcome == RunOutcome::not_run)
@@ -350,8 +352,11 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options) {
     result.rounds_planned = options.stat.repetitions;
     result.warmup = options.warmup;
     result.prepare = options.prepare;
-    for (const auto& command : options.commands)
+    const SystemInfo system = collect_system_info();  // one machine runs every command
+    for (const auto& command : options.commands) {
         result.commands.push_back(empty_result(options.stat, command));
+        result.commands.back().system = system;
+    }
 
     // Warmups count nothing worth showing: -v describes the counters of the first counted run.
     StatOptions warmup_options = options.stat;

@@ -221,14 +221,16 @@ TEST(Compare, MachineDriftBetweenRunsWidensTheTimeInterval) {
     ASSERT_TRUE(c.machine_drift);
     EXPECT_DOUBLE_EQ(*c.machine_drift, 0);
     const double low_when_steady = c.benchmarks[0].metrics[0].ci_low;
-    // ...but not when the machine itself ran 10% faster in the contender's run: the interval
-    // widens by 10% of the baseline on both sides, so -8% is inconclusive (not "equivalent
-    // within ±10%", which a real change of 8% is not).
+    // ...but not when the machine itself ran 10% faster in the contender's run: the interval's
+    // ratios are divided and multiplied by the machine's factor (1 / 0.9) on both sides, so -8%
+    // is inconclusive (not "equivalent within ±10%", which a real change of 8% is not), and no
+    // bound reaches -100% however far the machine moved.
     contender.machine_probe_ns = 3960;
     c = compare_results(base, contender, CompareOptions{});
     EXPECT_EQ(c.benchmarks[0].metrics[0].verdict, Verdict::inconclusive);
+    const double base_median = c.benchmarks[0].metrics[0].baseline_median;
     EXPECT_NEAR(c.benchmarks[0].metrics[0].ci_low,
-                low_when_steady - 0.1 * c.benchmarks[0].metrics[0].baseline_median, 1e-9);
+                base_median * ((1 + low_when_steady / base_median) * 0.9 - 1), 1e-9);
     EXPECT_LT(c.benchmarks[0].metrics[0].threshold, 0.02 * 8) << "the threshold is not raised";
     EXPECT_EQ(c.benchmarks[0].metrics[1].verdict, Verdict::equivalent) << "counts do not drift";
     const auto note = std::find_if(c.notes.begin(), c.notes.end(), [](const auto& n) {

@@ -269,14 +269,55 @@ TEST(CompareKinds, GoogleBenchmarkCountersAreComparedAsReported) {
     three.min_samples = 3;
     const Comparison c = compare_results(a, b, three);
     ASSERT_EQ(c.benchmarks.size(), 1u);
-    ASSERT_EQ(c.benchmarks[0].metrics.size(), 2u);
-    const auto& faults = c.benchmarks[0].metrics[1];
+    ASSERT_EQ(c.benchmarks[0].metrics.size(), 3u) << "time, cpu-time, PAGE-FAULTS";
+    const auto& faults = c.benchmarks[0].metrics[2];
     EXPECT_EQ(faults.per, "iteration");
     EXPECT_EQ(faults.source, EventSource::reported);
     EXPECT_EQ(faults.method, Method::deterministic);
     EXPECT_EQ(faults.verdict, Verdict::higher);
     EXPECT_NE(render_comparison(c, OutputFormat::table).find("PAGE-FAULTS/iteration [user]"),
               std::string::npos);
+}
+
+TEST(CompareKinds, GoogleBenchmarkCpuTimeIsComparedBesideRealTime) {
+    // Google Benchmark records real_time and cpu_time per repetition (its compare.py reports
+    // both): real time stays `time`, cpu_time is a row of its own, in every format.
+    const RunResult a = parse_result_json(kGbench, "gb1.json");
+    ASSERT_EQ(a.benchmarks[0].cpu_ns_per_item, (std::vector<double>{1400, 1500, 1600}));
+    std::string text = kGbench;
+    for (const char* cpu : {"\"cpu_time\": 1.4,", "\"cpu_time\": 1.5,", "\"cpu_time\": 1.6,"}) {
+        const auto at = text.find(cpu);
+        ASSERT_NE(at, std::string::npos);
+        text.replace(at, std::string(cpu).size(), "\"cpu_time\": 3.0,");
+    }
+    const RunResult b = parse_result_json(text, "gb2.json");
+    CompareOptions three;
+    three.min_samples = 3;
+    const Comparison c = compare_results(a, b, three);
+    ASSERT_GE(c.benchmarks[0].metrics.size(), 2u);
+    const auto& wall = c.benchmarks[0].metrics[0];
+    const auto& cpu = c.benchmarks[0].metrics[1];
+    EXPECT_EQ(wall.metric, "time");
+    EXPECT_NEAR(wall.ratio, 1, 1e-12) << "real time did not change";
+    EXPECT_EQ(cpu.metric, "cpu-time");
+    EXPECT_TRUE(cpu.is_time);
+    EXPECT_NEAR(cpu.baseline_median, 1500, 1e-9);
+    EXPECT_NEAR(cpu.contender_median, 3000, 1e-9);
+    const std::string table = render_comparison(c, OutputFormat::table);
+    EXPECT_NE(table.find("cpu-time/iteration"), std::string::npos) << table;
+    const auto j = nlohmann::json::parse(render_comparison(c, OutputFormat::json));
+    EXPECT_EQ(j["benchmarks"][0]["metrics"][1]["metric"], "cpu_ns_per_iteration");
+    EXPECT_NE(render_comparison(c, OutputFormat::csv).find(",cpu_ns_per_iteration,"),
+              std::string::npos);
+    // A file without cpu_time (hand-written, or an old one) has no such row.
+    std::string no_cpu = kGbench;
+    for (std::size_t at; (at = no_cpu.find("\"cpu_time\"")) != std::string::npos;)
+        no_cpu.replace(at, 10, "\"cpu_tim_\"");
+    const RunResult plain = parse_result_json(no_cpu, "gb3.json");
+    EXPECT_TRUE(plain.benchmarks[0].cpu_ns_per_item.empty());
+    const Comparison p = compare_results(plain, plain, three);
+    for (const auto& m : p.benchmarks[0].metrics)
+        EXPECT_NE(m.metric, "cpu-time");
 }
 
 TEST(CompareKinds, ResultsOfDifferentKindsAreNotCompared) {

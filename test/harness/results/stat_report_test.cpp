@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/statistics.hpp"
 
 namespace perfgauge::harness {
@@ -99,6 +100,51 @@ TEST(StatReport, JsonCarriesTheSameFacts) {
     EXPECT_TRUE(j["events"][5]["value"].is_null());
     EXPECT_EQ(j["events"][5]["fix"], "get one");
     EXPECT_FALSE(j["derived"].empty());
+}
+
+TEST(StatReport, JsonRecordsTheMachineAsARunResultDoes) {
+    // CPU, host and the facts a history's fingerprint reads, written and read back into the
+    // result model, so that a stat result is filed under its machine.
+    StatResult r = sample_result();
+    r.system.host_name = "build-7";
+    r.system.cpu.vendor = "AuthenticAMD";
+    r.system.cpu.model_name = "AMD EPYC 9R14";
+    r.system.cpu.family = 25;
+    r.system.cpu.model = 17;
+    r.system.cpu.microcode = "0xa101148";
+    r.system.cpu.cores = 2;
+    r.system.cpu.logical_cpus = 2;
+    r.system.kernel = "6.1.0-28-amd64";
+    r.system.governor = "performance";
+    r.system.hypervisor = "KVMKVMKVM";
+    r.system.mitigations = {{"spectre_v2", "Mitigation: Retpolines"}};
+    r.system.caches = {{1, "Data", 32768, 64, 2, 8}, {3, "Unified", 33554432, 64, 2, 16}};
+    const std::string text = render_stat(r, OutputFormat::json);
+    const auto j = nlohmann::json::parse(text);
+    EXPECT_EQ(j["system"]["cpu"], "AMD EPYC 9R14");
+    EXPECT_EQ(j["system"]["host_name"], "build-7");
+    EXPECT_EQ(j["system"]["caches"].size(), 2u);
+    const RunResult back = parse_result_json(text, "stat.json");
+    EXPECT_EQ(back.kind, ResultKind::stat);
+    EXPECT_EQ(back.system.host_name, "build-7");
+    EXPECT_EQ(back.system.cpu.vendor, "AuthenticAMD");
+    EXPECT_EQ(back.system.cpu.model_name, "AMD EPYC 9R14");
+    EXPECT_EQ(back.system.cpu.family, 25u);
+    EXPECT_EQ(back.system.cpu.model, 17u);
+    EXPECT_EQ(back.system.cpu.microcode, "0xa101148");
+    EXPECT_EQ(back.system.cpu.cores, 2u);
+    EXPECT_EQ(back.system.cpu.logical_cpus, 2u);
+    EXPECT_EQ(back.system.kernel, "6.1.0-28-amd64");
+    EXPECT_EQ(back.system.governor, "performance");
+    EXPECT_EQ(back.system.hypervisor, "KVMKVMKVM");
+    EXPECT_EQ(back.system.mitigations, r.system.mitigations);
+    ASSERT_EQ(back.system.caches.size(), 2u);
+    EXPECT_EQ(back.system.caches[1].size_bytes, 33554432u);
+    EXPECT_EQ(back.system.caches[1].shared_by, 2u);
+    // A file of an older version has none: read as unknown, not refused.
+    auto old = j;
+    old.erase("system");
+    EXPECT_TRUE(parse_result_json(old.dump(), "old.json").system.host_name.empty());
 }
 
 TEST(StatReport, TableShowsRunningFractionSpreadAndReasons) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -16,17 +17,38 @@ namespace perfgauge::harness {
 
 namespace {
 
-// The verdict the interval supports against the threshold.
-// A change of paired values and its interval, in the metric's unit: log ratios go back on the
-// baseline's median, base * (ratio - 1), so that the verdict asks whether the ratio clears
-// 1 +- min_change; differences already are in it.
-void to_metric_unit(const PairChanges& changes, double base, double& shift, Interval& ci) {
-    if (!changes.logarithmic)
-        return;
-    const auto back = [base](double log_ratio) { return base * (std::exp(log_ratio) - 1); };
+// A change on the log-ratio scale and its interval, in the metric's unit: back on the baseline's
+// median, base * (ratio - 1), so that the verdict asks whether the ratio clears 1 +- min_change
+// (and a ratio, never below 0, never reads below -100%).
+void log_to_metric_unit(double base, double& shift, Interval& ci) {
+    const auto back = [base](double log_ratio) { return base * std::expm1(log_ratio); };
     shift = back(shift);
     ci.low = back(ci.low);
     ci.high = back(ci.high);
+}
+
+// A change of paired values and its interval, in the metric's unit: log ratios as above;
+// differences already are in it.
+void to_metric_unit(const PairChanges& changes, double base, double& shift, Interval& ci) {
+    if (changes.logarithmic)
+        log_to_metric_unit(base, shift, ci);
+}
+
+bool all_positive(std::span<const double> x) {
+    return !x.empty() &&
+           std::all_of(x.begin(), x.end(), [](double v) { return v > 0 && std::isfinite(v); });
+}
+
+bool all_non_negative(std::span<const double> x) {
+    return std::all_of(x.begin(), x.end(), [](double v) { return v >= 0; });
+}
+
+// An interval on differences of values that cannot be negative: the contender's median is at
+// least 0, so a change below -100% of the baseline's median is impossible and is cut off (the
+// true change, inside the interval, is inside what is left).
+void bound_below(MetricComparison& m) {
+    if (!m.ratio_scale && m.non_negative && m.baseline_median > 0)
+        m.ci_low = std::max(m.ci_low, -m.baseline_median);
 }
 
 void decide(MetricComparison& m) {
@@ -96,6 +118,25 @@ std::vector<std::pair<std::size_t, std::size_t>> same_rounds(const BenchmarkResu
     return pairs;
 }
 
+// Widens `m`'s interval by the machine's drift, `log_drift` = |log(probe ratio)|: the code's
+// ratio is the one measured divided by the machine's, which the probes put within a factor of
+// exp(log_drift) either way. On the ratio scale the interval's ratios are divided and multiplied
+// by that factor (never reaching 0); on differences it widens by the same share of the
+// baseline's median on both ends, cut at -100% for values that cannot be negative.
+void widen_by_drift(MetricComparison& m, double log_drift) {
+    const double base = m.baseline_median;
+    if (m.ratio_scale && base > 0) {
+        m.ci_low = base * ((1 + m.ci_low / base) * std::exp(-log_drift) - 1);
+        m.ci_high = base * ((1 + m.ci_high / base) * std::exp(log_drift) - 1);
+    } else {
+        const double widen = std::expm1(log_drift) * std::fabs(base);
+        m.ci_low -= widen;
+        m.ci_high += widen;
+        bound_below(m);
+    }
+    decide(m);
+}
+
 BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResult& b,
                                        const RunResult& rc, const BenchmarkResult& c,
                                        std::string name, const CompareOptions& options,
@@ -130,8 +171,10 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
         return compare_samples(std::move(metric), is_time, xs, ys, options, method);
     };
     out.metrics.push_back(compare("time", true, b.ns_per_item, c.ns_per_item));
-    // A command's CPU time (user+system) tells work from waiting, which wall time mixes.
-    if (rb.kind == ResultKind::stat && !b.cpu_ns_per_item.empty() &&
+    // A command's CPU time (user+system) tells work from waiting, which wall time mixes; a
+    // Google Benchmark file's cpu_time likewise (its compare.py reports Time and CPU). A run
+    // result's CPU time is its samples' health check, not a second measurement of the work.
+    if (rb.kind != ResultKind::run && !b.cpu_ns_per_item.empty() &&
         b.cpu_ns_per_item.size() == b.ns_per_item.size() &&
         c.cpu_ns_per_item.size() == c.ns_per_item.size())
         out.metrics.push_back(compare("cpu-time", true, b.cpu_ns_per_item, c.cpu_ns_per_item));
@@ -155,12 +198,8 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     // runs cancel it pair by pair; a metric that could not be paired is widened like any other.
     for (auto& m : out.metrics) {
         if (time_drift > 0 && m.verdict != Verdict::too_few_samples &&
-            m.method != Method::paired_runs && (m.is_time || is_clock_event(m.metric))) {
-            const double widen = time_drift * std::fabs(m.baseline_median);
-            m.ci_low -= widen;
-            m.ci_high += widen;
-            decide(m);
-        }
+            m.method != Method::paired_runs && (m.is_time || is_clock_event(m.metric)))
+            widen_by_drift(m, time_drift);
     }
     return out;
 }
@@ -259,6 +298,26 @@ const char* method_name(Method method) {
             return "paired-runs";
     }
     return "?";
+}
+
+const char* ratio_of(const MetricComparison& m) {
+    switch (m.method) {
+        case Method::paired:
+            return "rounds";
+        case Method::paired_runs:
+            return "runs";
+        default:
+            return "medians";
+    }
+}
+
+bool medians_disagree(const MetricComparison& m) {
+    if (std::string_view(ratio_of(m)) == "medians" || !(m.baseline_median > 0) ||
+        m.verdict == Verdict::too_few_samples)
+        return false;
+    const double medians = m.contender_median / m.baseline_median;
+    return medians < 1 + m.ci_low / m.baseline_median ||
+           medians > 1 + m.ci_high / m.baseline_median;
 }
 
 std::size_t min_sign_test_pairs(double confidence) {
@@ -368,18 +427,28 @@ Interval independent_interval(MetricComparison& m, const std::vector<double>& ba
     // Two runs: the Hodges-Lehmann shift and its Moses interval, which treats every
     // sample as an independent draw; a run's neighbouring samples share the machine's
     // state, so the interval also spans batch means over blocks of consecutive samples.
+    // Taken on the logarithms when every value is positive (the ratio scale: a host's
+    // speed scales times, and no ratio reaches 0, so the interval mapped back never
+    // reaches -100% however wide the blocks' spread makes it); on the values otherwise.
     m.method = Method::independent;
-    m.shift = hodges_lehmann_shift(baseline, contender);
-    ci = shift_interval(baseline, contender, confidence);
+    m.ratio_scale = all_positive(baseline) && all_positive(contender);
+    const auto on_scale = [&](const std::vector<double>& values) {
+        std::vector<double> out = values;
+        if (m.ratio_scale)
+            std::transform(out.begin(), out.end(), out.begin(),
+                           [](double v) { return std::log(v); });
+        return out;
+    };
+    const std::vector<double> xb = on_scale(baseline), xc = on_scale(contender);
+    m.shift = hodges_lehmann_shift(xb, xc);
+    ci = shift_interval(xb, xc, confidence);
     const auto side_blocks = [&](const std::vector<double>& values,
                                  std::span<const std::size_t> block) {
         return blocks != nullptr && block.size() == values.size() ? block_means(values, block)
                                                                   : std::nullopt;
     };
-    const auto bb =
-        side_blocks(baseline, blocks ? blocks->baseline : std::span<const std::size_t>{});
-    const auto cb =
-        side_blocks(contender, blocks ? blocks->contender : std::span<const std::size_t>{});
+    const auto bb = side_blocks(xb, blocks ? blocks->baseline : std::span<const std::size_t>{});
+    const auto cb = side_blocks(xc, blocks ? blocks->contender : std::span<const std::size_t>{});
     if (bb && cb) {
         const Interval batch = block_shift_interval(*bb, *cb, confidence);
         ci.low = std::min(ci.low, batch.low);
@@ -391,6 +460,8 @@ Interval independent_interval(MetricComparison& m, const std::vector<double>& ba
     const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
     ci.low -= run_to_run;
     ci.high += run_to_run;
+    if (m.ratio_scale)
+        log_to_metric_unit(m.baseline_median, m.shift, ci);
     m.baseline_blocks = bb ? bb->blocks : 0;
     m.contender_blocks = cb ? cb->blocks : 0;
     // A side too short for two blocks cannot show drift: its own spread is the least
@@ -445,6 +516,10 @@ bool compare_by_test(MetricComparison& m, const std::vector<double>& baseline,
     m.ci_low = ci.low;
     m.ci_high = ci.high;
     m.confidence = ci.confidence;
+    if (m.method != Method::independent)
+        m.ratio_scale = m.log_ratio_pairs;
+    m.non_negative = all_non_negative(baseline) && all_non_negative(contender);
+    bound_below(m);
     return true;
 }
 
@@ -484,7 +559,8 @@ namespace {
 // probes (the same work in both runs) - the fastest dependent chain, and the median of the
 // copies that share a core's bandwidth with a busy sibling thread - whichever moved more. The
 // interval of every time widens by it (0 within --min-change; with paired runs only the times
-// that could not be paired). Records the drift in `c` and says what it found in `notes`.
+// that could not be paired). Records the drift in `c` and says what it found in `notes`;
+// returns |log(1 + drift)| (0: no widening), the factor widen_by_drift applies.
 double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c,
                      bool paired_runs, std::vector<std::string>& notes) {
     const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
@@ -521,7 +597,7 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
             paired_runs ? ""
                         : "; to see a smaller change, measure the two builds in turn "
                           "(perfgauge run --against OTHER), whose pairs cancel it"));
-        return std::fabs(drift);
+        return std::fabs(std::log1p(drift));  // a factor: widen_by_drift
     }
     return 0;  // within what the probes themselves wander
 }

@@ -46,6 +46,7 @@ RunResult stat_as_run_result(const std::vector<StatResult>& commands,
     if (commands.empty())
         return r;
     r.date = commands.front().date;
+    r.system = commands.front().system;  // the commands of a side by side ran on one machine
     for (const auto& e : commands.front().events)
         r.events.push_back(e);  // the column; samples are per benchmark below
     for (std::size_t c = 0; c < commands.size(); ++c) {

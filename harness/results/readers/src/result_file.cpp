@@ -157,6 +157,59 @@ EventColumn read_event(const json& e, const std::vector<std::string>& unsupporte
     return c;
 }
 
+}  // namespace
+
+void read_system_facts(const json& facts, SystemInfo& s) {
+    s.cpu.model_name = get_or<std::string>(facts, "cpu", "");
+    s.cpu.vendor = get_or<std::string>(facts, "vendor", "");
+    s.cpu.family = get_or<unsigned>(facts, "family", 0);
+    s.cpu.model = get_or<unsigned>(facts, "model", 0);
+    s.cpu.bmi2 = get_or<bool>(facts, "bmi2", false);
+    s.cpu.stepping = get_or<unsigned>(facts, "stepping", 0);
+    s.cpu.microcode = get_or<std::string>(facts, "microcode", "");
+    s.cpu.cores = get_or<unsigned>(facts, "cores", 0);
+    s.hypervisor = get_or<std::string>(facts, "hypervisor", "");
+    if (const auto m = facts.find("mitigations"); m != facts.end() && m->is_object()) {
+        for (const auto& [name, status] : m->items())
+            s.mitigations.emplace_back(name, status.get<std::string>());
+    }
+    if (const auto g = facts.find("governor"); g != facts.end() && g->is_string())
+        s.governor = g->get<std::string>();
+    if (const auto b = facts.find("boost"); b != facts.end() && b->is_boolean())
+        s.boost = b->get<bool>();
+    if (const auto smt = facts.find("smt_active"); smt != facts.end() && smt->is_boolean())
+        s.smt_active = smt->get<bool>();
+    s.clocksource = get_or<std::string>(facts, "clocksource", "");
+    s.kernel = get_or<std::string>(facts, "kernel", "");
+    if (const auto paranoid = facts.find("perf_event_paranoid");
+        paranoid != facts.end() && !paranoid->is_null())
+        s.perf_event_paranoid = paranoid->get<int>();
+    s.hardware_pmu = get_or<bool>(facts, "hardware_pmu", false);
+    if (const auto gaps = facts.find("cpu_gaps"); gaps != facts.end() && gaps->is_object()) {
+        CpuGaps g;
+        g.window_ns = get_or<double>(*gaps, "window_ns", 0);
+        g.threshold_ns = get_or<double>(*gaps, "threshold_ns", 0);
+        g.count = get_or<std::size_t>(*gaps, "count", 0);
+        g.lost_share = get_or<double>(*gaps, "lost_share", 0);
+        g.typical_gap_ns = get_or<double>(*gaps, "typical_gap_ns", 0);
+        g.typical_period_ns = get_or<double>(*gaps, "typical_period_ns", 0);
+        s.cpu_gaps = g;
+    }
+}
+
+void read_host_facts(const json& context, SystemInfo& s) {
+    s.host_name = get_or<std::string>(context, "host_name", "");
+    s.cpu.logical_cpus = get_or<unsigned>(context, "num_cpus", 0);
+    const json caches = get_or<json>(context, "caches", json::array());
+    for (const auto& c : caches) {
+        s.caches.push_back({get_or<int>(c, "level", 0), get_or<std::string>(c, "type", ""),
+                            get_or<std::uint64_t>(c, "size", 0), 0,
+                            get_or<unsigned>(c, "num_sharing", 0), 0});
+    }
+}
+
+namespace {
+
 void read_context(const json& context, RunResult& r) {
     const json& p = context.at("perfgauge");
     r.date = get_or<std::string>(context, "date", "");
@@ -191,51 +244,9 @@ void read_context(const json& context, RunResult& r) {
         for (const auto& [key, value] : it->items())
             r.simulation.emplace_back(key, value.get<std::string>());
     }
-    if (const auto it = p.find("system"); it != p.end()) {
-        r.system.cpu.model_name = get_or<std::string>(*it, "cpu", "");
-        r.system.cpu.vendor = get_or<std::string>(*it, "vendor", "");
-        r.system.cpu.family = get_or<unsigned>(*it, "family", 0);
-        r.system.cpu.model = get_or<unsigned>(*it, "model", 0);
-        r.system.cpu.bmi2 = get_or<bool>(*it, "bmi2", false);
-        r.system.cpu.stepping = get_or<unsigned>(*it, "stepping", 0);
-        r.system.cpu.microcode = get_or<std::string>(*it, "microcode", "");
-        r.system.cpu.cores = get_or<unsigned>(*it, "cores", 0);
-        r.system.hypervisor = get_or<std::string>(*it, "hypervisor", "");
-        if (const auto m = it->find("mitigations"); m != it->end() && m->is_object()) {
-            for (const auto& [name, status] : m->items())
-                r.system.mitigations.emplace_back(name, status.get<std::string>());
-        }
-        if (const auto g = it->find("governor"); g != it->end() && g->is_string())
-            r.system.governor = g->get<std::string>();
-        if (const auto b = it->find("boost"); b != it->end() && b->is_boolean())
-            r.system.boost = b->get<bool>();
-        if (const auto smt = it->find("smt_active"); smt != it->end() && smt->is_boolean())
-            r.system.smt_active = smt->get<bool>();
-        r.system.clocksource = get_or<std::string>(*it, "clocksource", "");
-        r.system.kernel = get_or<std::string>(*it, "kernel", "");
-        if (const auto paranoid = it->find("perf_event_paranoid");
-            paranoid != it->end() && !paranoid->is_null())
-            r.system.perf_event_paranoid = paranoid->get<int>();
-        r.system.hardware_pmu = get_or<bool>(*it, "hardware_pmu", false);
-        if (const auto gaps = it->find("cpu_gaps"); gaps != it->end() && gaps->is_object()) {
-            CpuGaps g;
-            g.window_ns = get_or<double>(*gaps, "window_ns", 0);
-            g.threshold_ns = get_or<double>(*gaps, "threshold_ns", 0);
-            g.count = get_or<std::size_t>(*gaps, "count", 0);
-            g.lost_share = get_or<double>(*gaps, "lost_share", 0);
-            g.typical_gap_ns = get_or<double>(*gaps, "typical_gap_ns", 0);
-            g.typical_period_ns = get_or<double>(*gaps, "typical_period_ns", 0);
-            r.system.cpu_gaps = g;
-        }
-    }
-    r.system.host_name = get_or<std::string>(context, "host_name", "");
-    r.system.cpu.logical_cpus = get_or<unsigned>(context, "num_cpus", 0);
-    const json caches = get_or<json>(context, "caches", json::array());
-    for (const auto& c : caches) {
-        r.system.caches.push_back({get_or<int>(c, "level", 0), get_or<std::string>(c, "type", ""),
-                                   get_or<std::uint64_t>(c, "size", 0), 0,
-                                   get_or<unsigned>(c, "num_sharing", 0), 0});
-    }
+    if (const auto it = p.find("system"); it != p.end())
+        read_system_facts(*it, r.system);
+    read_host_facts(context, r.system);
 }
 
 // A benchmark as its first entry (iteration or aggregate) describes it, without samples.

@@ -16,6 +16,13 @@ namespace perfgauge::harness {
 /// newest read).
 int read_schema_version(const nlohmann::json& j, const std::string& origin);
 
+/// The machine's facts as a run result's context.perfgauge.system (and a stat result's
+/// "system") records them: CPU, kernel, governor, mitigations, ...
+void read_system_facts(const nlohmann::json& facts, SystemInfo& s);
+/// The host's name, its logical CPUs and caches, as Google Benchmark's context names them
+/// (host_name, num_cpus, caches): a run result's context, a stat result's "system".
+void read_host_facts(const nlohmann::json& context, SystemInfo& s);
+
 RunResult run_from_json(const nlohmann::json& j, const std::string& origin);
 RunResult stat_from_json(const nlohmann::json& j, const std::string& origin);
 RunResult gbench_from_json(const nlohmann::json& j, const std::string& origin);

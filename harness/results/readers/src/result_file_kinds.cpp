@@ -179,6 +179,10 @@ StatResult stat_result_from_json(const json& j, const std::string& origin) {
         s.events.push_back(std::move(event));
     }
     s.exit = exit_from_json(j);
+    if (const auto it = j.find("system"); it != j.end() && it->is_object()) {
+        read_system_facts(*it, s.system);
+        read_host_facts(*it, s.system);
+    }
     if (const auto it = j.find("interrupted"); it != j.end() && it->is_string()) {
         s.interrupted_by = it->get<std::string>();
         s.interrupted_run = j.value("interrupted_run", false);

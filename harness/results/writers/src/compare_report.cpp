@@ -106,7 +106,7 @@ std::vector<std::string> cells(const BenchmarkComparison& b, const MetricCompari
             metric_label(m),
             median_text(m.baseline_median, m.baseline_samples),
             median_text(m.contender_median, m.contender_samples),
-            has_ratio(m) ? fmt::format("{:.3f}", m.ratio) : "-",
+            has_ratio(m) ? fmt::format("{:.3f}{}", m.ratio, medians_disagree(m) ? "^" : "") : "-",
             change_text(m),
             interval_text(m),
             format_p(m.p_value),
@@ -122,7 +122,8 @@ struct ShownRows {
 
 ShownRows shown_rows(const Comparison& c) {
     ShownRows shown;
-    std::vector<std::string> zero;  // metric labels, in order of first appearance
+    std::vector<std::string> zero;     // metric labels, in order of first appearance
+    std::vector<std::string> medians;  // rows whose medians say otherwise than their pairs
     std::size_t zero_rows = 0;
     bool disagreement = false;
     for (const auto& b : c.benchmarks) {
@@ -134,8 +135,23 @@ ShownRows shown_rows(const Comparison& c) {
                 continue;
             }
             disagreement = disagreement || disagrees_with_time(b, m);
+            if (medians_disagree(m)) {
+                medians.push_back(fmt::format("{} {} (medians {:.3f})", b.name, metric_label(m),
+                                              m.contender_median / m.baseline_median));
+            }
             shown.rows.emplace_back(&b, &m);
         }
+    }
+    if (!medians.empty()) {
+        constexpr std::size_t kNamed = 8;
+        const std::size_t more = medians.size() > kNamed ? medians.size() - kNamed : 0;
+        medians.resize(std::min(medians.size(), kNamed));
+        shown.notes.push_back(fmt::format(
+            "^ paired: RATIO, CHANGE, CI and VERDICT are the pairs' change (the median of the "
+            "per-round or per-run ratios; of the differences for counts), and the ratio of the "
+            "medians beside them lies outside its interval: the rounds differ more than the two "
+            "sides do, so the medians of each side alone say otherwise: {}{}",
+            fmt::join(medians, "; "), more > 0 ? fmt::format("; and {} more", more) : ""));
     }
     if (zero_rows > 0) {
         shown.notes.push_back(fmt::format(
@@ -179,9 +195,13 @@ TextTable comparison_table(const std::vector<std::string>& headers) {
 std::string ratio_legend() {
     return "BASELINE, CONTENDER = medians (paired rows: of the rounds both sides kept, so they "
            "may differ from a run table's, which takes every sample kept); "
-           "RATIO = contender / baseline medians (paired rows: the pairs' change, which the CI is "
-           "about: their median or mean ratio of times, 1 + their difference / the baseline for "
-           "counts); P = two-sided Mann-Whitney U (for reference)";
+           "RATIO = contender / baseline medians, except on paired rows (one result's variants "
+           "or commands, runs taken in turn): there the pairs' change, which the CI is "
+           "about - the median of the per-round ratios of times (geometric mean over fewer "
+           "than 6 pairs of runs), 1 + the pairs' median difference / the baseline for counts - "
+           "which is not the ratio of the medians (^ marks a row where the two disagree); CI "
+           "relative to the baseline's median, on the ratio scale where every value is "
+           "positive (never below -100%); P = two-sided Mann-Whitney U (for reference)";
 }
 
 std::string render_table(const Comparison& c) {
@@ -273,6 +293,10 @@ std::string render_json(const Comparison& c) {
                  {"baseline_median", value_if(m.baseline_samples > 0, m.baseline_median)},
                  {"contender_median", value_if(m.contender_samples > 0, m.contender_median)},
                  {"ratio", value_if(has_ratio(m), m.ratio)},
+                 {"ratio_of", ratio_of(m)},
+                 {"medians_ratio",
+                  value_if(has_ratio(m), m.contender_median / std::fabs(m.baseline_median))},
+                 {"ratio_scale", m.ratio_scale},
                  {"change_pct", value_if(has_ratio(m), m.change_pct)},
                  {"shift", m.shift},
                  {"hodges_lehmann_shift", m.shift},

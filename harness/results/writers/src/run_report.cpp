@@ -12,6 +12,7 @@
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
+#include "system_json.hpp"
 
 namespace perfgauge::harness {
 
@@ -60,42 +61,6 @@ nlohmann::json events_json(const RunResult& r) {
     return events;
 }
 
-// The machine the result was measured on, as far as it was recorded.
-nlohmann::json system_json(const SystemInfo& sys) {
-    nlohmann::json j = {
-        {"cpu", sys.cpu.model_name},
-        {"vendor", sys.cpu.vendor},
-        {"family", sys.cpu.family},
-        {"model", sys.cpu.model},
-        {"stepping", sys.cpu.stepping},
-        {"microcode", sys.cpu.microcode},
-        {"cores", sys.cpu.cores},
-        {"hypervisor", sys.hypervisor},
-        {"bmi2", sys.cpu.bmi2},
-        {"invariant_tsc", sys.cpu.invariant_tsc},
-        {"kernel", sys.kernel},
-        {"governor", sys.governor ? nlohmann::json(*sys.governor) : nlohmann::json(nullptr)},
-        {"boost", sys.boost ? nlohmann::json(*sys.boost) : nlohmann::json(nullptr)},
-        {"smt_active", sys.smt_active ? nlohmann::json(*sys.smt_active) : nlohmann::json(nullptr)},
-        {"clocksource", sys.clocksource},
-        {"aslr", sys.aslr ? nlohmann::json(*sys.aslr) : nlohmann::json(nullptr)},
-        {"perf_event_paranoid", sys.perf_event_paranoid ? nlohmann::json(*sys.perf_event_paranoid)
-                                                        : nlohmann::json(nullptr)},
-        {"hardware_pmu", sys.hardware_pmu}};
-    j["mitigations"] = nlohmann::json::object();
-    for (const auto& [name, status] : sys.mitigations)
-        j["mitigations"][name] = status;
-    if (const auto& g = sys.cpu_gaps) {
-        j["cpu_gaps"] = {{"window_ns", g->window_ns},
-                         {"threshold_ns", g->threshold_ns},
-                         {"count", g->count},
-                         {"lost_share", g->lost_share},
-                         {"typical_gap_ns", g->typical_gap_ns},
-                         {"typical_period_ns", g->typical_period_ns}};
-    }
-    return j;
-}
-
 // What perfgauge adds to Google Benchmark's context: how it measured, what, and where.
 nlohmann::json perfgauge_json(const RunResult& r) {
     nlohmann::json p;
@@ -132,25 +97,17 @@ nlohmann::json perfgauge_json(const RunResult& r) {
     for (const auto& [key, value] : r.context)
         p["workload_context"][key] = value;
     p["warnings"] = r.warnings;
-    p["system"] = system_json(r.system);
+    p["system"] = detail::system_json(r.system);
     return p;
 }
 
 nlohmann::json context_json(const RunResult& r) {
     nlohmann::json c;
     c["date"] = r.date;
-    c["host_name"] = r.system.host_name;
     c["executable"] = "perfgauge";
-    c["num_cpus"] = r.system.cpu.logical_cpus;
+    detail::add_host_json(r.system, c);
     c["mhz_per_cpu"] = 0;
     c["cpu_scaling_enabled"] = r.system.governor.has_value() && *r.system.governor != "performance";
-    c["caches"] = nlohmann::json::array();
-    for (const auto& cache : r.system.caches) {
-        c["caches"].push_back({{"type", cache.type},
-                               {"level", cache.level},
-                               {"size", cache.size_bytes},
-                               {"num_sharing", cache.shared_by}});
-    }
     c["load_avg"] = r.system.load_average;
     c["library_build_type"] = "release";
 

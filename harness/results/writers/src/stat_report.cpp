@@ -14,6 +14,7 @@
 #include "perfgauge/harness/text_table.hpp"
 #include "stat_regions.hpp"
 #include "stat_report_parts.hpp"
+#include "system_json.hpp"
 
 namespace perfgauge::harness {
 
@@ -252,6 +253,9 @@ nlohmann::json detail::stat_json(const StatResult& r) {
     j["delay_ms"] = r.delay_ms > 0 ? nlohmann::json(r.delay_ms) : nlohmann::json(nullptr);
     if (!r.regions.empty())
         j["regions"] = regions_json(r);  // simulated counts per Session region
+    // The machine, as a run result records it: what a history's fingerprint files it under.
+    j["system"] = system_json(r.system);
+    add_host_json(r.system, j["system"]);
     return j;
 }
 

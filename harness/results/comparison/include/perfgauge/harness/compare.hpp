@@ -76,8 +76,9 @@ struct MetricComparison {
     Method method = Method::independent;
     double baseline_median = 0, contender_median = 0;
     /// contender / baseline medians (0 when the baseline is 0); paired rows: 1 + shift / the
-    /// baseline's median, the pairs' own change (median or mean ratio of times, the pairs'
-    /// difference of counts), which the interval is about
+    /// baseline's median, the pairs' own change (their median or geometric mean ratio; with a
+    /// value of 0, their difference), which the interval is about, and which may differ from the
+    /// ratio of the medians (medians_disagree)
     double ratio = 0;
     double change_pct = 0;  ///< 100 * (ratio - 1)
     double shift = 0;       ///< estimate of contender - baseline (per item)
@@ -102,9 +103,16 @@ struct MetricComparison {
     /// paired runs: the median of the pairs and its sign-test interval (min_sign_test_pairs
     /// or more pairs), not Student's t over their mean
     bool run_pairs_median = false;
-    /// Paired rounds or runs: the pairs' log ratios were compared (times with positive values),
-    /// not their differences (counts; a time with a value that was not positive).
+    /// Paired rounds or runs: the pairs' log ratios were compared (every paired value positive),
+    /// not their differences (a value of 0, or a time below 0 after its correction).
     bool log_ratio_pairs = false;
+    /// The interval was taken on the ratio scale (log ratios, mapped back onto the baseline's
+    /// median): every value on both sides was positive, so it can never reach -100%.
+    bool ratio_scale = false;
+    /// Every value on both sides was at least 0 (a time, a count): the contender's median cannot
+    /// fall below 0, so an interval taken on differences (a count of 0 on a side) is cut at
+    /// -100% of the baseline's median.
+    bool non_negative = false;
     std::size_t baseline_samples = 0, contender_samples = 0;
     Verdict verdict = Verdict::inconclusive;
 };
@@ -130,6 +138,16 @@ struct Comparison {
 
 /// "paired", "independent", "deterministic", "paired-runs".
 const char* method_name(Method method);
+
+/// What `ratio` is the ratio of: "medians" (contender / baseline medians), "rounds" (the median
+/// of the per-round ratios, or 1 + the median difference / the baseline's median), "runs" (the
+/// same over pairs of runs).
+const char* ratio_of(const MetricComparison& m);
+
+/// A paired row whose medians' ratio (contender / baseline medians, shown beside it) lies
+/// outside the interval of the pairs' change its ratio and verdict are about (66 -> 56.5 with
+/// the pairs +1.5%: the rounds differ more than the sides do). Writers say so at the row.
+bool medians_disagree(const MetricComparison& m);
 
 /// Which block of consecutive samples each sample of either side belongs to (time_blocks).
 struct SampleBlocks {

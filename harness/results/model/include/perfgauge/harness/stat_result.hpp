@@ -10,6 +10,7 @@
 
 #include "perfgauge/harness/event_column.hpp"
 #include "perfgauge/harness/exit_status.hpp"
+#include "perfgauge/harness/system_facts.hpp"
 
 namespace perfgauge::harness {
 
@@ -62,6 +63,9 @@ struct StatResult {
     /// Every event was refused as the first run's counters were opened (and nothing was to be
     /// counted another way): the command was not run, and `events` say why each was refused.
     bool no_event_opened = false;
+    /// The machine the command ran on, as a run result records it (CPU, host, kernel, ...), so
+    /// that a history files the result under its machine; empty in files of older versions.
+    SystemInfo system;
 };
 
 /// `perfgauge stat -- A ::: B [::: ...]`: commands run round by round, interleaved (A B, then
