@@ -160,6 +160,11 @@ struct Metric {
 std::vector<Metric> metrics_of(const RunResult& r, const BenchmarkResult& b) {
     const std::string per(sample_unit(r.kind));
     std::vector<Metric> out{{kTimeMetric, "ns/" + per, "time", &b.ns_per_item}};
+    // CPU time beside real time, as Google Benchmark's compare.py reports both (and stat's
+    // user+sys); a run's CPU time is its task-clock event when counted.
+    if (r.kind != ResultKind::run && !b.cpu_ns_per_item.empty() &&
+        b.cpu_ns_per_item.size() == b.ns_per_item.size())
+        out.push_back({kCpuTimeMetric, "ns/" + per, "time", &b.cpu_ns_per_item});
     for (std::size_t e = 0; e < r.events.size() && e < b.counters_per_item.size(); ++e) {
         if (r.events[e].counted)
             out.push_back({r.events[e].name, "count/" + per,

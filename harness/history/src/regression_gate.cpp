@@ -16,18 +16,40 @@ constexpr double kGateRounding = 1e-9;
 // A run's spread is the half-width of its median's 95% interval: about 1.96 standard errors.
 constexpr double kSpreadToStandardError = 1 / 1.96;
 
+// The level of the check at the run that makes a window `runs` long: the full level for the
+// first 20 runs (where it is calibrated), then falling as (20 / runs)^2, so that the chances a
+// long series accumulates sum to a bounded lifetime false-alarm rate (about twice the 20-run
+// one however long the series grows) instead of growing with every run.
+constexpr std::size_t kFullLevelRuns = 20;
+
+// The window's length is rounded up to a step of 5%, so that a long series' replay computes a
+// new critical value a few hundred times, not at every run (and the level only ever falls).
+double alpha_at(const GateOptions& o, std::size_t runs) {
+    if (runs <= kFullLevelRuns)
+        return o.alpha;
+    const double steps =
+        std::ceil(std::log(static_cast<double>(runs) / kFullLevelRuns) / std::log(1.05));
+    const double r = std::pow(1.05, -steps);
+    return o.alpha * r * r;
+}
+
 // z of 90% power for the detectable shift.
 constexpr double kPowerZ = 1.2815515655446004;
 
+// Computed in double, not promoted to long double: the promotion instantiates Boost.Math's
+// start-up initializers for long double, which overflow under valgrind (whose long double is
+// a double) and abort every perfgauge process that callgrind runs, a simulation child too.
+using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using StudentT = boost::math::students_t_distribution<double, DoublePolicy>;
+
 double t_quantile(double p, double df) {
-    return boost::math::quantile(boost::math::students_t_distribution<double>(df), p);
+    return boost::math::quantile(StudentT(df), p);
 }
 
 double t_two_sided_p(double t, double df) {
     if (!std::isfinite(t))
         return 0;
-    return 2 * boost::math::cdf(
-                   boost::math::complement(boost::math::students_t_distribution<double>(df), t));
+    return 2 * boost::math::cdf(boost::math::complement(StudentT(df), t));
 }
 
 // The window judged, on the scale its statistics are made on: log values when every value is
@@ -132,6 +154,7 @@ double median_of(const Scaled& s, std::size_t a, std::size_t b) {
 
 Split strongest_split(const Scaled& s, const PrefixSums& p, const Pool& closed, std::size_t current,
                       std::size_t end, const GateOptions& o, std::vector<double>& critical) {
+    const double alpha = alpha_at(o, end);
     Split best;
     const std::size_t lowest =
         std::max(current + o.min_baseline, end > o.max_after ? end - o.max_after : 0);
@@ -148,7 +171,7 @@ Split strongest_split(const Scaled& s, const PrefixSums& p, const Pool& closed, 
         if (critical.size() <= df)
             critical.resize(df + 1, 0);
         if (critical[df] == 0)
-            critical[df] = t_quantile(1 - o.alpha / 2, noise.df);
+            critical[df] = t_quantile(1 - alpha / 2, noise.df);
         const double ratio = weaker / critical[df];
         if (ratio > best.ratio)
             best = {k, ratio, weaker, noise.df};
@@ -190,10 +213,15 @@ std::vector<GateStep> replay_steps(std::span<const RunPoint> series, std::size_t
     const Scaled s = scaled(window);
     const PrefixSums p(s);
     std::vector<double> critical;
+    double alpha = options.alpha;
     std::vector<GateStep> steps;
     Pool closed;
     std::size_t current = 0;  // first run of the current segment, in the window
     for (std::size_t end = 1; end <= window.size(); ++end) {
+        if (const double level = alpha_at(options, end); level != alpha) {
+            critical.clear();  // the level fell: every critical value with it
+            alpha = level;
+        }
         Split split = strongest_split(s, p, closed, current, end, options, critical);
         if (split.ratio <= 1)
             continue;
@@ -239,7 +267,7 @@ void judge_levels(const Scaled& s, const PrefixSums& p, const Pool& closed, std:
     v.size_high = s.to_relative(difference + half, base);
     const bool standing =
         steps == 1 ||
-        std::abs(difference) > t_quantile(1 - o.alpha / 2, std::max(pooled_df, 1.0)) * se;
+        std::abs(difference) > t_quantile(1 - alpha_at(o, n) / 2, std::max(pooled_df, 1.0)) * se;
     if (standing && std::abs(v.size) >= o.min_change && std::abs(v.size) > 0)
         v.kind = is_worse(difference, o.worse) ? Kind::regression : Kind::improvement;
     else
@@ -258,7 +286,7 @@ void judge_newest(const Scaled& s, const PrefixSums& p, const Pool& closed, std:
     }
     const Noise noise = noise_of(p, closed, current, n - 1);
     const double k = static_cast<double>(n - 1 - current);
-    const double critical = t_quantile(1 - o.alpha / 2, noise.df);
+    const double critical = t_quantile(1 - alpha_at(o, n) / 2, noise.df);
     const double level = p.mean(current, n - 1);
     const double difference = s.y.back() - level;
     const double band = critical * noise.sd * std::sqrt(1 + 1 / k);

@@ -13,11 +13,14 @@ using namespace perfgauge::harness;
 
 void false_alarm_table(std::size_t count, const GateOptions& options) {
     std::printf("A/A series that ever alarm (checked after every run):\n\n");
-    std::printf("| noise | 20 runs | 50 runs | 100 runs |\n|---:|---:|---:|---:|\n");
+    std::printf("| noise | 20 runs | 100 runs | 200 runs |\n|---:|---:|---:|---:|\n");
     for (const double noise : {0.01, 0.05, 0.20}) {
         std::printf("| %.0f%% |", noise * 100);
-        for (const std::size_t runs : {20, 50, 100}) {
-            const auto aa = aa_false_alarms(runs > 20 ? count / 4 : count, runs, noise, options,
+        for (const std::size_t runs : {20, 100, 200}) {
+            const auto aa = aa_false_alarms(runs == 20    ? count
+                                            : runs == 100 ? count / 4
+                                                          : count / 10,
+                                            runs, noise, options,
                                             runs * 7919 + static_cast<std::size_t>(noise * 1e4));
             std::printf(" %.2f%% (%zu/%zu) |", 100 * aa.rate(), aa.alarmed, aa.series);
         }

@@ -41,6 +41,8 @@ enum class StoreAccess { read, write };
 
 /// The metric name of the time per item (events use their own names).
 inline constexpr const char* kTimeMetric = "time";
+/// The metric name of the CPU time per item of Google Benchmark and stat results.
+inline constexpr const char* kCpuTimeMetric = "cpu-time";
 
 struct AddedRun {
     std::string source;  ///< the file it came from
