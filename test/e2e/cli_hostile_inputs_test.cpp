@@ -235,5 +235,85 @@ TEST(CliHostileInputs, ARunThatCouldNotStartIsNotCounted) {
         << j.dump();
 }
 
+// ---- issue 49: every reader bounded, messages that name what is wrong -------------------------
+
+const std::string kHostileRun = PERFGAUGE_SOURCE_DIR "/test/e2e/fixtures/small-run.json";
+
+// The small run with a field `depth` levels deep (100,000: export --format json crashed on it
+// while compare and history add took it).
+std::string deep_run(const TempDir& dir, std::size_t depth) {
+    std::string text = read_file(kHostileRun);
+    const auto brace = text.find('{');
+    text.insert(brace + 1, "\"deep\": " + std::string(depth, '[') + std::string(depth, ']') + ",");
+    return write(dir, "deep.json", text);
+}
+
+TEST(CliHostileInputs, JsonNestedTooDeepIsRefusedByEveryReader) {
+    TempDir dir;
+    const auto deep = deep_run(dir, 100000);
+    const auto db = (dir.path() / "history.db").string();
+    const std::vector<std::vector<std::string>> commands = {
+        {"compare", deep, kHostileRun},
+        {"compare", kHostileRun, deep},
+        {"export", deep, "--format", "json"},
+        {"export", deep, "--format", "csv"},
+        {"export", deep, "--format", "md"},
+        {"export", deep, "--format", "bmf"},
+        {"export", deep},
+        {"history", "add", deep, "--db", db},
+    };
+    for (const auto& args : commands) {
+        const auto r = perfgauge(args);
+        const std::string shown = args[0] + " " + args[1] + (args.size() > 2 ? " " + args[2] : "");
+        EXPECT_EQ(r.exit_code, 2) << shown << ": " << r.err.substr(0, 500);
+        EXPECT_NE(r.err.find(deep + ": JSON nested deeper than 64 levels at byte"),
+                  std::string::npos)
+            << shown << ": " << r.err.substr(0, 500);
+        EXPECT_LT(r.err.size(), 600u) << shown;
+    }
+    EXPECT_FALSE(fs::exists(db)) << "history add stored nothing, and made no store for it";
+    // 64 levels are read (the file is still a run result).
+    const auto r = perfgauge({"export", deep_run(dir, 63), "--format", "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(CliHostileInputs, ExportAsJsonNeverShowsTheJsonLibrarysMessage) {
+    TempDir dir;
+    auto j = nlohmann::json::parse(read_file(kHostileRun));
+    // Entries the reader skips (another run_type) may hold anything: export keeps them as they
+    // are, and --filter leaves out those without a name.
+    j["benchmarks"].push_back({{"run_type", "other"}, {"run_name", 5}});
+    j["benchmarks"].push_back(7);
+    const auto odd = write(dir, "odd.json", j.dump());
+    for (const auto& filter :
+         {std::vector<std::string>{}, std::vector<std::string>{"--filter", "."}}) {
+        std::vector<std::string> args = {"export", odd, "--format", "json"};
+        args.insert(args.end(), filter.begin(), filter.end());
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+        const auto out = nlohmann::json::parse(r.out, nullptr, false);
+        ASSERT_FALSE(out.is_discarded()) << r.out.substr(0, 300);
+        EXPECT_EQ(out["benchmarks"].size(), j["benchmarks"].size() - (filter.empty() ? 0 : 2));
+    }
+}
+
+TEST(CliHostileInputs, ANanInGoogleBenchmarkJsonIsBlamedOnItsField) {
+    TempDir dir;
+    // Two samples of x; the second's family_index a bare NaN, which said "two benchmarks are
+    // named 'x'".
+    const std::string entry =
+        R"("name": "x", "run_type": "iteration", "iterations": 1000, "real_time": 2.0,
+           "cpu_time": 2.0, "time_unit": "ns", "per_family_instance_index": 0)";
+    const auto file = write(dir, "gb.json",
+                            R"({"context": {"num_cpus": 2}, "benchmarks": [{)" + entry +
+                                R"(, "family_index": 0, "repetition_index": 0}, {)" + entry +
+                                R"(, "family_index": NaN, "repetition_index": 1}]})");
+    const auto r = perfgauge({"compare", file, file});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("'x': family_index is NaN, not a count"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("two benchmarks are named"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace perfgauge::test
