@@ -315,5 +315,35 @@ TEST(CliHostileInputs, ANanInGoogleBenchmarkJsonIsBlamedOnItsField) {
     EXPECT_EQ(r.err.find("two benchmarks are named"), std::string::npos) << r.err;
 }
 
+// Two documents in one stream cannot be read back apart: --json naming the standard output the
+// table goes to is refused before any work.
+TEST(CliHostileInputs, JsonOnTheStandardOutputBesideTheTableIsRefused) {
+    TempDir dir;
+    const std::vector<std::string> run = {"run",     "--workload", "memcpy", "--sizes", "1K",
+                                          "--cache", "hot",        "-r",     "2",       "-q"};
+    const auto with = [&](std::vector<std::string> args, const std::vector<std::string>& more) {
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    for (const auto& args :
+         {with(run, {"--json", "/dev/stdout"}), with(run, {"--json", "/dev/fd/1"}),
+          with(run, {"--json", "/dev/stdout", "--format", "json"}),
+          std::vector<std::string>{"selftest", "--tiny", "--json", "/dev/stdout"}}) {
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;
+        EXPECT_NE(r.err.find("that is the standard output"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "") << "nothing measured, nothing printed";
+    }
+    // The same file through a redirection.
+    const auto file = dir.path() / "both.txt";
+    ProcessOptions to_file;
+    to_file.stdout_path = file.string();
+    const auto r = perfgauge_with(to_file, with(run, {"--json", file.string()}));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--json " + file.string() + ": that is the standard output"),
+              std::string::npos)
+        << r.err;
+}
+
 }  // namespace
 }  // namespace perfgauge::test
