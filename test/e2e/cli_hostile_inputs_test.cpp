@@ -298,6 +298,18 @@ TEST(CliHostileInputs, ExportAsJsonNeverShowsTheJsonLibrarysMessage) {
     }
 }
 
+TEST(CliHostileInputs, ACountGivenMinusOneIsNamedAsGiven) {
+    for (const auto& args :
+         {std::vector<std::string>{"compare", kHostileRun, kHostileRun, "--min-samples", "-1"},
+          {"compare", kHostileRun, kHostileRun, "--min-samples=-1"},
+          {"calibrate", "--samples", "-1"}}) {
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("-1: expected a non-negative integer"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("18446744073709551615"), std::string::npos) << r.err;
+    }
+}
+
 TEST(CliHostileInputs, ANanInGoogleBenchmarkJsonIsBlamedOnItsField) {
     TempDir dir;
     // Two samples of x; the second's family_index a bare NaN, which said "two benchmarks are
