@@ -357,5 +357,34 @@ TEST(CliHostileInputs, JsonOnTheStandardOutputBesideTheTableIsRefused) {
         << r.err;
 }
 
+// valgrind's log names the scratch directory perfgauge made for it, which is gone by the time
+// the message is read: the message says what it was instead.
+TEST(CliHostileInputs, ASimulationFailureNamesNoScratchPathThatIsGone) {
+    if (PERFGAUGE_SANITIZED_BUILD)
+        GTEST_SKIP() << "AddressSanitizer builds refuse to simulate (no valgrind run)";
+    TempDir dir;
+    const auto valgrind = dir.path() / "valgrind";
+    std::ofstream(valgrind)
+        << "#!/bin/sh\n"
+           "for a; do case \"$a\" in --log-file=*) log=\"${a#*=}\";; esac; done\n"
+           "echo \"valgrind: cannot create $(dirname \"$log\")/x\" > \"$log\"\n"
+           "exit 1\n";
+    fs::permissions(valgrind, fs::perms::owner_all);
+    const auto saved = dir.path() / "r.json";
+    const auto r = run_process(
+        {"/usr/bin/env", "PERFGAUGE_VALGRIND=" + valgrind.string(), "TMPDIR=" + dir.path().string(),
+         PERFGAUGE_CLI_PATH, "run", "--workload=memcpy", "--sizes=1K", "--cache=hot", "--repeat=2",
+         "--processes=1", "--min-time=0.0002", "--warmup=0", "--precision=0", "--quiet",
+         "--backend=sim", "--events=task-clock,instructions", "--json=" + saved.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("valgrind: cannot create the scratch directory perfgauge made under "
+                         "$TMPDIR (since removed)/x"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("perfgauge-sim."), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(saved).find("perfgauge-sim."), std::string::npos)
+        << "the reason saved in the result names no scratch path either";
+}
+
 }  // namespace
 }  // namespace perfgauge::test
