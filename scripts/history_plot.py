@@ -8,31 +8,39 @@
 One panel per series (one benchmark's metric on one machine class): each run's median, in the
 order the runs were added, with its 95% interval as an error bar; each segment between change
 points as a horizontal line at its median; each change point as a dashed vertical line before
-its first run, labelled with its size and interval (red: regression, green: improvement).
+its first run, labelled with its size and interval (red: regression, green: improvement); each
+accepted baseline as a dotted purple line before its first run, labelled "accepted: REASON".
 Writes PNG or SVG (by extension; SVG keeps its text as text), headless (matplotlib's Agg
 backend). Uses Debian's python3-matplotlib (scripts/install-deps.sh).
 """
-import argparse
-import statistics
-import sys
+# First of all (importing matplotlib takes a while): an interrupt from here on is one line.
+from plot_common import (QUIET_INTERRUPT, handle_interrupts, read_json, run_main,  # noqa: I001
+                         save_figure, say)
 
-import matplotlib
+handle_interrupts()
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in an SVG
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
-from plot_common import read_json  # noqa: E402
+shown_input = {"name": "the series"}  # the file given, for run_main's messages
 
 
 def fail(message):
-    print(f"history_plot.py: {message}", file=sys.stderr)
+    say(message)
     sys.exit(2)
 
 
 def load(path):
     data = read_json(path, path, fail)
-    if not isinstance(data, dict) or not data.get("series"):
+    if not isinstance(data, dict) or not isinstance(data.get("series"), list) \
+            or not data["series"]:
         fail(f"{path} holds no series (written by perfgauge history plot)")
     return data
 
@@ -61,6 +69,15 @@ def draw_series(axes, series):
         axes.annotate(text, xy=(at, 1), xycoords=("data", "axes fraction"),
                       xytext=(3, -3), textcoords="offset points", va="top", fontsize=7,
                       color=colour, rotation=90)
+    # Baselines accepted in the store ("accepted", absent from older perfgauge's JSON): a
+    # dotted line before the first run of the accepted level.
+    for accepted in series.get("accepted") or []:
+        at = accepted["index"] - 0.5
+        axes.axvline(at, color="tab:purple", linestyle=":", linewidth=1.2, zorder=1)
+        axes.annotate(f"accepted: {accepted.get('reason', '')}", xy=(at, 0),
+                      xycoords=("data", "axes fraction"), xytext=(-3, 3),
+                      textcoords="offset points", ha="right", va="bottom", fontsize=7,
+                      color="tab:purple", rotation=90)  # left of the line: a change's is right
     step = max(1, len(runs) // 12)
     axes.set_xticks(x[::step])
     axes.set_xticklabels([f"{r['run']}\n{r['commit'][:7] or '-'}" for r in runs[::step]],
@@ -76,7 +93,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("series", help="JSON written by perfgauge history plot")
     parser.add_argument("-o", "--output", required=True, help="FILE.png or FILE.svg")
+    parser.add_argument(QUIET_INTERRUPT, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    shown_input["name"] = args.series
     if not args.output.endswith((".png", ".svg")):
         fail(f"-o {args.output}: the file must end in .png or .svg")
     data = load(args.series)
@@ -87,8 +106,12 @@ def main():
         draw_series(axes, one)
     panels[-1, 0].set_xlabel("run (id, commit), in the order added")
     figure.tight_layout()
-    figure.savefig(args.output)
+    try:
+        save_figure(figure, args.output)
+    except OSError as e:
+        say(f"cannot write {args.output}: {e.strerror}")
+        sys.exit(1)
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main, lambda: shown_input["name"])

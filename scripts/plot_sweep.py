@@ -21,32 +21,26 @@ An axis with zero values uses a symlog scale (linear near 0, noted on the axis) 
 stay visible. Writes PNG or SVG (by extension), headless (matplotlib's Agg backend). Uses
 Debian's python3-matplotlib (scripts/install-deps.sh).
 """
-import argparse
-import collections
-import os
-import re
-import sys
+# First of all (importing matplotlib takes a while): an interrupt from here on is one line.
+from plot_common import (QUIET_INTERRUPT, handle_interrupts, read_json, run_main,  # noqa: I001
+                         save_figure, say as note)
 
-import matplotlib
+handle_interrupts()
+
+import argparse  # noqa: E402
+import collections  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 import matplotlib.lines  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
-from plot_common import read_json  # noqa: E402
-
 DEFAULT_COUNTERS = ["instructions", "branch-misses"]
-
-
-def note(message):
-    """Says `message` on stderr; a full or closed stderr loses the note, never the picture."""
-    data = f"plot_sweep.py: {message}\n".encode(errors="replace")
-    try:
-        while data:
-            data = data[os.write(2, data):]
-    except OSError:
-        pass
+shown_input = {"name": "the result"}  # the file the user gave, for run_main's messages
 
 
 def fail(message, status=2):
@@ -66,8 +60,9 @@ def percentile(sorted_values, q):
 def load(path, shown):
     """The result at `path`, named `shown` in messages (the file the user gave)."""
     result = read_json(path, shown, fail)
-    perfgauge = result.get("context", {}).get("perfgauge")
-    if perfgauge is None or "benchmarks" not in result:
+    context = result.get("context") if isinstance(result, dict) else None
+    perfgauge = context.get("perfgauge") if isinstance(context, dict) else None
+    if not isinstance(perfgauge, dict) or not isinstance(result.get("benchmarks"), list):
         fail(f"{shown} is not a perfgauge run result (no context.perfgauge)")
     return result, perfgauge
 
@@ -172,8 +167,10 @@ def main():
     parser.add_argument("--per", default="item",
                         help="what each value is per: item (run), run (stat), iteration (Google "
                         "Benchmark)")
+    parser.add_argument(QUIET_INTERRUPT, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     result_name = args.result_name or args.result
+    shown_input["name"] = result_name
     output_name = args.output_name or args.output
     if not args.output.endswith((".png", ".svg")):
         fail(f"-o {output_name}: the file must end in .png or .svg")
@@ -293,7 +290,7 @@ def main():
     rows_of_legend = (len(handles) + 4) // 5
     figure.tight_layout(rect=(0, (0.02 + 0.03 * rows_of_legend) * 3 / (len(metrics) + 1), 1, 1))
     try:
-        figure.savefig(args.output, dpi=110)
+        save_figure(figure, args.output, dpi=110)
     except OSError as e:
         where = " (drawing it in perfgauge's temporary directory, under $TMPDIR)" \
             if args.output_name else ""
@@ -304,4 +301,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main, lambda: shown_input["name"])

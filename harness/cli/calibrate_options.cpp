@@ -57,7 +57,7 @@ void add_calibrate_options(po::options_description& options) {
         "format", po::value<std::string>()->default_value("table"), "table or json")(
         "output,o", po::value<std::string>(),
         "write here instead of stdout (atomically, when done; - is stdout)")(
-        "samples", po::value<std::size_t>()->default_value(20000),
+        "samples", po::value<long long>()->default_value(20000),
         "clock and snapshot samples (>= 100)")(
         "events,e", po::value<std::string>()->default_value(kDefaultEvents),
         "counters for the second sweep (events the kernel refuses are listed, not counted)")(
@@ -82,9 +82,7 @@ std::optional<CalibrateRequest> parse_calibrate_request(const std::vector<std::s
     request.json = format == "json";
     request.output = output_option(vm);  // checked before the seconds of measuring
     refuse_outputs_over_inputs({{"-o", request.output}}, {});
-    request.samples = vm["samples"].as<std::size_t>();
-    if (request.samples < 100 || request.samples > 100'000'000)
-        throw UsageError("--samples must be between 100 and 100000000");
+    request.samples = count_option(vm, "samples", 100, 100'000'000);
     request.events = vm["events"].as<std::string>();
     if (request.events.empty())
         throw UsageError("--events must name at least one event (the first sweep has none)");

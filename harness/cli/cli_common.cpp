@@ -1,5 +1,9 @@
 #include "cli_common.hpp"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -35,6 +39,23 @@ void refuse_outputs_over_inputs(const std::vector<harness::NamedPath>& outputs,
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());
     }
+}
+
+void refuse_second_document_on_stdout(const char* option, const std::string& path,
+                                      const char* printed) {
+    struct stat out {};
+    struct stat named {};
+    if (path.empty() || ::fstat(STDOUT_FILENO, &out) != 0 || ::stat(path.c_str(), &named) != 0)
+        return;  // no standard output, or a file that is not there yet: not the same
+    if (out.st_dev != named.st_dev || out.st_ino != named.st_ino)
+        return;
+    if (S_ISCHR(named.st_mode) && named.st_rdev == makedev(1, 3))
+        return;  // /dev/null: nothing is mixed where nothing is kept
+    throw UsageError(fmt::format(
+        "{} {}: that is the standard output, where {} is printed: two documents in one stream "
+        "could not be read back apart; give {} a file, or print the JSON alone with --format "
+        "json",
+        option, path, printed, option));
 }
 
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs) {

@@ -34,6 +34,12 @@ void check_output_path(const std::string& path);
 /// an input. Called before any work by every command that writes files.
 void refuse_outputs_over_inputs(const std::vector<harness::NamedPath>& outputs,
                                 std::vector<harness::NamedPath> inputs);
+/// UsageError when `path`, given to `option` (--json), is the standard output a command prints
+/// `printed` (its table) on: two documents in one stream, which no reader could take apart
+/// (/dev/stdout, /dev/fd/1, a file stdout is redirected to, the same pipe or terminal).
+/// /dev/null is let through: both are discarded. Called before any work.
+void refuse_second_document_on_stdout(const char* option, const std::string& path,
+                                      const char* printed);
 /// The same for one -o `output` and the result files `inputs` (compare A B -o A).
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
 /// `content` atomically into `path`, unless `interrupted` and `path` names an existing regular

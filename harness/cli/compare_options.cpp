@@ -18,11 +18,7 @@ namespace {
 harness::CompareOptions compare_options(const po::variables_map& vm) {
     harness::CompareOptions compare;
     compare.alpha = bounded_option(vm, "alpha", {0, 1, Open::both, ""});
-    compare.min_samples = vm["min-samples"].as<std::size_t>();
-    if (compare.min_samples < 2 || compare.min_samples > 1000000) {
-        throw UsageError(
-            fmt::format("--min-samples must be 2 to 1000000, not {}", compare.min_samples));
-    }
+    compare.min_samples = count_option(vm, "min-samples", 2, 1000000);
     compare.min_change =
         bounded_option(vm, "min-change", {0, std::nullopt, Open::none, " %"}) / 100;
     compare.min_work_delta =
@@ -93,7 +89,7 @@ po::options_description compare_options_description() {
         "write here instead of stdout (atomically; - is stdout)")(
         "alpha", po::value<double>()->default_value(0.05, "0.05"),
         "1 - confidence of the interval, in (0, 1)")(
-        "min-samples", po::value<std::size_t>()->default_value(5),
+        "min-samples", po::value<long long>()->default_value(5),
         "fewer samples on a side: too few samples (2 to 1000000; runs paired run by run "
         "need 3 pairs of runs instead)")("min-change", po::value<double>()->default_value(1, "1"),
                                          "smallest change in % worth a verdict (0 or more)")(

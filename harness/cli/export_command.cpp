@@ -11,6 +11,7 @@
 #include "cli_common.hpp"
 #include "export_options.hpp"
 #include "perfgauge/harness/bmf.hpp"
+#include "perfgauge/harness/json_reader.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
@@ -19,6 +20,19 @@
 #include "user_pattern.hpp"
 
 namespace perfgauge::cli {
+
+namespace {
+
+// An entry's run_name, "" when it has none (or not as a string: an entry the reader skipped,
+// run_type "other", may hold anything; nlohmann's value() would throw its own message).
+std::string run_name(const nlohmann::json& entry) {
+    if (!entry.is_object())
+        return "";
+    const auto it = entry.find("run_name");
+    return it != entry.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
 
 int export_command(const std::vector<std::string>& args) {
     const auto parsed = parse_export_request(args);
@@ -61,13 +75,14 @@ int export_command(const std::vector<std::string>& args) {
     std::string rendered;
     if (format == harness::OutputFormat::json) {
         // The stored JSON minus the filtered-out entries: nothing is recomputed or lost.
-        auto j = nlohmann::json::parse(read_input_file(path));
+        // Parsed by the bounded reader as read_any_result_file did (a pipe's text comes from its
+        // one reading): nothing deeper than it accepts reaches the recursive dump below.
+        auto j = harness::parse_json_bounded(read_input_file(path), path);
         j.emplace(harness::kSchemaVersionKey, harness::kUnversionedSchemaVersion);  // as read
         auto& entries = j["benchmarks"];
-        entries.erase(
-            std::remove_if(entries.begin(), entries.end(),
-                           [&](const nlohmann::json& e) { return !keep(e.value("run_name", "")); }),
-            entries.end());
+        entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                     [&](const nlohmann::json& e) { return !keep(run_name(e)); }),
+                      entries.end());
         rendered = harness::json_text(j);
     } else {
         std::erase_if(result.benchmarks,

@@ -82,6 +82,19 @@ double bounded_option(const po::variables_map& vm, const char* name, const Bound
                                  value));
 }
 
+std::size_t count_option(const po::variables_map& vm, const char* name, std::size_t low,
+                         std::size_t high) {
+    const long long value = vm[name].as<long long>();
+    if (value < 0) {
+        throw UsageError(fmt::format("--{} {}: expected a non-negative integer ({} to {})", name,
+                                     value, low, high));
+    }
+    const auto count = static_cast<std::size_t>(value);
+    if (count < low || count > high)
+        throw UsageError(fmt::format("--{} must be {} to {}, not {}", name, low, high, count));
+    return count;
+}
+
 std::vector<std::string> canonical_spellings(
     std::vector<std::string> args,
     const std::vector<std::pair<std::string, std::string>>& aliases) {

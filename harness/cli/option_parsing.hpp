@@ -53,6 +53,12 @@ struct Bounds {
 /// unless it lies within `bounds`.
 double bounded_option(const po::variables_map& vm, const char* name, const Bounds& bounds);
 
+/// The count given to --`name`, declared po::value<long long> (never an unsigned type: boost
+/// reads "-1" into one as 18446744073709551615); UsageError naming the option and the value as
+/// given ("-1: expected a non-negative integer") unless it lies in [low, high].
+std::size_t count_option(const po::variables_map& vm, const char* name, std::size_t low,
+                         std::size_t high);
+
 /// `args` with each old spelling in `aliases` ("--repetitions") replaced by its current one
 /// ("--repeat"), "=VALUE" kept: old command lines keep working while --help shows one name.
 std::vector<std::string> canonical_spellings(

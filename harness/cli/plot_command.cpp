@@ -30,8 +30,10 @@ namespace {
 namespace fs = std::filesystem;
 
 bool has_matplotlib(const std::string& python) {
-    // find_spec prints nothing either way (an `import` would show a traceback when missing).
+    // find_spec prints nothing either way (an `import` would show a traceback when missing);
+    // an interrupt ends it silently (perfgauge says it), not with a KeyboardInterrupt.
     harness::PendingChild child({python, "-c",
+                                 "import signal; signal.signal(signal.SIGINT, signal.SIG_DFL); "
                                  "import importlib.util, sys; "
                                  "sys.exit(importlib.util.find_spec('matplotlib') is None)"});
     child.start();
@@ -44,6 +46,14 @@ bool has_matplotlib(const std::string& python) {
 std::string python_for_plotting() {
     if (const char* chosen = std::getenv("PERFGAUGE_PYTHON"); chosen != nullptr && *chosen) {
         // The user's choice is not second-guessed, but what is wrong with it is said.
+        std::error_code ec;
+        if (fs::is_directory(chosen, ec)) {
+            throw std::runtime_error(fmt::format(
+                "PERFGAUGE_PYTHON={}: is a directory, not a Python; point it at the python3 "
+                "executable itself (e.g. {}/bin/python3 in a virtual environment), or unset it "
+                "to use /usr/bin/python3",
+                chosen, fs::path(chosen).lexically_normal().string()));
+        }
         if (::access(chosen, X_OK) != 0) {
             throw std::runtime_error(
                 fmt::format("PERFGAUGE_PYTHON={}: cannot be run ({}); point it at a Python with "
@@ -92,23 +102,46 @@ fs::path plotting_script(const std::string& name) {
     throw std::runtime_error(name + " is neither installed nor in the source tree");
 }
 
+namespace {
+
+// The interrupt that ended the drawing: perfgauge's own (passed on to the script), or one sent
+// to the script alone, which then exits 128+N (plot_common.py) or dies of it; 0 when none.
+int drawing_interrupted_by(const harness::ExitStatus& status) {
+    if (const int signal = harness::interrupt_signal())
+        return signal;
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        if (status.signaled ? status.code == signal
+                            : status.exited_with(harness::interrupted_exit_status(signal)))
+            return signal;
+    }
+    return 0;
+}
+
+}  // namespace
+
 int draw_with_script(const std::string& python, const fs::path& script,
-                     const std::vector<std::string>& args, const std::string& output) {
+                     const std::vector<std::string>& args, const std::string& output,
+                     bool caller_handles_interrupts) {
+    // An interrupt reaches matplotlib and ends the plot; the scratch directory goes with it.
+    std::optional<harness::InterruptHandling> interrupts;
+    if (!caller_handles_interrupts)
+        interrupts.emplace();
     // matplotlib writes into a scratch directory; perfgauge puts the picture in place by its
     // own safe-output rules (no rename over a device, symlinks followed, never half a file).
     const harness::ScratchDir scratch("perfgauge-plot", "the picture being drawn");
     const fs::path drawn = scratch.path() / ("picture" + fs::path(output).extension().string());
     std::vector<std::string> command = {python, script.string()};
     command.insert(command.end(), args.begin(), args.end());
-    command.push_back("-o");
-    command.push_back(drawn.string());
-    // An interrupt reaches matplotlib and ends the plot; the scratch directory goes with it.
-    const harness::InterruptHandling interrupts;
+    // The script stays silent when interrupted: perfgauge says it, once, below.
+    command.insert(command.end(), {"--quiet-interrupt", "-o", drawn.string()});
     harness::PendingChild child(command);
     child.start();
     const auto status = child.wait();
-    if (const int signal = harness::interrupt_signal())
+    if (const int signal = drawing_interrupted_by(status)) {
+        say("perfgauge: interrupted by {} while drawing {}: nothing written\n",
+            harness::signal_name(signal), output);
         return harness::interrupted_exit_status(signal);
+    }
     if (status.exited_with(0)) {
         harness::write_output_file(output, harness::read_text_file(drawn));
         return kExitOk;
@@ -124,9 +157,28 @@ int plot_command(const std::vector<std::string>& args) {
         return kExitOk;
     const std::string& result = request->result;
     const std::string& output = request->output;
+    // From before the first child (the matplotlib check) and scratch copy: an interrupt at any
+    // point is said once, and leaves nothing behind.
+    const harness::InterruptHandling interrupts;
+    const auto stop_if_interrupted = [&] {
+        if (const int signal = harness::interrupt_signal()) {
+            say("perfgauge plot: interrupted by {} before drawing {}: nothing written\n",
+                harness::signal_name(signal), output);
+            return true;
+        }
+        return false;
+    };
 
     const auto script = plotting_script("plot_sweep.py");
-    const auto python = python_for_plotting();
+    std::string python;
+    try {
+        python = python_for_plotting();
+    } catch (const std::runtime_error&) {
+        if (harness::interrupt_signal() == 0)  // an interrupted check is no missing matplotlib
+            throw;
+    }
+    if (stop_if_interrupted())
+        return harness::interrupted_exit_status(harness::interrupt_signal());
     refuse_outputs_over_inputs(
         {{"-o", output}},
         {{"the result", result}, {"the plotting script", script.string()}, {"the Python", python}});
@@ -158,7 +210,9 @@ int plot_command(const std::vector<std::string>& args) {
         script_args.push_back("--counters");
         script_args.push_back(*request->counters);
     }
-    const int status = draw_with_script(python, script, script_args, output);
+    if (stop_if_interrupted())
+        return harness::interrupted_exit_status(harness::interrupt_signal());
+    const int status = draw_with_script(python, script, script_args, output, true);
     // The picture shows simulated misses beside measured times: where they disagree, why (once).
     if (const auto caveat = harness::simulation_caveat(harness::build_answer(read));
         status == kExitOk && !caveat.empty())

@@ -120,10 +120,11 @@ void add_run_output_options(po::options_description& options) {
         "output,o", po::value<std::string>(),
         "write the --format output here, not to stdout (- is stdout)")(
         "json", po::value<std::string>(),
-        "save the JSON result here (default perfgauge-run-DATE.json; 'none': do not); an "
-        "interrupted run saves beside an existing file (NAME.interrupted.json), never over it")(
-        "quiet,q", "no progress line")("backend", po::value<std::string>()->default_value("auto"),
-                                       "auto, perf or sim (see above)")(
+        "save the JSON result here (default perfgauge-run-DATE.json; 'none': do not; not the "
+        "standard output the table goes to); an interrupted run saves beside an existing file "
+        "(NAME.interrupted.json), never over it")("quiet,q", "no progress line")(
+        "backend", po::value<std::string>()->default_value("auto"),
+        "auto, perf or sim (see above)")(
         "sim-items",
         po::value<std::string>()->default_value(std::to_string(harness::kDefaultSimulatedItems)),
         "items counted per benchmark under simulation: whole iterations up to this many, "
@@ -500,6 +501,11 @@ void read_against(const po::variables_map& vm, harness::RunRequest& request) {
                 e.what()));
         }
     }
+    if (request.output.empty()) {  // the comparison goes to stdout
+        refuse_second_document_on_stdout("--json", saved_path(request.json), "the comparison");
+        refuse_second_document_on_stdout("--against-json", saved_path(against.other_json),
+                                         "the comparison");
+    }
     refuse_outputs_over_inputs({{"-o", request.output.string()},
                                 {"--json", saved_path(request.json)},
                                 {"--against-json", saved_path(against.other_json)}},
@@ -531,8 +537,11 @@ void read_outputs(const po::variables_map& vm, harness::RunRequest& request) {
                             e.what()));
         }
     }
-    if (request.json.where == Where::path)
+    if (request.json.where == Where::path) {
         check_output_path(request.json.path.string());
+        if (request.output.empty())  // the table (or the JSON of --format json) goes to stdout
+            refuse_second_document_on_stdout("--json", request.json.path.string(), "the result");
+    }
     refuse_outputs_over_inputs(
         {{"-o", request.output.string()}, {"--json", saved_path(request.json)}}, {});
 }

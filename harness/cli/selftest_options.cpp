@@ -59,6 +59,7 @@ SelftestRequest request_from(const po::variables_map& vm) {
     if (vm.count("json")) {
         request.json_path = vm["json"].as<std::string>();
         check_output_path(request.json_path);  // before the minute of work, not after
+        refuse_second_document_on_stdout("--json", request.json_path, "the table");
         refuse_outputs_over_inputs({{"--json", request.json_path}}, {});
     }
     return request;
@@ -73,7 +74,8 @@ std::optional<SelftestRequest> parse_selftest_request(const std::vector<std::str
         "thorough", "about 8 min: more runs and trials, the whole correction sweep")(
         "runs", po::value<int>(),
         "separate runs, each a process (2 to 10000), instead of the depth's")(
-        "json", po::value<std::string>(), "also write the figures as JSON to FILE");
+        "json", po::value<std::string>(),
+        "also write the figures as JSON to FILE (not the standard output the table goes to)");
     // For the tests: seconds of work whose figures mean nothing.
     po::options_description hidden;
     hidden.add_options()("tiny", "")(

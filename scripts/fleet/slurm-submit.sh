@@ -10,13 +10,16 @@
 # partition of N nodes, N exclusive tasks land one per node (`perfgauge history list` shows
 # each run's machine). Prints the job id; --wait returns when every task has ended: 0 when all
 # completed, 1 (naming their states) when any did not. Slurm does the scheduling: nothing here
-# retries or places work.
+# retries or places work. A task whose result the store cannot take keeps it in
+# $PERFGAUGE_RESULTS_DIR (default: --output-dir), named in its output and by --wait.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 usage="usage: slurm-submit.sh --db URI [--partition P] [--tasks N] [--wait] [--perfgauge PATH] [--output-dir DIR] [-- RUN OPTIONS...]"
 db="" partition="" tasks="" wait=0 perfgauge="${PERFGAUGE:-perfgauge}" output_dir="$PWD"
 while [ "$#" -gt 0 ]; do
   case "$1" in
+    --db|--partition|--tasks|--perfgauge|--output-dir)
+      if [ "$#" -lt 2 ]; then echo "slurm-submit.sh: $1 needs a value; $usage" >&2; exit 2; fi ;;&
     --db) db="$2"; shift 2 ;;
     --partition) partition="$2"; shift 2 ;;
     --tasks) tasks="$2"; shift 2 ;;
@@ -36,9 +39,14 @@ fi
 case "$tasks" in
   ''|*[!0-9]*|0) echo "slurm-submit.sh: --tasks must be a positive count (got '$tasks')" >&2; exit 2 ;;
 esac
-# The selection travels in the environment (sbatch --export=ALL): one word per option.
+if [ ! -d "$output_dir" ] || [ ! -w "$output_dir" ]; then
+  echo "slurm-submit.sh: --output-dir $output_dir is not a writable directory" >&2; exit 2
+fi
+# The selection travels in the environment (sbatch --export=ALL): one word per option. A result
+# the store could not take stays beside the tasks' output (measure-and-store.sh).
+results_dir="${PERFGAUGE_RESULTS_DIR:-$output_dir}"
 job="$(PERFGAUGE_RUN_ARGS="$*" PERFGAUGE_DB="$db" PERFGAUGE="$perfgauge" \
-  sbatch --parsable --array="0-$((tasks - 1))" --exclusive "${partition_args[@]}" \
+  PERFGAUGE_RESULTS_DIR="$results_dir" sbatch --parsable --array="0-$((tasks - 1))" --exclusive "${partition_args[@]}" \
   --export=ALL --output="$output_dir/perfgauge-history-%A_%a.out" "$here/measure-and-store.sh")"
 job="${job%%;*}"  # "ID;cluster" on a multi-cluster setup
 echo "$job"
@@ -56,5 +64,10 @@ if [ "$states" != "JobState=COMPLETED" ]; then
   ended="${states//JobState=/}"
   echo "slurm-submit.sh: job $job's tasks ended as: ${ended//$'\n'/ }" \
     "(their output: $output_dir/perfgauge-history-${job}_*.out)" >&2
+  kept=("$results_dir"/perfgauge-result-*.json)
+  if [ -e "${kept[0]}" ]; then
+    echo "slurm-submit.sh: results not in the store, kept for a later history add" \
+      "(each task's output says how):" "${kept[@]}" >&2
+  fi
   exit 1
 fi

@@ -127,8 +127,8 @@ TEST_P(HistoryCli, CheckFlagsATenPercentSlowdownFromRunSevenAndKeepsFlaggingIt) 
     const auto since = perfgauge({"history", "check", "--since", "commit7", "--db", store});
     EXPECT_EQ(since.exit_code, 0) << since.out;  // runs 7-12 alone: one level
     // Accepted, the slower level is the baseline: the gate passes, and says why.
-    const auto accepted = perfgauge({"history", "accept", "commit7", "--reason",
-                                     "the safer decoder costs 10%", "--db", store});
+    const auto accepted = perfgauge(
+        {"history", "accept", "commit7", "--reason", "the safer decoder costs 10%", "--db", store});
     ASSERT_EQ(accepted.exit_code, 0) << accepted.err;
     const auto after = perfgauge({"history", "check", "--db", store});
     EXPECT_EQ(after.exit_code, 0) << after.out;
@@ -335,8 +335,11 @@ TEST_P(HistoryCli, PlotCarriesTheAcceptancesOfEachSeries) {
                   .exit_code,
               2);  // matches no stored benchmark
     const auto kept = dir_.path() / "series.json";
-    const auto fake = dir_.write("python", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\ncp \"$2\" '" +
-                                               kept.string() + "' && echo drawn > \"$4\"\n");
+    // The picture goes to the last argument (after -o), wherever the options before it are.
+    const auto fake =
+        dir_.write("python", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\ncp \"$2\" '" + kept.string() +
+                                 "' && for a; do last=$a; done; echo drawn > "
+                                 "\"$last\"\n");
     ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
     const auto out = (dir_.path() / "p.svg").string();
     const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + fake.string(),

@@ -235,5 +235,161 @@ TEST(CliHostileInputs, ARunThatCouldNotStartIsNotCounted) {
         << j.dump();
 }
 
+// ---- issue 49: every reader bounded, messages that name what is wrong -------------------------
+
+const std::string kHostileRun = PERFGAUGE_SOURCE_DIR "/test/e2e/fixtures/small-run.json";
+
+// The small run with a field `depth` levels deep (100,000: export --format json crashed on it
+// while compare and history add took it).
+std::string deep_run(const TempDir& dir, std::size_t depth) {
+    std::string text = read_file(kHostileRun);
+    const auto brace = text.find('{');
+    text.insert(brace + 1, "\"deep\": " + std::string(depth, '[') + std::string(depth, ']') + ",");
+    return write(dir, "deep.json", text);
+}
+
+TEST(CliHostileInputs, JsonNestedTooDeepIsRefusedByEveryReader) {
+    TempDir dir;
+    const auto deep = deep_run(dir, 100000);
+    const auto db = (dir.path() / "history.db").string();
+    const std::vector<std::vector<std::string>> commands = {
+        {"compare", deep, kHostileRun},
+        {"compare", kHostileRun, deep},
+        {"export", deep, "--format", "json"},
+        {"export", deep, "--format", "csv"},
+        {"export", deep, "--format", "md"},
+        {"export", deep, "--format", "bmf"},
+        {"export", deep},
+        {"history", "add", deep, "--db", db},
+    };
+    for (const auto& args : commands) {
+        const auto r = perfgauge(args);
+        const std::string shown = args[0] + " " + args[1] + (args.size() > 2 ? " " + args[2] : "");
+        EXPECT_EQ(r.exit_code, 2) << shown << ": " << r.err.substr(0, 500);
+        EXPECT_NE(r.err.find(deep + ": JSON nested deeper than 64 levels at byte"),
+                  std::string::npos)
+            << shown << ": " << r.err.substr(0, 500);
+        EXPECT_LT(r.err.size(), 600u) << shown;
+    }
+    EXPECT_FALSE(fs::exists(db)) << "history add stored nothing, and made no store for it";
+    // 64 levels are read (the file is still a run result).
+    const auto r = perfgauge({"export", deep_run(dir, 63), "--format", "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(CliHostileInputs, ExportAsJsonNeverShowsTheJsonLibrarysMessage) {
+    TempDir dir;
+    auto j = nlohmann::json::parse(read_file(kHostileRun));
+    // Entries the reader skips (another run_type) may hold anything: export keeps them as they
+    // are, and --filter leaves out those without a name.
+    j["benchmarks"].push_back({{"run_type", "other"}, {"run_name", 5}});
+    j["benchmarks"].push_back(7);
+    const auto odd = write(dir, "odd.json", j.dump());
+    for (const auto& filter :
+         {std::vector<std::string>{}, std::vector<std::string>{"--filter", "."}}) {
+        std::vector<std::string> args = {"export", odd, "--format", "json"};
+        args.insert(args.end(), filter.begin(), filter.end());
+        // Through a file, not the collected stdout: the entries kept as they are make no valid
+        // run result, so e2e_json_outputs_valid has nothing to check in it.
+        ProcessOptions to_file;
+        to_file.stdout_path = (dir.path() / "exported.json").string();
+        const auto r = perfgauge_with(to_file, args);
+        const std::string text = read_file(to_file.stdout_path);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+        const auto out = nlohmann::json::parse(text, nullptr, false);
+        ASSERT_FALSE(out.is_discarded()) << text.substr(0, 300);
+        EXPECT_EQ(out["benchmarks"].size(), j["benchmarks"].size() - (filter.empty() ? 0 : 2));
+    }
+}
+
+TEST(CliHostileInputs, ACountGivenMinusOneIsNamedAsGiven) {
+    for (const auto& args :
+         {std::vector<std::string>{"compare", kHostileRun, kHostileRun, "--min-samples", "-1"},
+          {"compare", kHostileRun, kHostileRun, "--min-samples=-1"},
+          {"calibrate", "--samples", "-1"}}) {
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("-1: expected a non-negative integer"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("18446744073709551615"), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliHostileInputs, ANanInGoogleBenchmarkJsonIsBlamedOnItsField) {
+    TempDir dir;
+    // Two samples of x; the second's family_index a bare NaN, which said "two benchmarks are
+    // named 'x'".
+    const std::string entry =
+        R"("name": "x", "run_type": "iteration", "iterations": 1000, "real_time": 2.0,
+           "cpu_time": 2.0, "time_unit": "ns", "per_family_instance_index": 0)";
+    const auto file = write(dir, "gb.json",
+                            R"({"context": {"num_cpus": 2}, "benchmarks": [{)" + entry +
+                                R"(, "family_index": 0, "repetition_index": 0}, {)" + entry +
+                                R"(, "family_index": NaN, "repetition_index": 1}]})");
+    const auto r = perfgauge({"compare", file, file});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("'x': family_index is NaN, not a count"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("two benchmarks are named"), std::string::npos) << r.err;
+}
+
+// Two documents in one stream cannot be read back apart: --json naming the standard output the
+// table goes to is refused before any work.
+TEST(CliHostileInputs, JsonOnTheStandardOutputBesideTheTableIsRefused) {
+    TempDir dir;
+    const std::vector<std::string> run = {"run",     "--workload", "memcpy", "--sizes", "1K",
+                                          "--cache", "hot",        "-r",     "2",       "-q"};
+    const auto with = [&](std::vector<std::string> args, const std::vector<std::string>& more) {
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    for (const auto& args :
+         {with(run, {"--json", "/dev/stdout"}), with(run, {"--json", "/dev/fd/1"}),
+          with(run, {"--json", "/dev/stdout", "--format", "json"}),
+          std::vector<std::string>{"selftest", "--tiny", "--json", "/dev/stdout"}}) {
+        const auto r = perfgauge(args);
+        EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;
+        EXPECT_NE(r.err.find("that is the standard output"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "") << "nothing measured, nothing printed";
+    }
+    // The same file through a redirection.
+    const auto file = dir.path() / "both.txt";
+    ProcessOptions to_file;
+    to_file.stdout_path = file.string();
+    const auto r = perfgauge_with(to_file, with(run, {"--json", file.string()}));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--json " + file.string() + ": that is the standard output"),
+              std::string::npos)
+        << r.err;
+}
+
+// valgrind's log names the scratch directory perfgauge made for it, which is gone by the time
+// the message is read: the message says what it was instead.
+TEST(CliHostileInputs, ASimulationFailureNamesNoScratchPathThatIsGone) {
+    if (PERFGAUGE_SANITIZED_BUILD)
+        GTEST_SKIP() << "AddressSanitizer builds refuse to simulate (no valgrind run)";
+    TempDir dir;
+    const auto valgrind = dir.path() / "valgrind";
+    std::ofstream(valgrind)
+        << "#!/bin/sh\n"
+           "for a; do case \"$a\" in --log-file=*) log=\"${a#*=}\";; esac; done\n"
+           "echo \"valgrind: cannot create $(dirname \"$log\")/x\" > \"$log\"\n"
+           "exit 1\n";
+    fs::permissions(valgrind, fs::perms::owner_all);
+    const auto saved = dir.path() / "r.json";
+    const auto r = run_process(
+        {"/usr/bin/env", "PERFGAUGE_VALGRIND=" + valgrind.string(), "TMPDIR=" + dir.path().string(),
+         PERFGAUGE_CLI_PATH, "run", "--workload=memcpy", "--sizes=1K", "--cache=hot", "--repeat=2",
+         "--processes=1", "--min-time=0.0002", "--warmup=0", "--precision=0", "--quiet",
+         "--backend=sim", "--events=task-clock,instructions", "--json=" + saved.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("valgrind: cannot create the scratch directory perfgauge made under "
+                         "$TMPDIR (since removed)/x"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("perfgauge-sim."), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(saved).find("perfgauge-sim."), std::string::npos)
+        << "the reason saved in the result names no scratch path either";
+}
+
 }  // namespace
 }  // namespace perfgauge::test

@@ -1,7 +1,12 @@
 // End-to-end: `perfgauge plot` draws a run result (with Debian's python3-matplotlib), and says
 // what is wrong with bad input (exit 2) or a missing matplotlib (exit 1, what to install).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <tuple>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +18,10 @@
 
 namespace perfgauge::test {
 namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kPlotRun = PERFGAUGE_SOURCE_DIR "/test/e2e/fixtures/small-run.json";
 
 bool python_has_matplotlib() {
     return run_process({"/usr/bin/python3", "-c", "import matplotlib"}).exit_code == 0;
@@ -192,6 +201,146 @@ TEST(CliPlot, NamesAPerfgaugePythonThatCannotRun) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("PERFGAUGE_PYTHON=/nonexistent/python3: cannot be run"), std::string::npos)
         << r.err;
+}
+
+TEST(CliPlot, SaysAPerfgaugePythonThatIsADirectory) {
+    TempDir dir;
+    const auto r =
+        run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + dir.path().string(), PERFGAUGE_CLI_PATH,
+                     "plot", kPlotRun, "-o", (dir.path() / "s.png").string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("PERFGAUGE_PYTHON=" + dir.path().string() +
+                         ": is a directory, not a Python; point it at the python3 executable"),
+              std::string::npos)
+        << r.err;
+}
+
+// compare reads a file that starts with a UTF-8 byte order mark (as some Windows editors save
+// it): plot draws it too, where Python's json refused it.
+TEST(CliPlot, DrawsAFileWithAByteOrderMark) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    TempDir dir;
+    const auto bom = dir.path() / "bom.json";
+    std::ofstream(bom) << "\xEF\xBB\xBF" << read_file(kPlotRun);
+    ASSERT_EQ(perfgauge({"compare", bom.string(), kPlotRun}).exit_code, 0);
+    const auto png = dir.path() / "bom.png";
+    const auto r = perfgauge({"plot", bom.string(), "-o", png.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_GT(fs::file_size(png), 1000u);
+}
+
+// The pid of the plotting script drawing `result` once its interrupt handlers are in place
+// (SIGTERM caught: Python alone catches SIGINT only); 0 until then.
+pid_t ready_script(const std::string& result) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const std::string cmdline = read_file(entry.path() / "cmdline");
+        if (cmdline.find("plot_sweep.py") == std::string::npos ||
+            cmdline.find(result) == std::string::npos)
+            continue;
+        const std::string status = read_file(entry.path() / "status");
+        const auto at = status.find("SigCgt:\t");
+        if (at != std::string::npos &&
+            (std::stoull(status.substr(at + 8, 16), nullptr, 16) >> (SIGTERM - 1) & 1))
+            return static_cast<pid_t>(std::stol(pid));
+    }
+    return 0;
+}
+
+// Ctrl-C (the whole group), SIGINT to perfgauge alone, or to the Python child alone: exit 130,
+// one line saying so, no traceback, no picture, no scratch directory left.
+TEST(CliPlot, AnInterruptedPlotSaysSoOnceAndLeavesNothing) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    for (const std::string to : {"the group", "perfgauge", "the script"}) {
+        TempDir dir;
+        fs::create_directory(dir.path() / "tmp");
+        const auto result = (dir.path() / "r.json").string();
+        fs::copy_file(kPlotRun, result);
+        const auto png = dir.path() / "p.png";
+        ProcessOptions options;
+        options.signal = SIGINT;
+        options.signal_program_only = to == "perfgauge";
+        if (to == "the script") {
+            options.signal_when = [&, sent = false]() mutable {
+                if (const pid_t pid = sent ? 0 : ready_script(result))
+                    sent = ::kill(pid, SIGINT) == 0;
+                return false;  // the test signals the script itself
+            };
+        } else {
+            options.signal_when = [&] { return ready_script(result) != 0; };
+        }
+        const auto r = run_process({"/usr/bin/env", "TMPDIR=" + (dir.path() / "tmp").string(),
+                                    PERFGAUGE_CLI_PATH, "plot", result, "-o", png.string()},
+                                   options);
+        EXPECT_EQ(r.exit_code, 130) << to << ": " << r.err;
+        EXPECT_NE(r.err.find("interrupted by SIGINT while drawing " + png.string() +
+                             ": nothing written\n"),
+                  std::string::npos)
+            << to << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << to << ": " << r.err;
+        EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << to << ": " << r.err;
+        EXPECT_FALSE(fs::exists(png)) << to;
+        EXPECT_TRUE(fs::is_empty(dir.path() / "tmp")) << to << ": scratch left behind";
+    }
+}
+
+// The scripts run alone: whatever is wrong with the input, one line naming it, never a traceback.
+TEST(CliPlot, TheScriptsNeverPrintATraceback) {
+    if (!python_has_matplotlib())
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)";
+    TempDir dir;
+    const std::string sweep = PERFGAUGE_SOURCE_DIR "/scripts/plot_sweep.py";
+    const std::string history = PERFGAUGE_SOURCE_DIR "/scripts/history_plot.py";
+    auto run = nlohmann::json::parse(read_file(kPlotRun));
+    auto bad_value = run;
+    bad_value["benchmarks"][0]["perfgauge_ns_per_item"] = "fast";
+    auto bad_entry = run;
+    bad_entry["benchmarks"][0] = 7;
+    const std::string series =
+        R"({"series": [{"benchmark": "b", "metric": "time", "machine": "m", "unit": "ns",
+            "runs": [{"run": 1, "commit": "a", "median": 1, "spread": 0.1},
+                     {"run": 2, "commit": "b", "median": 2, "spread": 0.1}],
+            "changes": [{"index": 1, "size": 1.0, "low": 0.9, "high": 1.1, "regression": true}])";
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        {sweep, "[1, 2]", "is not a perfgauge run result"},
+        {sweep, bad_value.dump(), "not the JSON this script draws (TypeError"},
+        {sweep, bad_entry.dump(), "not the JSON this script draws (AttributeError"},
+        {sweep, std::string(100000, '[') + std::string(100000, ']'), "nested too deeply"},
+        {sweep, "\xff\xfe{}", "is not UTF-8 text"},
+        {sweep, "{", "is not JSON"},
+        {history, series + R"(, "accepted": [{"index": "x", "reason": "r"}]}]})",
+         "not the JSON this script draws (TypeError"},
+        {history, R"({"series": [{"runs": []}]})", "not the JSON this script draws (KeyError"},
+    };
+    for (const auto& [script, text, expected] : cases) {
+        const auto input = dir.path() / "in.json";
+        std::ofstream(input, std::ios::trunc) << text;
+        const auto r = run_process(
+            {"/usr/bin/python3", script, input.string(), "-o", (dir.path() / "o.png").string()});
+        EXPECT_EQ(r.exit_code, 2) << text.substr(0, 100) << ": " << r.err;
+        EXPECT_NE(r.err.find(expected), std::string::npos) << text.substr(0, 100) << ": " << r.err;
+        EXPECT_NE(r.err.find(input.string()), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir.path() / "o.png"));
+    }
+    // Accepted baselines are drawn, labelled with their reason; without the key, as before.
+    for (const std::string& accepted :
+         {std::string(R"(, "accepted": [{"index": 1, "commit": "b", "reason": "by design"}])"),
+          std::string()}) {
+        const auto input = dir.path() / "series.json";
+        std::ofstream(input, std::ios::trunc) << series << accepted << "}]}";
+        const auto svg = dir.path() / "h.svg";
+        const auto r =
+            run_process({"/usr/bin/python3", history, input.string(), "-o", svg.string()});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(read_file(svg).find("accepted: by design") != std::string::npos,
+                  !accepted.empty());
+    }
 }
 
 }  // namespace

@@ -107,12 +107,14 @@ JsonOutputs::JsonOutputs(std::vector<std::string> argv, std::filesystem::path wo
     }
 }
 
-void JsonOutputs::collect(const std::string& out) const {
+void JsonOutputs::collect(const std::string& out, const std::string& stdout_file) const {
     const char* dir = std::getenv(kJsonOutputsDirVariable);
     if (dir == nullptr || *dir == '\0')
         return;
     bool wrote = false;
     for (const auto& [file, identity] : before_) {
+        if (!stdout_file.empty() && file == std::filesystem::path(stdout_file))
+            continue;
         const std::string now = identity_of(file);
         if (!now.empty() && now != identity) {
             copy_with_command(file, "", file.filename().string(), argv_, dir);

@@ -32,7 +32,9 @@ class JsonOutputs {
     /// its output) and its stdout when that is where the JSON went into
     /// $PERFGAUGE_TEST_JSON_DIR, each with the command line beside it (NAME.cmd) for the
     /// validator's messages. Does nothing when the variable is unset.
-    void collect(const std::string& out) const;
+    /// `stdout_file`: where the command's stdout was redirected; a --json naming that file got
+    /// the command's table, not its JSON (run refuses such a --json), and is not collected.
+    void collect(const std::string& out, const std::string& stdout_file = {}) const;
 
   private:
     struct Before {

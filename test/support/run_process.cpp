@@ -87,7 +87,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.out = read_file(out_path);
     result.err = read_file(err_path);
-    json_outputs.collect(options.stdout_path.empty() ? result.out : std::string());
+    json_outputs.collect(options.stdout_path.empty() ? result.out : std::string(),
+                         options.stdout_path);
     return result;
 }
 

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_reader.hpp"
+#include "perfgauge/harness/result_file.hpp"
+
 namespace perfgauge::harness {
 
 namespace {
@@ -210,8 +213,10 @@ std::string run_request_to_json(const RunRequest& r, std::string_view version) {
 RunRequest run_request_from_json(std::string_view text, std::string_view version) {
     json j;
     try {
-        j = json::parse(text);
+        j = parse_json_bounded(text, "the request");
     } catch (const json::exception& e) {
+        throw RequestError(fmt::format("not a perfgauge request: {}", e.what()));
+    } catch (const ResultFileError& e) {  // nested too deeply
         throw RequestError(fmt::format("not a perfgauge request: {}", e.what()));
     }
     if (!j.is_object() || !j.contains("perfgauge_request"))

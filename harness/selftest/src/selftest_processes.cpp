@@ -12,6 +12,7 @@
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/interrupted.hpp"
+#include "perfgauge/harness/json_reader.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
@@ -62,7 +63,7 @@ std::string chain_job_to_json(const ChainJob& job) {
 
 ChainJob chain_job_from_json(std::string_view json) {
     try {
-        const auto j = nlohmann::json::parse(json);
+        const auto j = parse_json_bounded(json, "the selftest job");
         ChainJob job;
         job.operations = j.at("operations").get<std::uint64_t>();
         job.iterations = j.at("iterations").get<std::uint64_t>();

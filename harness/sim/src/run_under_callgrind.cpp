@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <stdexcept>
+#include <typeinfo>
 
 #include <fmt/format.h>
 
@@ -38,6 +40,32 @@ std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
     return dumps;
 }
 
+// A failure's message outlives the scratch directory (removed with its ScratchDir, before the
+// message is read): valgrind's log and perfgauge's own errors name it for what it was instead.
+std::string scratch_named(std::string text, const std::filesystem::path& dir) {
+    const std::string path = dir.string();
+    const std::string name = "the scratch directory perfgauge made under $TMPDIR (since removed)";
+    for (auto at = text.find(path); !path.empty() && at != std::string::npos;
+         at = text.find(path, at + name.size()))
+        text.replace(at, path.size(), name);
+    return text;
+}
+
+// `body()`, its failures rethrown naming no path under `dir` (the same type, but for what is
+// only a std::runtime_error, such as an unreadable manifest).
+template <class Body>
+auto naming_scratch(const std::filesystem::path& dir, Body&& body) {
+    try {
+        return body();
+    } catch (const pmu::SimulationError& e) {
+        throw pmu::SimulationError(scratch_named(e.what(), dir));
+    } catch (const std::runtime_error& e) {
+        if (typeid(e) != typeid(std::runtime_error))
+            throw;  // a type of its own (an interrupt): its handler needs it as it is
+        throw std::runtime_error(scratch_named(e.what(), dir));
+    }
+}
+
 }  // namespace
 
 bool needs_cache_simulation(const std::vector<std::string>& events) {
@@ -55,10 +83,11 @@ unsigned default_simulation_jobs() {
     return online > 0 ? static_cast<unsigned>(online) : 1U;
 }
 
-CommandSimulation simulate_command(pmu::CallgrindSetup setup,
-                                   const std::vector<std::string>& command,
-                                   const std::vector<std::string>& events, bool markers) {
-    const ScratchDir dir("perfgauge-sim", "callgrind's output");
+namespace {
+
+CommandSimulation simulate_command_in(const ScratchDir& dir, pmu::CallgrindSetup setup,
+                                      const std::vector<std::string>& command,
+                                      const std::vector<std::string>& events, bool markers) {
     setup.out_file = (dir.path() / "callgrind.out.%p").string();
     setup.log_file = (dir.path() / "valgrind.log").string();
     setup.instrument_from_start = !markers;
@@ -105,8 +134,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
     return sim;
 }
 
-SimulationResult simulate(const SimulationRequest& request) {
-    const ScratchDir dir("perfgauge-sim", "callgrind's output");
+SimulationResult simulate_in(const ScratchDir& dir, const SimulationRequest& request) {
     const auto manifest_path = dir.path() / "manifest.json";
     pmu::CallgrindSetup setup = request.setup;
     setup.cache_sim = needs_cache_simulation(request.events);
@@ -141,6 +169,22 @@ SimulationResult simulate(const SimulationRequest& request) {
         result.creator = dumps.front().creator;
     result.benchmarks = simulated_counts(manifest, dumps, request.events);
     return result;
+}
+
+}  // namespace
+
+CommandSimulation simulate_command(pmu::CallgrindSetup setup,
+                                   const std::vector<std::string>& command,
+                                   const std::vector<std::string>& events, bool markers) {
+    const ScratchDir dir("perfgauge-sim", "callgrind's output");
+    return naming_scratch(dir.path(), [&] {
+        return simulate_command_in(dir, std::move(setup), command, events, markers);
+    });
+}
+
+SimulationResult simulate(const SimulationRequest& request) {
+    const ScratchDir dir("perfgauge-sim", "callgrind's output");
+    return naming_scratch(dir.path(), [&] { return simulate_in(dir, request); });
 }
 
 }  // namespace perfgauge::harness

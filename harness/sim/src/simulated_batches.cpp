@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/forked_tasks.hpp"
+#include "perfgauge/harness/json_reader.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/overhead.hpp"
 #include "simulated_event.hpp"
@@ -57,7 +58,7 @@ std::string manifest_to_json(const SimulationManifest& m) {
 
 SimulationManifest manifest_from_json(const std::string& text) {
     try {
-        const json j = json::parse(text);
+        const json j = parse_json_bounded(text, "the simulation manifest");
         SimulationManifest m;
         m.empty = batch_from(j.at("empty"));
         m.pauses = batch_from(j.at("pauses"));

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_reader.hpp"
 #include "perfgauge/harness/json_text.hpp"
 
 namespace perfgauge::harness {
@@ -30,13 +31,13 @@ T checked(const json& value, const char* key) {
     if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
         if (!value.is_number_unsigned() ||
             value.get<std::uint64_t>() > std::numeric_limits<T>::max()) {
-            throw std::invalid_argument(
-                fmt::format("'{}' is {}, not a count (a non-negative integer)", key, value.dump()));
+            throw std::invalid_argument(fmt::format(
+                "'{}' is {}, not a count (a non-negative integer)", key, shown_value(value)));
         }
     } else if constexpr (std::is_floating_point_v<T>) {
         if (value.is_number() && !std::isfinite(value.get<T>()))
             throw std::invalid_argument(
-                fmt::format("'{}' is {}, not a finite number", key, value.dump()));
+                fmt::format("'{}' is {}, not a finite number", key, shown_value(value)));
     }
     return value.get<T>();
 }
@@ -321,12 +322,21 @@ void add_sample(const json& e, const RunResult& r, BenchmarkResult& b) {
     }
 }
 
+// The "benchmarks" of a run result: iterating an object instead would read its values.
+void require_array(const json& benchmarks, const std::string& origin) {
+    if (!benchmarks.is_array()) {
+        throw ResultFileError(
+            fmt::format("{}: malformed perfgauge result: 'benchmarks' is {}, not an array", origin,
+                        shown_value(benchmarks)));
+    }
+}
+
 }  // namespace
 
 RunResult parse_run_json(const std::string& text, const std::string& origin) {
     json j;
     try {
-        j = json::parse(text);
+        j = parse_json_bounded(text, origin);
     } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e400)
         throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
     }
@@ -349,6 +359,7 @@ RunResult run_from_json(const nlohmann::json& j, const std::string& origin) {
             "perfgauge run",
             origin));
     }
+    require_array(j.at("benchmarks"), origin);
     RunResult r;
     try {
         read_context(j.at("context"), r);

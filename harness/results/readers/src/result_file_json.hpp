@@ -23,6 +23,13 @@ void read_system_facts(const nlohmann::json& facts, SystemInfo& s);
 /// (host_name, num_cpus, caches): a run result's context, a stat result's "system".
 void read_host_facts(const nlohmann::json& context, SystemInfo& s);
 
+/// Google Benchmark's NaN, -NaN, Infinity or -Infinity, as quote_non_finite_tokens made it.
+bool is_non_finite_token(const nlohmann::json& v);
+
+/// `value` as a message shows it: JSON text cut to a few dozen characters (a wrong value may be
+/// a 100,000-element array), Google Benchmark's bare NaN and Infinity as they were written.
+std::string shown_value(const nlohmann::json& value);
+
 RunResult run_from_json(const nlohmann::json& j, const std::string& origin);
 RunResult stat_from_json(const nlohmann::json& j, const std::string& origin);
 RunResult gbench_from_json(const nlohmann::json& j, const std::string& origin);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfgauge/harness/json_reader.hpp"
 #include "perfgauge/harness/json_text.hpp"
 
 #include "perfgauge/harness/result_file.hpp"
@@ -37,11 +38,6 @@ using nlohmann::json;
         fmt::format("{}: malformed {}: {}", origin, kind_description(kind).substr(2), why));
 }
 
-bool is_non_finite_token(const json& v) {
-    static const std::set<std::string> tokens = {"NaN", "-NaN", "Infinity", "-Infinity"};
-    return v.is_string() && tokens.count(v.get<std::string>()) > 0;
-}
-
 // A sample's value: a finite number, at least 0 unless `negative_ok` (a user counter may be
 // anything). Google Benchmark's NaN/Infinity (quoted by quote_non_finite_tokens) and negative
 // times are refused as impossible, anything else that is not a number as malformed.
@@ -50,7 +46,7 @@ double sample_value(const json& v, const std::string& origin, ResultKind kind,
     if (is_non_finite_token(v))
         refuse(origin, kind, what, v.get<std::string>());
     if (!v.is_number())
-        malformed(origin, kind, fmt::format("{} is {}, not a number", what, v.dump()));
+        malformed(origin, kind, fmt::format("{} is {}, not a number", what, shown_value(v)));
     const double value = v.get<double>();
     if (!std::isfinite(value) || (!negative_ok && value < 0))
         refuse(origin, kind, what, fmt::format("{}", value));
@@ -292,6 +288,34 @@ std::string error_of(const json& e) {
 
 constexpr ResultKind kGb = ResultKind::google_benchmark;
 
+// The fields of an "iteration" entry Google Benchmark writes as counts or booleans, and the
+// name, checked before they are used: a wrong value there (a bare NaN reads as the string
+// "NaN") is refused naming its field, never blamed on what it leads to (a NaN family_index
+// would otherwise look like two benchmarks sharing a name, a NaN repetition_index pass).
+void check_gbench_entry(const json& e, const std::string& origin) {
+    const auto name_it = e.find(e.contains("run_name") ? "run_name" : "name");
+    if (name_it == e.end() || !name_it->is_string()) {
+        malformed(origin, kGb,
+                  fmt::format("an iteration entry's {} is {}, not a benchmark name",
+                              e.contains("run_name") ? "run_name" : "name",
+                              name_it == e.end() ? "missing" : shown_value(*name_it)));
+    }
+    const std::string name = name_it->get<std::string>();
+    for (const char* key : {"family_index", "per_family_instance_index", "repetition_index",
+                            "repetitions", "threads"}) {
+        if (const auto it = e.find(key); it != e.end() && !it->is_number_unsigned()) {
+            malformed(origin, kGb,
+                      fmt::format("'{}': {} is {}, not a count (a non-negative integer)", name, key,
+                                  shown_value(*it)));
+        }
+    }
+    if (const auto it = e.find("error_occurred"); it != e.end() && !it->is_boolean()) {
+        malformed(
+            origin, kGb,
+            fmt::format("'{}': error_occurred is {}, not true or false", name, shown_value(*it)));
+    }
+}
+
 // The file's context: when, and on which machine as Google Benchmark names it.
 void read_gbench_context(const json& context, RunResult& r) {
     if (const auto it = context.find("date"); it != context.end() && it->is_string())
@@ -356,9 +380,9 @@ void read_gbench_sample(const json& e, const std::string& name, std::size_t inde
     };
     const json& iterations = e.at("iterations");
     if (!iterations.is_number_unsigned() || iterations.get<std::uint64_t>() == 0) {
-        malformed(
-            origin, kGb,
-            fmt::format("{} is {}, not a count above 0", where("iterations"), iterations.dump()));
+        malformed(origin, kGb,
+                  fmt::format("{} is {}, not a count above 0", where("iterations"),
+                              shown_value(iterations)));
     }
     b.iterations = iterations.get<std::uint64_t>();
     const double unit =
@@ -411,11 +435,17 @@ RunResult gbench_from_json(const json& j, const std::string& origin) {
     r.kind = kGb;
     r.precision_target = 0;
     try {
+        if (!j.at("benchmarks").is_array()) {  // iterating an object would read its values
+            malformed(
+                origin, kGb,
+                fmt::format("'benchmarks' is {}, not an array", shown_value(j.at("benchmarks"))));
+        }
         read_gbench_context(j.at("context"), r);
         GbenchEntries g;
         for (const auto& e : j.at("benchmarks")) {
             if (e.value("run_type", std::string("iteration")) != "iteration")
                 continue;  // aggregates: perfgauge computes its own from the samples
+            check_gbench_entry(e, origin);
             const std::string name = e.contains("run_name") ? e.at("run_name").get<std::string>()
                                                             : e.at("name").get<std::string>();
             if (const auto error = error_of(e); !error.empty()) {
@@ -472,11 +502,15 @@ std::string quote_non_finite_tokens(std::string_view text) {
 RunResult parse_result_json(const std::string& text, const std::string& origin) {
     json j;
     try {
-        j = json::parse(text);
+        j = parse_json_bounded(text, origin);
     } catch (const json::exception& e) {
         // Google Benchmark's NaN and Infinity are not JSON; read them as quoted words and let
         // the Google Benchmark reader decide where they matter. Anything else stays "not JSON".
-        const json quoted = json::parse(quote_non_finite_tokens(text), nullptr, false);
+        json quoted;
+        try {
+            quoted = parse_json_bounded(quote_non_finite_tokens(text), origin);
+        } catch (const json::exception&) {
+        }
         const bool gbench = quoted.is_object() && quoted.contains("benchmarks") &&
                             quoted.contains("context") && quoted["context"].is_object() &&
                             !quoted["context"].contains("perfgauge");
@@ -505,7 +539,7 @@ RunResult parse_result_json(const std::string& text, const std::string& origin) 
 
 RunResult parse_stat_json(const std::string& text, const std::string& origin) {
     try {
-        return stat_from_json(json::parse(text), origin);
+        return stat_from_json(parse_json_bounded(text, origin), origin);
     } catch (const json::parse_error& e) {
         throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
     }
@@ -514,7 +548,7 @@ RunResult parse_stat_json(const std::string& text, const std::string& origin) {
 RunResult parse_gbench_json(const std::string& text, const std::string& origin) {
     json j;
     try {
-        j = json::parse(quote_non_finite_tokens(text));
+        j = parse_json_bounded(quote_non_finite_tokens(text), origin);
     } catch (const json::parse_error& e) {
         throw ResultFileError(fmt::format("{}: not JSON ({})", origin, json_error_text(e)));
     }

@@ -16,7 +16,7 @@ int read_schema_version(const nlohmann::json& j, const std::string& origin) {
     if (!it->is_number_integer() || it->get<std::int64_t>() < 1) {
         throw ResultFileError(fmt::format(
             "{}: malformed perfgauge result: '{}' is {}, not a version number (a positive integer)",
-            origin, kSchemaVersionKey, it->dump()));
+            origin, kSchemaVersionKey, shown_value(*it)));
     }
     const auto version = it->get<std::int64_t>();
     if (version > kResultSchemaVersion) {
