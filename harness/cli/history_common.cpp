@@ -1,6 +1,7 @@
 #include "history_common.hpp"
 
 #include <filesystem>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -87,8 +88,13 @@ std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store,
 
 std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& entries) {
     std::vector<harness::RunPoint> out;
-    for (const auto& e : entries)
+    for (auto e : entries) {
+        // One sample has no interval: its stored spread of 0 says nothing, and read as 0 it
+        // would make a series of single-sample runs "deterministic", every change exact.
+        if (e.sample_count < 2)
+            e.point.spread = std::numeric_limits<double>::quiet_NaN();
         out.push_back(e.point);
+    }
     return out;
 }
 

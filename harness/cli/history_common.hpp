@@ -45,7 +45,7 @@ std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store,
 std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store,
                                                 const HistorySeriesRequest& request);
 
-/// The runs' points (median and spread), in order.
+/// The runs' points (median and spread), in order; a run of one sample has no spread (NaN).
 std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& entries);
 
 /// A share as a signed percentage: 0.123 -> "+12.3%".

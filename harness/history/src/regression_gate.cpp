@@ -73,7 +73,8 @@ Scaled scaled(std::span<const RunPoint> window) {
     });
     for (const auto& r : window) {
         s.y.push_back(s.log ? std::log(r.value) : r.value);
-        const double se = r.spread * kSpreadToStandardError;
+        // A run whose spread is unknown (NaN: one sample) floors nothing.
+        const double se = std::isfinite(r.spread) ? r.spread * kSpreadToStandardError : 0;
         s.own_se.push_back(s.log ? se / r.value : se);
     }
     return s;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <span>
 #include <vector>
 
 #include "cli_common.hpp"
@@ -67,6 +69,28 @@ TEST(HistoryPattern, OneRe2PatternOrEveryName) {
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("REGEX '('"), std::string::npos) << e.what();
     }
+}
+
+}  // namespace
+}  // namespace perfgauge::cli
+
+namespace perfgauge::cli {
+namespace {
+
+// Google Benchmark runs without --benchmark_repetitions have one sample each: a spread of 0
+// stored for them is no interval, and a series of them is noisy, not exact (a 10,000-run A/A
+// store of such runs "regressed" by 3.7% when they were read as exact).
+TEST(Points, ARunOfOneSampleHasNoSpreadAndMakesNoSeriesExact) {
+    std::vector<harness::SeriesEntry> entries(3);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        entries[i].point = {100.0 + static_cast<double>(i), 0};
+        entries[i].sample_count = i == 0 ? 5 : 1;
+    }
+    const auto pts = points(entries);
+    EXPECT_EQ(pts[0].spread, 0);
+    EXPECT_TRUE(std::isnan(pts[1].spread));
+    EXPECT_FALSE(harness::deterministic_series(pts));
+    EXPECT_TRUE(harness::deterministic_series(std::span(pts).first(1)));
 }
 
 }  // namespace

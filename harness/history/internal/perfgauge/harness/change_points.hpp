@@ -14,7 +14,7 @@ namespace perfgauge::harness {
 
 /// One run of a series: its value (the median of its samples; larger is worse: time or counts
 /// per item) and its spread (half-width of that median's 95% interval, same unit; 0 when the
-/// run is deterministic).
+/// run is deterministic; NaN when unknown, e.g. a run of one sample).
 struct RunPoint {
     double value = 0;
     double spread = 0;
