@@ -38,6 +38,16 @@ std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
     return dumps;
 }
 
+// The command keeps its $TMPDIR (it is the user's), so valgrind's start-up files go there: a
+// Ctrl-C to the whole group as valgrind starts leaves them behind. Removed once the command has
+// ended (declared before the child: its destructor reaps it first), whatever ended it.
+struct ValgrindLeftoversSwept {
+    ValgrindLeftoversSwept() = default;
+    ValgrindLeftoversSwept(const ValgrindLeftoversSwept&) = delete;
+    ValgrindLeftoversSwept& operator=(const ValgrindLeftoversSwept&) = delete;
+    ~ValgrindLeftoversSwept() { remove_valgrind_leftovers(temp_root()); }
+};
+
 }  // namespace
 
 bool needs_cache_simulation(const std::vector<std::string>& events) {
@@ -72,6 +82,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
     // --markers is simulated whole.
     if (markers)
         child_setup.environment.push_back("PERFGAUGE_MARKER_FD=callgrind");
+    const ValgrindLeftoversSwept swept;
     const auto start = std::chrono::steady_clock::now();
     PendingChild child(pmu::callgrind_command(setup, command), child_setup);
     child.start();
@@ -120,8 +131,14 @@ SimulationResult simulate(const SimulationRequest& request) {
     if (request.jobs > 0)
         program.push_back(fmt::format("--sim-jobs={}", request.jobs));
 
+    // valgrind makes files of its own in $TMPDIR at start-up (valgrind_proc_PID_cmdline_...,
+    // removed a moment later): a Ctrl-C to the whole group in that moment kills it with them
+    // still there. In the scratch directory they go with it, whatever ends valgrind. The child
+    // is perfgauge itself, which makes nothing in $TMPDIR of its own.
+    ChildSetup child_setup;
+    child_setup.environment = {"TMPDIR=" + dir.path().string()};
     const auto start = std::chrono::steady_clock::now();
-    PendingChild child(pmu::callgrind_command(setup, program));
+    PendingChild child(pmu::callgrind_command(setup, program), child_setup);
     child.start();
     const ExitStatus status = child.wait();
     SimulationResult result;

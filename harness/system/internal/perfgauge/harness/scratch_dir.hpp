@@ -3,7 +3,10 @@
 // everything in it when the owner goes out of scope, on error paths too.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace perfgauge::harness {
@@ -16,6 +19,16 @@ inline constexpr const char* kOwnerTag = ".pid";
 /// perfgauge killed by SIGKILL or a crash left behind; the first ScratchDir of every perfgauge
 /// process removes them.
 void remove_stale_scratch_dirs(const std::filesystem::path& root);
+
+/// Where temporary files go: $TMPDIR, or /tmp when it is unset or empty (as mkdtemp's callers
+/// and valgrind read it).
+std::filesystem::path temp_root();
+
+/// Removes the entries of `root` (directories when `directories`, else regular files) that
+/// `owner` gives a pid for (0: not one of them), owned by this user, whose process is gone: what
+/// a process killed outright left behind. A pid reused since keeps its entry.
+void remove_entries_of_gone_processes(const std::filesystem::path& root, bool directories,
+                                      const std::function<pid_t(const std::string&)>& owner);
 
 class ScratchDir {
   public:
