@@ -129,6 +129,7 @@ nlohmann::json report_json(const SelftestReport& r) {
           {"pass", c.passes()},
           {"worst_error_share", worst_share}}},
         {"not_covered", r.not_covered},
+        {"not_measured", r.not_measured},
         {"verdict", r.verdict}};
 }
 
@@ -239,6 +240,8 @@ std::string render(const SelftestReport& r) {
         c.passes() ? "pass" : "FAIL", fmt::join(rows, ", "));
     for (const auto& what : r.not_covered)
         add(out, "not covered: {}\n", what);
+    for (const auto& what : r.not_measured)
+        add(out, "not measured: {}\n", what);
     add(out, "\n{}\n", r.verdict);
     return out;
 }
@@ -272,7 +275,12 @@ int selftest_command(const std::vector<std::string>& args) {
     std::fputs(render(report).c_str(), stdout);
     if (!request.json_path.empty())
         harness::write_output_file(request.json_path, harness::json_text(report_json(report)));
-    return kExitOk;
+    if (report.not_measured.empty())
+        return kExitOk;
+    // Figures of a way that made no trial are not measurements: the run failed at that.
+    say("perfgauge selftest: not measured: {}; fix what stopped it and run selftest again\n",
+        fmt::join(report.not_measured, "; "));
+    return kExitFailure;
 }
 
 }  // namespace perfgauge::cli
