@@ -151,8 +151,14 @@ std::string rate_cell(const Rate& r) {
     return fmt::format("{}/{} ({:.0f}-{})", r.hits, r.trials, 100 * r.low(), pct(r.high(), 0));
 }
 
-std::string smallest_text(const std::optional<double>& pct_change) {
-    return pct_change ? fmt::format("{:g}%", *pct_change) : "none of these";
+// "5%", or "5% (2 trials)" where so few trials cannot make a 95% rate (every one found it).
+std::string smallest_text(const harness::ResolutionFigures& f) {
+    std::string text =
+        f.smallest_change_pct ? fmt::format("{:g}%", *f.smallest_change_pct) : "none of these";
+    const std::size_t trials = f.false_positives.trials;
+    if (trials < harness::kTrialsForARate)
+        text += fmt::format(" ({} trial{})", trials, trials == 1 ? "" : "s");
+    return text;
 }
 
 // Appends to `out`, formatted.
@@ -184,8 +190,7 @@ std::string ways_table(const SelftestReport& r) {
     }
     row(fmt::format("smallest found in {:.0f}%", 100 * r.plan.power),
         [](const harness::ResolutionFigures& f) {
-            return f.false_positives.trials == 0 ? std::string("-")
-                                                 : smallest_text(f.smallest_change_pct);
+            return f.false_positives.trials == 0 ? std::string("-") : smallest_text(f);
         });
     row("too few clean samples",
         [](const harness::ResolutionFigures& f) { return rate_cell(f.too_few_samples); });

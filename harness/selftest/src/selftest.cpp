@@ -77,7 +77,8 @@ std::vector<VerdictPart> verdict_parts(SelftestReport& report) {
         if (!way.planned)
             continue;
         const bool measured = made_a_trial(*way.figures);
-        parts.push_back({way.figures->smallest_change_pct, way.how, measured, way.name});
+        parts.push_back({way.figures->smallest_change_pct, way.how, measured, way.name,
+                         way.figures->false_positives.trials});
         if (measured)
             continue;
         if (!unmeasured.empty() && unmeasured.back().second == way.why)  // one reason, once

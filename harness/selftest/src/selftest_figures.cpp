@@ -265,12 +265,17 @@ std::string verdict_line(std::span<const VerdictPart> parts, double largest_pct,
                          double too_few_share) {
     std::vector<std::string> texts, unmeasured;
     for (const VerdictPart& part : parts) {
-        if (!part.measured)
+        if (!part.measured) {
             unmeasured.push_back(part.way);
-        else if (part.pct)
-            texts.push_back(fmt::format("{:g}% changes {}", *part.pct, part.how));
-        else
-            texts.push_back(fmt::format("no change up to {:g}% {}", largest_pct, part.how));
+            continue;
+        }
+        std::string text = part.pct
+                               ? fmt::format("{:g}% changes {}", *part.pct, part.how)
+                               : fmt::format("no change up to {:g}% {}", largest_pct, part.how);
+        if (part.trials > 0 && part.trials < kTrialsForARate)
+            text += fmt::format(" (from {} trial{}, too few for a 95% rate)", part.trials,
+                                part.trials == 1 ? "" : "s");
+        texts.push_back(std::move(text));
     }
     std::string line = texts.empty()
                            ? fmt::format("nothing was measured: {}", fmt::join(unmeasured, ", "))

@@ -98,6 +98,14 @@ TEST(SelftestVerdict, Wording) {
     EXPECT_EQ(verdict_line(four, 50),
               "this machine resolves 5% changes a, 10% changes b, 20% changes c, no change up to "
               "50% d");
+    // A claim resting on fewer trials than a 95% rate needs says how many.
+    const std::vector<VerdictPart> few = {{5.0, "in pairs", true, "run --against", 2},
+                                          {{}, "side by side", true, "stat", 1},
+                                          {3.0, "in turn", true, "in turn", 20}};
+    EXPECT_EQ(verdict_line(few, 50),
+              "this machine resolves 5% changes in pairs (from 2 trials, too few for a 95% rate), "
+              "no change up to 50% side by side (from 1 trial, too few for a 95% rate), 3% "
+              "changes in turn");
     // A way that made no trial resolves nothing: it is named as not measured.
     const std::vector<VerdictPart> some = {{{}, "measured in turn", false, "in turn"},
                                            {10.0, "b", true, "stat side by side"}};
@@ -412,7 +420,8 @@ TEST(SelftestTrials, SummaryOfEvidence) {
     summarize_evidence(report);
     EXPECT_EQ(report.verdict,
               "this machine resolves 2% changes measured in turn, 2% changes across separate "
-              "runs; not measured: stat side by side, run --against");
+              "runs (from 10 trials, too few for a 95% rate); not measured: stat side by side, "
+              "run --against");
     EXPECT_EQ(report.disturbed.hits, 0u);
     EXPECT_EQ(report.disturbed.trials, 20u * 8u * 15u);
     EXPECT_EQ(report.within_run.count, 20u);
@@ -431,8 +440,8 @@ TEST(SelftestTrials, SummaryOfEvidence) {
     EXPECT_TRUE(report.not_measured.empty());
     EXPECT_EQ(report.verdict,
               "this machine resolves 2% changes measured in turn, 2% changes across separate "
-              "runs, 2% changes side by side in processes (stat), 2% changes in pairs of "
-              "processes (run --against)");
+              "runs (from 10 trials, too few for a 95% rate), 2% changes side by side in "
+              "processes (stat), 2% changes in pairs of processes (run --against)");
     report.runs_failure = "run 7 of 40: its process exited with 1";
     summarize_evidence(report);
     ASSERT_EQ(report.not_covered.size(), 2u);
