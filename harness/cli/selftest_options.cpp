@@ -1,9 +1,7 @@
 #include "selftest_options.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -14,7 +12,7 @@
 
 #include "cli_common.hpp"
 #include "option_parsing.hpp"
-#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
 
 namespace perfgauge::cli {
 
@@ -24,9 +22,8 @@ namespace {
 constexpr std::size_t kJsonRoom = 32 * 1024;
 
 // A full file system would refuse --json's file only after the minutes of work: room for it is
-// tried now, with a temporary file beside it (removed with the interrupts held back, so that
-// none is left behind). /dev/full, where every write fails, is refused too; other devices,
-// FIFOs and descriptors are written in place and not tried.
+// tried now, with a temporary file beside it (harness::try_room). /dev/full, where every write
+// fails, is refused too; other devices, FIFOs and descriptors are written in place and not tried.
 void check_room_for(const std::string& path) {
     struct stat st {};
     const bool exists = ::stat(path.c_str(), &st) == 0;
@@ -40,20 +37,8 @@ void check_room_for(const std::string& path) {
         return;
     std::error_code ec;
     const auto target = std::filesystem::weakly_canonical(path, ec);
-    const auto dir = (ec ? std::filesystem::path(path) : target).parent_path();
-    std::string name = ((dir.empty() ? "." : dir) / ".perfgauge-room.XXXXXX").string();
-    const harness::InterruptsBlocked blocked;
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0)
-        return;  // check_output_path said what it could; the write will say the rest
-    ::unlink(name.c_str());
-    int error = 0;
-    if (::posix_fallocate(fd, 0, kJsonRoom) != 0) {
-        const std::string zeros(kJsonRoom, '\0');
-        if (::write(fd, zeros.data(), zeros.size()) != static_cast<ssize_t>(zeros.size()))
-            error = errno != 0 ? errno : ENOSPC;
-    }
-    ::close(fd);
+    const int error =
+        harness::try_room((ec ? std::filesystem::path(path) : target).parent_path(), kJsonRoom);
     if (error == ENOSPC || error == EDQUOT) {
         throw UsageError(fmt::format(
             "cannot write --json '{}': its file system has no room for it ({}); free some "

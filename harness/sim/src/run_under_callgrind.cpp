@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
@@ -36,6 +38,22 @@ std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
             dumps.push_back(pmu::parse_callgrind_dump(read_text_file(entry.path())));
     }
     return dumps;
+}
+
+// Room callgrind's dumps need, with a margin (a benchmark's dump is some tens of KB).
+constexpr std::size_t kDumpRoom = 1 << 20;
+
+// A full $TMPDIR would fail the simulation only at its end (callgrind's dump, the child's
+// manifest), naming a scratch file that is gone by then: said now, as what it is.
+void check_room(const ScratchDir& dir) {
+    const int error = try_room(dir.path(), kDumpRoom);
+    if (error == 0)
+        return;
+    const char* tmpdir = std::getenv("TMPDIR");
+    throw pmu::SimulationError(fmt::format(
+        "no room for callgrind's output in {}{}: {}; free some space there, or point TMPDIR at a "
+        "file system with room",
+        temp_root().string(), tmpdir && *tmpdir ? " ($TMPDIR)" : "", std::strerror(error)));
 }
 
 // The command keeps its $TMPDIR (it is the user's), so valgrind's start-up files go there: a
@@ -69,6 +87,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,
                                    const std::vector<std::string>& events, bool markers) {
     const ScratchDir dir("perfgauge-sim", "callgrind's output");
+    check_room(dir);
     setup.out_file = (dir.path() / "callgrind.out.%p").string();
     setup.log_file = (dir.path() / "valgrind.log").string();
     setup.instrument_from_start = !markers;
@@ -118,6 +137,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
 
 SimulationResult simulate(const SimulationRequest& request) {
     const ScratchDir dir("perfgauge-sim", "callgrind's output");
+    check_room(dir);
     const auto manifest_path = dir.path() / "manifest.json";
     pmu::CallgrindSetup setup = request.setup;
     setup.cache_sim = needs_cache_simulation(request.events);

@@ -1,5 +1,6 @@
 #include "perfgauge/harness/scratch_dir.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -14,6 +15,8 @@
 #include <system_error>
 
 #include <fmt/format.h>
+
+#include "perfgauge/harness/interrupt.hpp"
 
 namespace perfgauge::harness {
 
@@ -63,6 +66,24 @@ void remove_stale_scratch_dirs(const fs::path& root) {
     remove_entries_of_gone_processes(root, true, owner_pid);
 }
 
+int try_room(const fs::path& dir, std::size_t bytes) {
+    std::string name = ((dir.empty() ? fs::path(".") : dir) / ".perfgauge-room.XXXXXX").string();
+    const InterruptsBlocked blocked;
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        return errno;
+    ::unlink(name.c_str());  // the name goes at once: only the descriptor holds the room
+    int error = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+    if (error == EOPNOTSUPP || error == EINVAL) {  // a file system without fallocate
+        const std::string zeros(bytes, '\0');
+        error = ::write(fd, zeros.data(), zeros.size()) == static_cast<ssize_t>(zeros.size())
+                    ? 0
+                    : (errno != 0 ? errno : ENOSPC);
+    }
+    ::close(fd);
+    return error;
+}
+
 ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
     // What a perfgauge killed outright (SIGKILL, a crash) left behind, removed by the next one.
     static std::once_flag swept;
@@ -74,8 +95,10 @@ ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
         const int error = errno;
         const char* tmpdir = std::getenv("TMPDIR");
         throw std::runtime_error(fmt::format(
-            "cannot create a directory for {} in {}{}: {}", purpose, temp_root().string(),
-            tmpdir && *tmpdir ? " ($TMPDIR)" : "", std::strerror(error)));
+            "cannot create a directory for {} in {}{}: {}; point TMPDIR at a directory you can "
+            "write, with room",
+            purpose, temp_root().string(), tmpdir && *tmpdir ? " ($TMPDIR)" : "",
+            std::strerror(error)));
     }
     path_ = pattern;
 }

@@ -20,6 +20,11 @@ inline constexpr const char* kOwnerTag = ".pid";
 /// process removes them.
 void remove_stale_scratch_dirs(const std::filesystem::path& root);
 
+/// Whether `dir` has room for `bytes` more: a temporary file there is given that many bytes and
+/// removed at once, with the interrupts held back meanwhile so that it is never left behind.
+/// 0, or the errno that refused it (ENOSPC, EDQUOT, EACCES, ...).
+int try_room(const std::filesystem::path& dir, std::size_t bytes);
+
 /// Where temporary files go: $TMPDIR, or /tmp when it is unset or empty (as mkdtemp's callers
 /// and valgrind read it).
 std::filesystem::path temp_root();
