@@ -18,7 +18,6 @@
 #include "backend_option.hpp"
 #include "option_parsing.hpp"
 #include "perfgauge/harness/output_file.hpp"
-#include "perfgauge/harness/process_fanout.hpp"
 #include "perfgauge/harness/request_json.hpp"
 #include "perfgauge/harness/selection.hpp"
 #include "perfgauge/harness/simulation.hpp"
@@ -559,8 +558,15 @@ void read_run(const po::variables_map& vm, harness::RunRequest& request) {
     if (processes < 1 || processes > 64)
         throw UsageError(fmt::format("--processes must be 1 to 64, not {}", processes));
     request.processes = static_cast<std::size_t>(processes);
-    if (processes > 1)  // every process must get rounds to measure
-        repetitions_per_process(request.repetitions, request.processes);
+    // Every process must get rounds to measure. -r 1 alone met the default --processes 2, which
+    // the message named as if it had been given.
+    if (processes > 1 && request.repetitions < request.processes) {
+        throw UsageError(fmt::format(
+            "-r/--repeat ({}) must be at least --processes ({}{}): each process takes a share of "
+            "the rounds; give -r {} or more, or --processes {}",
+            request.repetitions, processes, vm["processes"].defaulted() ? ", its default" : "",
+            processes, request.repetitions));
+    }
     const unsigned long long jobs =
         unsigned_option(vm, "sim-jobs", "a non-negative integer (0: one per CPU, to 256)");
     if (jobs > 256)
@@ -579,14 +585,6 @@ std::uint64_t size_option(const std::string& text, const char* option) {
             option, text));
     }
     return *bytes;
-}
-
-std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::size_t processes) {
-    try {
-        return harness::repetitions_per_process(repetitions, processes);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
 }
 
 std::optional<harness::RunRequest> parse_run_request(const std::vector<std::string>& args) {

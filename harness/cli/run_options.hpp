@@ -21,7 +21,4 @@ std::optional<harness::RunRequest> parse_run_request(const std::vector<std::stri
 /// A size option ("64K", "1M"); throws UsageError naming `option` when it is not one.
 std::uint64_t size_option(const std::string& text, const char* option);
 
-/// harness::repetitions_per_process, its refusal a UsageError.
-std::vector<std::size_t> repetitions_per_process(std::size_t repetitions, std::size_t processes);
-
 }  // namespace perfgauge::cli

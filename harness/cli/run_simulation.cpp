@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
@@ -60,8 +61,17 @@ int run_simulation_child(const harness::RunRequest& request, const workloads::Su
         harness::run_simulated_batches(suite.benchmarks, items, ll_bytes, simulation_jobs(request));
     if (const int signal = harness::interrupt_signal(); signal != 0)
         return harness::interrupted_exit_status(signal);  // its processes were reaped
-    harness::write_output_file(request.sim_child_manifest->string(),
-                               harness::manifest_to_json(manifest));
+    const std::string path = request.sim_child_manifest->string();
+    try {
+        harness::write_output_file(path, harness::manifest_to_json(manifest));
+    } catch (const std::runtime_error& e) {
+        // Its scratch path means nothing to the user (it is gone by the time this is read).
+        std::string why = e.what();
+        if (const std::string named = "cannot write '" + path + "': "; why.rfind(named, 0) == 0)
+            why.erase(0, named.size());
+        throw std::runtime_error(
+            fmt::format("the simulation could not save its counts in $TMPDIR ({})", why));
+    }
     return kExitOk;
 }
 
@@ -92,8 +102,8 @@ harness::SimulationResult run_simulation(const harness::RunRequest& run,
             say("perfgauge run: simulated caches: {}\n", note);
     }
     const std::string geometry = cache_sim ? describe_caches(caches) : "";
-    say("perfgauge run: simulating {} benchmarks under callgrind, {} at once{}\n", benchmarks,
-        request.jobs,
+    say("perfgauge run: simulating {} benchmark{} under callgrind, {} at once{}\n", benchmarks,
+        benchmarks == 1 ? "" : "s", request.jobs,
         cache_sim ? (geometry.empty() ? "" : " (" + geometry + ")")
                   : " (no cache simulation: no cache event asked for)");
     return harness::simulate(request);

@@ -129,6 +129,7 @@ nlohmann::json report_json(const SelftestReport& r) {
           {"pass", c.passes()},
           {"worst_error_share", worst_share}}},
         {"not_covered", r.not_covered},
+        {"not_measured", r.not_measured},
         {"verdict", r.verdict}};
 }
 
@@ -150,8 +151,14 @@ std::string rate_cell(const Rate& r) {
     return fmt::format("{}/{} ({:.0f}-{})", r.hits, r.trials, 100 * r.low(), pct(r.high(), 0));
 }
 
-std::string smallest_text(const std::optional<double>& pct_change) {
-    return pct_change ? fmt::format("{:g}%", *pct_change) : "none of these";
+// "5%", or "5% (2 trials)" where so few trials cannot make a 95% rate (every one found it).
+std::string smallest_text(const harness::ResolutionFigures& f) {
+    std::string text =
+        f.smallest_change_pct ? fmt::format("{:g}%", *f.smallest_change_pct) : "none of these";
+    const std::size_t trials = f.false_positives.trials;
+    if (trials < harness::kTrialsForARate)
+        text += fmt::format(" ({} trial{})", trials, trials == 1 ? "" : "s");
+    return text;
 }
 
 // Appends to `out`, formatted.
@@ -183,8 +190,7 @@ std::string ways_table(const SelftestReport& r) {
     }
     row(fmt::format("smallest found in {:.0f}%", 100 * r.plan.power),
         [](const harness::ResolutionFigures& f) {
-            return f.false_positives.trials == 0 ? std::string("-")
-                                                 : smallest_text(f.smallest_change_pct);
+            return f.false_positives.trials == 0 ? std::string("-") : smallest_text(f);
         });
     row("too few clean samples",
         [](const harness::ResolutionFigures& f) { return rate_cell(f.too_few_samples); });
@@ -239,6 +245,8 @@ std::string render(const SelftestReport& r) {
         c.passes() ? "pass" : "FAIL", fmt::join(rows, ", "));
     for (const auto& what : r.not_covered)
         add(out, "not covered: {}\n", what);
+    for (const auto& what : r.not_measured)
+        add(out, "not measured: {}\n", what);
     add(out, "\n{}\n", r.verdict);
     return out;
 }
@@ -272,7 +280,12 @@ int selftest_command(const std::vector<std::string>& args) {
     std::fputs(render(report).c_str(), stdout);
     if (!request.json_path.empty())
         harness::write_output_file(request.json_path, harness::json_text(report_json(report)));
-    return kExitOk;
+    if (report.not_measured.empty())
+        return kExitOk;
+    // Figures of a way that made no trial are not measurements: the run failed at that.
+    say("perfgauge selftest: not measured: {}; fix what stopped it and run selftest again\n",
+        fmt::join(report.not_measured, "; "));
+    return kExitFailure;
 }
 
 }  // namespace perfgauge::cli

@@ -1,13 +1,51 @@
 #include "selftest_options.hpp"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <string>
 
 #include "cli_common.hpp"
 #include "option_parsing.hpp"
+#include "perfgauge/harness/scratch_dir.hpp"
 
 namespace perfgauge::cli {
 
 namespace {
+
+// Room the JSON needs, with a margin: a default selftest writes about 9 KB.
+constexpr std::size_t kJsonRoom = 32 * 1024;
+
+// A full file system would refuse --json's file only after the minutes of work: room for it is
+// tried now, with a temporary file beside it (harness::try_room). /dev/full, where every write
+// fails, is refused too; other devices, FIFOs and descriptors are written in place and not tried.
+void check_room_for(const std::string& path) {
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && S_ISCHR(st.st_mode) && ::major(st.st_rdev) == 1 && ::minor(st.st_rdev) == 7) {
+        throw UsageError(fmt::format(
+            "cannot write --json '{}': it is /dev/full, where every write fails (No space left "
+            "on device); give a file, or /dev/null to keep no JSON",
+            path));
+    }
+    if (exists && !S_ISREG(st.st_mode))
+        return;
+    std::error_code ec;
+    const auto target = std::filesystem::weakly_canonical(path, ec);
+    const int error =
+        harness::try_room((ec ? std::filesystem::path(path) : target).parent_path(), kJsonRoom);
+    if (error == ENOSPC || error == EDQUOT) {
+        throw UsageError(fmt::format(
+            "cannot write --json '{}': its file system has no room for it ({}); free some "
+            "space there or give a path on another file system",
+            path, std::strerror(error)));
+    }
+}
 
 constexpr const char* kHelp =
     "usage: perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE]\n\n"
@@ -27,7 +65,10 @@ constexpr const char* kHelp =
     "resolves each way.\n"
     "About 1.5 min by default, --quick ~15 s, --thorough ~8 min (more runs and\n"
     "samples: narrower rates); longer on a busy machine, whose disturbed samples are re-taken.\n"
-    "Exit status 0 whatever it finds; 2 for bad options.\n\noptions";
+    "Exit status 0 whatever it finds; 1 when a way of measuring made no trial at all (its\n"
+    "child processes could not start or keep a result: it says \"not measured\" and why);\n"
+    "2 for bad options, --json's file included (a directory, no room for it), before any work.\n"
+    "\noptions";
 
 SelftestRequest request_from(const po::variables_map& vm) {
     SelftestRequest request;
@@ -58,9 +99,13 @@ SelftestRequest request_from(const po::variables_map& vm) {
     }
     if (vm.count("json")) {
         request.json_path = vm["json"].as<std::string>();
-        check_output_path(request.json_path);  // before the minute of work, not after
+        if (request.json_path.empty())
+            throw UsageError("--json '' names no file: give a file name, or leave --json out");
+        // Before the minutes of work, not after.
+        check_output_path(request.json_path);
         refuse_second_document_on_stdout("--json", request.json_path, "the table");
         refuse_outputs_over_inputs({{"--json", request.json_path}}, {});
+        check_room_for(request.json_path);
     }
     return request;
 }

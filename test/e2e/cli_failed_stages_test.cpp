@@ -128,6 +128,26 @@ TEST(CliFailedStages, ASimulationWithoutAScratchDirectoryKeepsTheNativeResult) {
     expect_native_kept(r, saved, "cannot create a directory for callgrind's output");
 }
 
+// A full $TMPDIR: callgrind's output would fail only once everything was simulated, and the
+// child's manifest named a scratch file gone by then. Said before the simulation, as what it is.
+TEST(CliFailedStages, ASimulationWithAFullTmpdirSaysSoAndKeepsTheNativeResult) {
+    SKIP_IN_SANITIZED_BUILDS();
+    FullFilesystem full;
+    if (!full.available())
+        GTEST_SKIP() << full.why_not();
+    TempDir dir;
+    const auto saved = dir.path() / "r.json";
+    const auto r = run_process(tiny_sim_run({"TMPDIR=" + full.path().string()}, saved));
+    expect_native_kept(r, saved,
+                       "no room for callgrind's output in " + full.path().string() +
+                           " ($TMPDIR): No space left on device; free some space there");
+    EXPECT_EQ(r.err.find("perfgauge-sim"), std::string::npos) << "a scratch path: " << r.err;
+    std::vector<std::string> left;
+    for (const auto& entry : fs::directory_iterator(full.path()))
+        left.push_back(entry.path().filename().string());
+    EXPECT_EQ(left, std::vector<std::string>{"filler"}) << "a temporary file was left";
+}
+
 // The measuring children's command line names their index and their result file, under this
 // test's TMPDIR, in the request each gets as JSON: "--internal-request={...
 // "measuring_child":{"count":3,"index":1,"result_path":"TMPDIR/perfgauge-run.pid..."}...}"

@@ -139,6 +139,9 @@ TEST(CliRun, BadInputFailsBeforeMeasuring) {
     expect_usage({"-e", "cyclez"}, "did you mean");
     expect_usage({"-r", "0"}, "-r/--repeat must be 1 to 1000000, not 0");
     expect_usage({"-r", "2", "--processes", "3"}, "must be at least --processes (3)");
+    expect_usage({"-r", "1"},
+                 "(1) must be at least --processes (2, its default): each process "
+                 "takes a share of the rounds; give -r 2 or more, or --processes 1");
     expect_usage({"--processes", "0"}, "--processes must be 1 to 64");
     expect_usage({"--precision", "-1"}, "--precision must be in [0, 100) %, not -1");
     expect_usage({"--max-time", "inf"}, "--max-time must be in [0, 3600] s, not inf");

@@ -6,8 +6,10 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "../support/cli.hpp"
+#include "../support/full_filesystem.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace perfgauge::test {
@@ -35,6 +37,7 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     }
     // Every run and every trial measured to its end: nothing to say is not covered.
     EXPECT_EQ(r.out.find("not covered"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("not measured"), std::string::npos) << r.out;
     const auto j = nlohmann::json::parse(read_file(json_path));
     EXPECT_EQ(j["depth"], "tiny");
     EXPECT_EQ(j["runs"], 2);
@@ -76,6 +79,7 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     EXPECT_GT(j["disturbed_samples"]["trials"].get<int>(), 0);
     EXPECT_EQ(j["correction_check"]["rows"].size(), 1u);
     EXPECT_TRUE(j["correction_check"]["pass"].is_boolean());
+    EXPECT_TRUE(j["not_measured"].empty()) << j["not_measured"];
     EXPECT_EQ(j["verdict"].get<std::string>().rfind("this machine resolves ", 0), 0u);
     EXPECT_NE(r.out.find(j["verdict"].get<std::string>()), std::string::npos);
     EXPECT_GT(j["seconds"].get<double>(), 0);
@@ -105,6 +109,9 @@ TEST(CliSelftest, BadOptionsExitTwoBeforeAnyWork) {
              {{"selftest", "--json"}, "json"},
              {{"selftest", "--json", "-"}, "'-' names no file here"},
              {{"selftest", "--json", missing_dir}, "no-such-dir"},
+             {{"selftest", "--json", ""}, "--json '' names no file"},
+             {{"selftest", "--json", dir.path().string()}, "it is a directory"},
+             {{"selftest", "--json", "/dev/full"}, "every write fails"},
              {{"selftest", "--bogus"}, "bogus"}}) {
         const auto r = perfgauge(c.args);
         EXPECT_EQ(r.exit_code, 2) << c.args.back() << "\n" << r.err;
@@ -113,6 +120,61 @@ TEST(CliSelftest, BadOptionsExitTwoBeforeAnyWork) {
         EXPECT_TRUE(r.out.empty()) << r.out;  // no table: nothing was measured
     }
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "no-such-dir"));
+}
+
+// A --json file on a full file system is refused before the work, not after it (exit 2), and
+// the room it was tried with is not left behind.
+TEST(CliSelftest, JsonOnAFullFileSystemIsRefusedBeforeAnyWork) {
+    FullFilesystem full;
+    if (!full.available())
+        GTEST_SKIP() << full.why_not();
+    const auto json = full.path() / "selftest.json";
+    const auto r = perfgauge({"selftest", "--tiny", "--json", json.string()});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("cannot write --json '" + json.string() +
+                         "': its file system has no room for it (No space left on device)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    std::vector<std::string> left;
+    for (const auto& entry : std::filesystem::directory_iterator(full.path()))
+        left.push_back(entry.path().filename().string());
+    EXPECT_EQ(left, std::vector<std::string>{"filler"});
+}
+
+// Children that cannot keep a result (no $TMPDIR for their scratch directory): the ways that
+// made no trial say "not measured" and why, never that the machine resolves "no change up to
+// 50%" that way, and the exit status is 1; the way that needs no scratch file still measures.
+TEST(CliSelftest, AWayThatMeasuredNothingSaysSoAndExitsOne) {
+    TempDir dir;
+    const auto json_path = dir.path() / "selftest.json";
+    const auto missing = dir.path() / "no-tmp";
+    const auto r = run_process({"/usr/bin/env", "TMPDIR=" + missing.string(), PERFGAUGE_CLI_PATH,
+                                "selftest", "--tiny", "--json", json_path.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const std::string why = "cannot create a directory for the separate runs' results in " +
+                            missing.string() + " ($TMPDIR)";
+    EXPECT_NE(
+        r.out.find("not measured: in turn and across separate runs: the separate runs: " + why),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("not measured: run --against: trial 1 of 1: cannot create a directory"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("no change up to 50% measured in turn"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("no change up to 50% across"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("this machine resolves "), std::string::npos) << "stat measured";
+    EXPECT_NE(r.out.find("; not measured: in turn, across separate runs, run --against"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.err.find("perfgauge selftest: not measured: in turn and across separate runs"),
+              std::string::npos)
+        << r.err;
+    const auto j = nlohmann::json::parse(read_file(json_path));
+    ASSERT_EQ(j["not_measured"].size(), 2u) << j["not_measured"];
+    EXPECT_EQ(j["in_turn"]["aa_false_positives"]["trials"], 0);
+    EXPECT_EQ(j["stat_side_by_side"]["aa_false_positives"]["trials"], 1);
+    EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "perfgauge/harness/statistics.hpp"
 
@@ -37,6 +38,80 @@ double base_ns_per_iteration(const std::vector<RunResult>& runs) {
 
 }  // namespace
 
+namespace {
+
+// Whether a way of comparing made any trial at all (a trial with too few samples is one).
+bool made_a_trial(const ResolutionFigures& f) {
+    return f.too_few_samples.trials > 0;
+}
+
+// Each way of measuring in the verdict, the unplanned left out (run --against at --quick); a
+// planned way without a single trial goes into report.not_measured, saying why.
+std::vector<VerdictPart> verdict_parts(SelftestReport& report) {
+    const std::string runs_why = report.runs_failure.empty()
+                                     ? std::string("no run completed")
+                                     : "the separate runs: " + report.runs_failure;
+    struct Way {
+        const ResolutionFigures* figures;
+        const char* how;
+        const char* name;
+        bool planned;
+        std::string why;
+    };
+    const SelftestPlan& plan = report.plan;
+    const auto process_why = [](const ProcessFigures& way) {
+        return way.measured.failure.empty() ? std::string("no trial completed")
+                                            : way.measured.failure;
+    };
+    const std::vector<Way> ways = {
+        {&report.in_turn, "measured in turn", "in turn", true, runs_why},
+        {&report.across, "across separate runs", "across separate runs", true,
+         report.runs_failure.empty() ? std::string("fewer than two runs completed") : runs_why},
+        {&report.side_by_side.figures, "side by side in processes (stat)", "stat side by side",
+         plan.processes.side_by_side_trials > 0, process_why(report.side_by_side)},
+        {&report.against.figures, "in pairs of processes (run --against)", "run --against",
+         plan.processes.against_trials > 0, process_why(report.against)}};
+    std::vector<VerdictPart> parts;
+    std::vector<std::pair<std::string, std::string>> unmeasured;  // (ways, why)
+    for (const Way& way : ways) {
+        if (!way.planned)
+            continue;
+        const bool measured = made_a_trial(*way.figures);
+        parts.push_back({way.figures->smallest_change_pct, way.how, measured, way.name,
+                         way.figures->false_positives.trials});
+        if (measured)
+            continue;
+        if (!unmeasured.empty() && unmeasured.back().second == way.why)  // one reason, once
+            unmeasured.back().first += std::string(" and ") + way.name;
+        else
+            unmeasured.emplace_back(way.name, way.why);
+    }
+    report.not_measured = {};
+    for (const auto& [names, why] : unmeasured)
+        report.not_measured.push_back(fmt::format("{}: {}", names, why));
+    return parts;
+}
+
+// What was measured only in part: ways that stopped early after some trials, and run --against
+// where the depth plans none.
+std::vector<std::string> not_covered(const SelftestReport& report) {
+    std::vector<std::string> out;
+    if (!report.runs_failure.empty() && made_a_trial(report.in_turn))
+        out.push_back(fmt::format("the separate runs stopped early: {}", report.runs_failure));
+    if (report.plan.processes.against_trials == 0)
+        out.push_back(
+            "run --against (pairs of processes): not at this depth (the default measures 2 "
+            "trials, about 20 s each)");
+    for (const auto& [way, what] : {std::pair{&report.side_by_side, "stat side by side"},
+                                    std::pair{&report.against, "run --against"}}) {
+        if (!way->measured.failure.empty() && made_a_trial(way->figures))
+            out.push_back(fmt::format("{} stopped early: {}", what, way->measured.failure));
+    }
+    return out;
+}
+
+}  // namespace
+
 void summarize_evidence(SelftestReport& report) {
     const SelftestPlan& plan = report.plan;
     const TrialEvidence& e = report.evidence;
@@ -50,32 +125,11 @@ void summarize_evidence(SelftestReport& report) {
     double largest = 0;
     for (const double c : plan.changes_pct)
         largest = std::max(largest, c);
-    std::vector<VerdictPart> parts = {{report.in_turn.smallest_change_pct, "measured in turn"},
-                                      {report.across.smallest_change_pct, "across separate runs"}};
-    // A way without a single trial (none planned, or its first failed) says nothing.
-    if (report.side_by_side.figures.false_positives.trials > 0)
-        parts.push_back(
-            {report.side_by_side.figures.smallest_change_pct, "side by side in processes (stat)"});
-    if (report.against.figures.false_positives.trials > 0)
-        parts.push_back(
-            {report.against.figures.smallest_change_pct, "in pairs of processes (run --against)"});
+    const std::vector<VerdictPart> parts = verdict_parts(report);
     const Rate too_few = too_few_of(
         {&report.in_turn, &report.across, &report.side_by_side.figures, &report.against.figures});
     report.verdict = verdict_line(parts, largest, too_few.trials > 0 ? too_few.share() : 0);
-    report.not_covered = {};
-    if (!report.runs_failure.empty())
-        report.not_covered.push_back(
-            fmt::format("the separate runs stopped early: {}", report.runs_failure));
-    if (plan.processes.against_trials == 0)
-        report.not_covered.push_back(
-            "run --against (pairs of processes): not at this depth (the default measures 2 "
-            "trials, about 20 s each)");
-    for (const auto& [way, what] : {std::pair{&report.side_by_side, "stat side by side"},
-                                    std::pair{&report.against, "run --against"}}) {
-        if (!way->measured.failure.empty())
-            report.not_covered.push_back(
-                fmt::format("{} stopped early: {}", what, way->measured.failure));
-    }
+    report.not_covered = not_covered(report);
 }
 
 SelftestReport run_selftest(const SelftestPlan& plan, const ChainArgv& argv,

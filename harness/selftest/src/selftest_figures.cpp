@@ -263,13 +263,26 @@ ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const dou
 
 std::string verdict_line(std::span<const VerdictPart> parts, double largest_pct,
                          double too_few_share) {
-    std::vector<std::string> texts;
+    std::vector<std::string> texts, unmeasured;
     for (const VerdictPart& part : parts) {
-        texts.push_back(part.pct ? fmt::format("{:g}% changes {}", *part.pct, part.how)
-                                 : fmt::format("no change up to {:g}% {}", largest_pct, part.how));
+        if (!part.measured) {
+            unmeasured.push_back(part.way);
+            continue;
+        }
+        std::string text = part.pct
+                               ? fmt::format("{:g}% changes {}", *part.pct, part.how)
+                               : fmt::format("no change up to {:g}% {}", largest_pct, part.how);
+        if (part.trials > 0 && part.trials < kTrialsForARate)
+            text += fmt::format(" (from {} trial{}, too few for a 95% rate)", part.trials,
+                                part.trials == 1 ? "" : "s");
+        texts.push_back(std::move(text));
     }
-    std::string line = fmt::format("this machine resolves {}", fmt::join(texts, ", "));
-    if (too_few_share > kBusyShare) {
+    std::string line = texts.empty()
+                           ? fmt::format("nothing was measured: {}", fmt::join(unmeasured, ", "))
+                           : fmt::format("this machine resolves {}", fmt::join(texts, ", "));
+    if (!texts.empty() && !unmeasured.empty())
+        line += fmt::format("; not measured: {}", fmt::join(unmeasured, ", "));
+    if (!texts.empty() && too_few_share > kBusyShare) {
         line += fmt::format(" (busy: {:.0f}% of the trials kept too few clean samples)",
                             100 * too_few_share);
     }

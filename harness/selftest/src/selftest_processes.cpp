@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -111,17 +112,23 @@ std::vector<ChainWork> run_chains(const SelftestPlan& plan) {
 
 SeparateRuns measure_separate_runs(const SelftestPlan& plan, const ChainArgv& argv,
                                    const SelftestProgress& progress) {
-    const ScratchDir dir("perfgauge-selftest", "the separate runs' results");
+    SeparateRuns out;
+    std::optional<ScratchDir> dir;
+    try {
+        dir.emplace("perfgauge-selftest", "the separate runs' results");
+    } catch (const std::runtime_error& e) {  // no run can write its result: none is measured
+        out.failure = e.what();
+        return out;
+    }
     ChainJob job;
     job.chains = run_chains(plan);
     job.sampling = plan.sampling;
-    SeparateRuns out;
     out.runs.reserve(plan.runs);
     for (std::size_t i = 0; i < plan.runs; ++i) {
         if (progress)
             progress("runs", i, plan.runs);
         // Names of one length: every child's argv is (against_run.hpp says why it matters).
-        job.result_path = dir.path() / fmt::format("run-{:06}.json", i);
+        job.result_path = dir->path() / fmt::format("run-{:06}.json", i);
         PendingChild child(argv(job));
         const ExitStatus status = child.wait();
         stop_if_interrupted();

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <stdexcept>
@@ -66,6 +68,32 @@ auto naming_scratch(const std::filesystem::path& dir, Body&& body) {
     }
 }
 
+// Room callgrind's dumps need, with a margin (a benchmark's dump is some tens of KB).
+constexpr std::size_t kDumpRoom = 1 << 20;
+
+// A full $TMPDIR would fail the simulation only at its end (callgrind's dump, the child's
+// manifest), naming a scratch file that is gone by then: said now, as what it is.
+void check_room(const ScratchDir& dir) {
+    const int error = try_room(dir.path(), kDumpRoom);
+    if (error == 0)
+        return;
+    const char* tmpdir = std::getenv("TMPDIR");
+    throw pmu::SimulationError(fmt::format(
+        "no room for callgrind's output in {}{}: {}; free some space there, or point TMPDIR at a "
+        "file system with room",
+        temp_root().string(), tmpdir && *tmpdir ? " ($TMPDIR)" : "", std::strerror(error)));
+}
+
+// The command keeps its $TMPDIR (it is the user's), so valgrind's start-up files go there: a
+// Ctrl-C to the whole group as valgrind starts leaves them behind. Removed once the command has
+// ended (declared before the child: its destructor reaps it first), whatever ended it.
+struct ValgrindLeftoversSwept {
+    ValgrindLeftoversSwept() = default;
+    ValgrindLeftoversSwept(const ValgrindLeftoversSwept&) = delete;
+    ValgrindLeftoversSwept& operator=(const ValgrindLeftoversSwept&) = delete;
+    ~ValgrindLeftoversSwept() { remove_valgrind_leftovers(temp_root()); }
+};
+
 }  // namespace
 
 bool needs_cache_simulation(const std::vector<std::string>& events) {
@@ -101,6 +129,7 @@ CommandSimulation simulate_command_in(const ScratchDir& dir, pmu::CallgrindSetup
     // --markers is simulated whole.
     if (markers)
         child_setup.environment.push_back("PERFGAUGE_MARKER_FD=callgrind");
+    const ValgrindLeftoversSwept swept;
     const auto start = std::chrono::steady_clock::now();
     PendingChild child(pmu::callgrind_command(setup, command), child_setup);
     child.start();
@@ -148,8 +177,14 @@ SimulationResult simulate_in(const ScratchDir& dir, const SimulationRequest& req
     if (request.jobs > 0)
         program.push_back(fmt::format("--sim-jobs={}", request.jobs));
 
+    // valgrind makes files of its own in $TMPDIR at start-up (valgrind_proc_PID_cmdline_...,
+    // removed a moment later): a Ctrl-C to the whole group in that moment kills it with them
+    // still there. In the scratch directory they go with it, whatever ends valgrind. The child
+    // is perfgauge itself, which makes nothing in $TMPDIR of its own.
+    ChildSetup child_setup;
+    child_setup.environment = {"TMPDIR=" + dir.path().string()};
     const auto start = std::chrono::steady_clock::now();
-    PendingChild child(pmu::callgrind_command(setup, program));
+    PendingChild child(pmu::callgrind_command(setup, program), child_setup);
     child.start();
     const ExitStatus status = child.wait();
     SimulationResult result;
@@ -177,6 +212,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,
                                    const std::vector<std::string>& events, bool markers) {
     const ScratchDir dir("perfgauge-sim", "callgrind's output");
+    check_room(dir);
     return naming_scratch(dir.path(), [&] {
         return simulate_command_in(dir, std::move(setup), command, events, markers);
     });
@@ -184,6 +220,7 @@ CommandSimulation simulate_command(pmu::CallgrindSetup setup,
 
 SimulationResult simulate(const SimulationRequest& request) {
     const ScratchDir dir("perfgauge-sim", "callgrind's output");
+    check_room(dir);
     return naming_scratch(dir.path(), [&] { return simulate_in(dir, request); });
 }
 

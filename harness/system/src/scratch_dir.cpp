@@ -1,5 +1,6 @@
 #include "perfgauge/harness/scratch_dir.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -15,16 +16,13 @@
 
 #include <fmt/format.h>
 
+#include "perfgauge/harness/interrupt.hpp"
+
 namespace perfgauge::harness {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path temp_root() {
-    const char* tmp = std::getenv("TMPDIR");
-    return tmp && *tmp ? tmp : "/tmp";
-}
 
 // The pid in a scratch directory's name ("perfgauge-run.pid1234-Ab3xYz"), 0 when it has none.
 pid_t owner_pid(const std::string& name) {
@@ -43,18 +41,47 @@ pid_t owner_pid(const std::string& name) {
 
 }  // namespace
 
-void remove_stale_scratch_dirs(const fs::path& root) {
+fs::path temp_root() {
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+void remove_entries_of_gone_processes(const fs::path& root, bool directories,
+                                      const std::function<pid_t(const std::string&)>& owner) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
-        const pid_t pid = owner_pid(entry.path().filename().string());
+        const pid_t pid = owner(entry.path().filename().string());
         struct stat st {};
-        // Only this user's directories, whose process is gone: kill(pid, 0) says ESRCH. A pid
-        // reused since keeps its directory (one more leftover beats removing live work).
-        if (pid <= 0 || ::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        // Only this user's entries, whose process is gone: kill(pid, 0) says ESRCH. A pid
+        // reused since keeps its entry (one more leftover beats removing live work).
+        if (pid <= 0 || ::lstat(entry.path().c_str(), &st) != 0 ||
+            (directories ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) ||
             st.st_uid != ::geteuid() || ::kill(pid, 0) == 0 || errno != ESRCH)
             continue;
         fs::remove_all(entry.path(), ec);
     }
+}
+
+void remove_stale_scratch_dirs(const fs::path& root) {
+    remove_entries_of_gone_processes(root, true, owner_pid);
+}
+
+int try_room(const fs::path& dir, std::size_t bytes) {
+    std::string name = ((dir.empty() ? fs::path(".") : dir) / ".perfgauge-room.XXXXXX").string();
+    const InterruptsBlocked blocked;
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        return errno;
+    ::unlink(name.c_str());  // the name goes at once: only the descriptor holds the room
+    int error = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+    if (error == EOPNOTSUPP || error == EINVAL) {  // a file system without fallocate
+        const std::string zeros(bytes, '\0');
+        error = ::write(fd, zeros.data(), zeros.size()) == static_cast<ssize_t>(zeros.size())
+                    ? 0
+                    : (errno != 0 ? errno : ENOSPC);
+    }
+    ::close(fd);
+    return error;
 }
 
 ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
@@ -67,10 +94,11 @@ ScratchDir::ScratchDir(const std::string& prefix, const std::string& purpose) {
         // The directory it would have made never existed: the message names where it was to be.
         const int error = errno;
         const char* tmpdir = std::getenv("TMPDIR");
-        throw std::runtime_error(fmt::format("cannot create a directory for {} in {}{}: {}",
-                                             purpose, temp_root().string(),
-                                             tmpdir && *tmpdir ? " ($TMPDIR)" : "",
-                                             std::strerror(error)));
+        throw std::runtime_error(fmt::format(
+            "cannot create a directory for {} in {}{}: {}; point TMPDIR at a directory you can "
+            "write, with room",
+            purpose, temp_root().string(), tmpdir && *tmpdir ? " ($TMPDIR)" : "",
+            std::strerror(error)));
     }
     path_ = pattern;
 }

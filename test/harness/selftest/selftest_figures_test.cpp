@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <numbers>
 #include <random>
@@ -76,8 +77,8 @@ TEST(SelftestSpread, DistanceOfRatiosFromOne) {
 TEST(SelftestVerdict, Wording) {
     const auto line = [](std::optional<double> in_turn, std::optional<double> across,
                          double too_few = 0) {
-        const std::vector<VerdictPart> parts = {{in_turn, "measured in turn"},
-                                                {across, "across separate runs"}};
+        const std::vector<VerdictPart> parts = {{in_turn, "measured in turn", true, "in turn"},
+                                                {across, "across separate runs", true, "across"}};
         return verdict_line(parts, 50, too_few);
     };
     EXPECT_EQ(line(3.0, 15.0),
@@ -90,10 +91,28 @@ TEST(SelftestVerdict, Wording) {
     EXPECT_EQ(line(std::nullopt, std::nullopt, 0.23),
               "this machine resolves no change up to 50% measured in turn, no change up to 50% "
               "across separate runs (busy: 23% of the trials kept too few clean samples)");
-    const std::vector<VerdictPart> four = {{5.0, "a"}, {10.0, "b"}, {20.0, "c"}, {{}, "d"}};
+    const std::vector<VerdictPart> four = {{5.0, "a", true, "A"},
+                                           {10.0, "b", true, "B"},
+                                           {20.0, "c", true, "C"},
+                                           {{}, "d", true, "D"}};
     EXPECT_EQ(verdict_line(four, 50),
               "this machine resolves 5% changes a, 10% changes b, 20% changes c, no change up to "
               "50% d");
+    // A claim resting on fewer trials than a 95% rate needs says how many.
+    const std::vector<VerdictPart> few = {{5.0, "in pairs", true, "run --against", 2},
+                                          {{}, "side by side", true, "stat", 1},
+                                          {3.0, "in turn", true, "in turn", 20}};
+    EXPECT_EQ(verdict_line(few, 50),
+              "this machine resolves 5% changes in pairs (from 2 trials, too few for a 95% rate), "
+              "no change up to 50% side by side (from 1 trial, too few for a 95% rate), 3% "
+              "changes in turn");
+    // A way that made no trial resolves nothing: it is named as not measured.
+    const std::vector<VerdictPart> some = {{{}, "measured in turn", false, "in turn"},
+                                           {10.0, "b", true, "stat side by side"}};
+    EXPECT_EQ(verdict_line(some, 50), "this machine resolves 10% changes b; not measured: in turn");
+    const std::vector<VerdictPart> none = {{{}, "measured in turn", false, "in turn"},
+                                           {{}, "across", false, "across separate runs"}};
+    EXPECT_EQ(verdict_line(none, 50, 0.5), "nothing was measured: in turn, across separate runs");
     EXPECT_EQ(change_label(5), "+5%");
     EXPECT_EQ(change_label(2.5), "+2.5%");
 }
@@ -400,11 +419,17 @@ TEST(SelftestTrials, SummaryOfEvidence) {
     report.evidence = compare_trials(runs, report.plan.changes_pct);
     summarize_evidence(report);
     EXPECT_EQ(report.verdict,
-              "this machine resolves 2% changes measured in turn, 2% changes across separate runs");
+              "this machine resolves 2% changes measured in turn, 2% changes across separate "
+              "runs (from 10 trials, too few for a 95% rate); not measured: stat side by side, "
+              "run --against");
     EXPECT_EQ(report.disturbed.hits, 0u);
     EXPECT_EQ(report.disturbed.trials, 20u * 8u * 15u);
     EXPECT_EQ(report.within_run.count, 20u);
-    EXPECT_TRUE(report.not_covered.empty());  // every way measured, none stopped early
+    // Ways across processes planned but without a trial are not measured: never "no change".
+    EXPECT_EQ(
+        report.not_measured,
+        (std::vector<std::string>{"stat side by side and run --against: no trial completed"}));
+    EXPECT_TRUE(report.not_covered.empty());  // nothing measured in part
 
     // With trials across processes (here the in-turn evidence again, standing in for them),
     // the verdict names those ways too; one that stopped early says why.
@@ -412,16 +437,60 @@ TEST(SelftestTrials, SummaryOfEvidence) {
     report.against.measured.trials = report.evidence.in_turn;
     report.against.measured.failure = "trial 3 of 6: a child failed";
     summarize_evidence(report);
+    EXPECT_TRUE(report.not_measured.empty());
     EXPECT_EQ(report.verdict,
               "this machine resolves 2% changes measured in turn, 2% changes across separate "
-              "runs, 2% changes side by side in processes (stat), 2% changes in pairs of "
-              "processes (run --against)");
+              "runs (from 10 trials, too few for a 95% rate), 2% changes side by side in "
+              "processes (stat), 2% changes in pairs of processes (run --against)");
     report.runs_failure = "run 7 of 40: its process exited with 1";
     summarize_evidence(report);
     ASSERT_EQ(report.not_covered.size(), 2u);
     EXPECT_EQ(report.not_covered[0],
               "the separate runs stopped early: run 7 of 40: its process exited with 1");
     EXPECT_EQ(report.not_covered[1], "run --against stopped early: trial 3 of 6: a child failed");
+}
+
+TEST(SelftestTrials, WaysWithoutATrialAreNotMeasuredAndSayWhy) {
+    SelftestReport report;
+    report.plan = plan_for(SelftestDepth::standard);
+    report.evidence = compare_trials({}, report.plan.changes_pct);
+    report.runs_failure = "run 1 of 40: its process exited with 1";
+    report.side_by_side.measured.trials.changes.resize(report.plan.changes_pct.size());
+    report.side_by_side.measured.failure = "trial 1 of 6: a chain process exited with 1";
+    report.against.measured.trials = report.side_by_side.measured.trials;
+    report.against.measured.failure = "trial 1 of 2: cannot create a directory";
+    summarize_evidence(report);
+    EXPECT_EQ(report.verdict,
+              "nothing was measured: in turn, across separate runs, stat side by side, run "
+              "--against");
+    EXPECT_EQ(report.not_measured,
+              (std::vector<std::string>{
+                  "in turn and across separate runs: the separate runs: run 1 of 40: its "
+                  "process exited with 1",
+                  "stat side by side: trial 1 of 6: a chain process exited with 1",
+                  "run --against: trial 1 of 2: cannot create a directory"}));
+    EXPECT_TRUE(report.not_covered.empty()) << "said once, as not measured";
+    // At --quick, run --against is not planned: not covered, as before, and not "not measured".
+    report.plan = plan_for(SelftestDepth::quick);
+    summarize_evidence(report);
+    EXPECT_EQ(report.not_measured.size(), 2u);
+    EXPECT_EQ(report.verdict,
+              "nothing was measured: in turn, across separate runs, stat side by side");
+}
+
+TEST(SelftestProcesses, ARunThatCannotMakeItsScratchDirectoryMeasuresNothing) {
+    const char* saved = std::getenv("TMPDIR");
+    const std::string before = saved ? saved : "";
+    ::setenv("TMPDIR", "/nonexistent-perfgauge-tmpdir", 1);
+    const SeparateRuns runs = measure_separate_runs(
+        plan_for(SelftestDepth::tiny),
+        [](const ChainJob&) { return std::vector<std::string>{"/bin/true"}; });
+    saved ? ::setenv("TMPDIR", before.c_str(), 1) : ::unsetenv("TMPDIR");
+    EXPECT_TRUE(runs.runs.empty());
+    EXPECT_NE(runs.failure.find("cannot create a directory for the separate runs' results in "
+                                "/nonexistent-perfgauge-tmpdir ($TMPDIR)"),
+              std::string::npos)
+        << runs.failure;
 }
 
 }  // namespace

@@ -1,12 +1,17 @@
 // The simulated backend's pure parts: which events are simulated, counts per item from
 // callgrind dumps, merging into a native result, labels in every output format.
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
+#include "../../support/temp_dir.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/result_file.hpp"
 #include "perfgauge/harness/run_report.hpp"
@@ -304,6 +309,39 @@ TEST(SimulatedReport, SourcesSurviveAResultFile) {
     EXPECT_EQ(back.events[1].source, EventSource::software);
     ASSERT_FALSE(back.simulation.empty());
     EXPECT_EQ(render_run(back, OutputFormat::csv), render_run(merged_run(), OutputFormat::csv));
+}
+
+TEST(ValgrindLeftovers, OnlyItsStartUpFilesNameAnOwner) {
+    EXPECT_EQ(valgrind_temp_owner("valgrind_proc_16740_cmdline_6302d960"), 16740);
+    EXPECT_EQ(valgrind_temp_owner("valgrind_proc_7_auxv_f6c66827"), 7);
+    for (const char* other :
+         {"valgrind_proc__cmdline_6302d960", "valgrind_proc_12_cmdline_6302d96",
+          "valgrind_proc_12_cmdline_6302d96z", "valgrind_proc_12_environ_6302d960",
+          "valgrind_proc_1234567890_auxv_6302d960", "valgrind_proc_12a_auxv_6302d960",
+          "vgdb-pipe-from-vgdb-to-12", "perfgauge-sim.pid12-abcdef", ""})
+        EXPECT_EQ(valgrind_temp_owner(other), 0) << other;
+}
+
+// Above any pid_max (at most 2^22): certainly no process's pid.
+constexpr pid_t kNoProcess = 4194305;
+
+TEST(ValgrindLeftovers, OnlyThoseOfEndedProcessesAreRemoved) {
+    test::TempDir root;
+    const auto file = [&root](const std::string& name) {
+        std::ofstream(root.path() / name) << "x";
+        return root.path() / name;
+    };
+    const auto dead = file(fmt::format("valgrind_proc_{}_cmdline_0123abcd", kNoProcess));
+    const auto live = file(fmt::format("valgrind_proc_{}_auxv_0123abcd", ::getpid()));
+    const auto other = file(fmt::format("valgrind_proc_{}_notes_0123abcd", kNoProcess));
+    const auto directory = root.path() / fmt::format("valgrind_proc_{}_auxv_89abcdef", kNoProcess);
+    std::filesystem::create_directory(directory);
+    remove_valgrind_leftovers(root.path());
+    EXPECT_FALSE(std::filesystem::exists(dead)) << "its valgrind is gone";
+    EXPECT_TRUE(std::filesystem::exists(live)) << "its valgrind runs";
+    EXPECT_TRUE(std::filesystem::exists(other));
+    EXPECT_TRUE(std::filesystem::exists(directory))
+        << "valgrind makes files there, not directories";
 }
 
 }  // namespace

@@ -111,16 +111,26 @@ ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const dou
                              double power = 0.95);
 
 /// One way of measuring in the verdict: the smallest change it resolved (nullopt: none of those
-/// tried) and how it measures ("measured in turn").
+/// tried) and how it measures ("measured in turn"); `measured` false when it made no trial at
+/// all, and then `way` names it ("in turn").
 struct VerdictPart {
     std::optional<double> pct;
     std::string how;
+    bool measured = true;
+    std::string way;
+    std::size_t trials = 0;  ///< its trials; below kTrialsForARate the claim says how many
 };
 
+/// Below this many trials, "found in 95% of its trials" means found in every one: one miss in
+/// 19 is already 94.7%. A claim resting on fewer says how many trials it rests on.
+inline constexpr std::size_t kTrialsForARate = 20;
+
 /// "this machine resolves 3% changes measured in turn, 15% changes across separate runs"; a way
-/// that resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`). When
-/// more than kBusyShare of the trials kept too few clean samples (`too_few_share`), it says so:
-/// the machine was too busy for the figures to be about precision.
+/// that resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`); ways that
+/// made no trial are never said to resolve anything: "; not measured: stat side by side", or
+/// "nothing was measured: in turn, across separate runs" when none did. When more than
+/// kBusyShare of the trials kept too few clean samples (`too_few_share`), it says so: the
+/// machine was too busy for the figures to be about precision.
 inline constexpr double kBusyShare = 0.1;
 std::string verdict_line(std::span<const VerdictPart> parts, double largest_pct,
                          double too_few_share = 0);

@@ -8,7 +8,10 @@
 // them into counts per item. Time is never taken from the simulation.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -121,6 +124,15 @@ SimulationResult failed_simulation(const std::string& error, double wall_seconds
 /// Runs the child under callgrind in a private temporary directory (removed afterwards) and
 /// reads its dumps. Throws pmu::SimulationError when it fails, with valgrind's exit status.
 SimulationResult simulate(const SimulationRequest& request);
+
+/// The pid in the name of a file valgrind makes in $TMPDIR as it starts and removes a moment
+/// later (valgrind_proc_PID_cmdline_XXXXXXXX, valgrind_proc_PID_auxv_XXXXXXXX); 0 for any other
+/// name. A valgrind killed in that moment (a Ctrl-C to the whole group) leaves it behind.
+pid_t valgrind_temp_owner(const std::string& name);
+
+/// Removes from `root` the files valgrind_temp_owner() names whose process is gone (this user's
+/// only). simulate() needs none of it: its valgrind's $TMPDIR is its scratch directory.
+void remove_valgrind_leftovers(const std::filesystem::path& root);
 
 /// perfgauge stat --backend sim: the whole command (its children too) under callgrind.
 struct CommandSimulation {

@@ -3,7 +3,10 @@
 // everything in it when the owner goes out of scope, on error paths too.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace perfgauge::harness {
@@ -16,6 +19,21 @@ inline constexpr const char* kOwnerTag = ".pid";
 /// perfgauge killed by SIGKILL or a crash left behind; the first ScratchDir of every perfgauge
 /// process removes them.
 void remove_stale_scratch_dirs(const std::filesystem::path& root);
+
+/// Whether `dir` has room for `bytes` more: a temporary file there is given that many bytes and
+/// removed at once, with the interrupts held back meanwhile so that it is never left behind.
+/// 0, or the errno that refused it (ENOSPC, EDQUOT, EACCES, ...).
+int try_room(const std::filesystem::path& dir, std::size_t bytes);
+
+/// Where temporary files go: $TMPDIR, or /tmp when it is unset or empty (as mkdtemp's callers
+/// and valgrind read it).
+std::filesystem::path temp_root();
+
+/// Removes the entries of `root` (directories when `directories`, else regular files) that
+/// `owner` gives a pid for (0: not one of them), owned by this user, whose process is gone: what
+/// a process killed outright left behind. A pid reused since keeps its entry.
+void remove_entries_of_gone_processes(const std::filesystem::path& root, bool directories,
+                                      const std::function<pid_t(const std::string&)>& owner);
 
 class ScratchDir {
   public:
