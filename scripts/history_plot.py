@@ -6,7 +6,7 @@
     Python that has matplotlib: scripts/history_plot.py SERIES.json -o FILE)
 
 One panel per series (one benchmark's metric on one machine class): each run's median, in the
-order the runs were added, with its 95% interval as an error bar; each segment between change
+order the runs were added (in the unit the y axis names, e.g. "ms per run"), with its 95% interval as an error bar; each segment between change
 points as a horizontal line at its median; each change point as a dashed vertical line before
 its first run, labelled with its size and interval (red: regression, green: improvement); each
 accepted baseline as a dotted purple line before its first run, labelled "accepted: REASON".
@@ -52,8 +52,11 @@ def percent(share):
 def draw_series(axes, series):
     runs = series["runs"]
     x = list(range(len(runs)))
-    values = [r["median"] for r in runs]
-    axes.errorbar(x, values, yerr=[r["spread"] for r in runs], fmt="o", markersize=3,
+    # Values are stored raw (ns, counts); `scale` makes the axis read plain numbers in the unit
+    # `unit_label` names ("ms per run"). Older perfgauge's JSON has neither: drawn as stored.
+    scale = series.get("scale") or 1
+    values = [r["median"] * scale for r in runs]
+    axes.errorbar(x, values, yerr=[r["spread"] * scale for r in runs], fmt="o", markersize=3,
                   color="tab:blue", ecolor="tab:gray", elinewidth=1, capsize=2, zorder=3)
     starts = [0] + [c["index"] for c in series["changes"]] + [len(runs)]
     for first, end in zip(starts, starts[1:]):
@@ -83,7 +86,8 @@ def draw_series(axes, series):
     axes.set_xticklabels([f"{r['run']}\n{r['commit'][:7] or '-'}" for r in runs[::step]],
                          fontsize=7)
     axes.set_xlim(-0.7, len(runs) - 0.3)
-    axes.set_ylabel(series["unit"])
+    axes.set_ylabel(series.get("unit_label") or series["unit"])
+    axes.ticklabel_format(axis="y", style="plain", useOffset=False)  # no "1e7" above the axis
     axes.set_title(f"{series['benchmark']} [{series['metric']}] on {series['machine']}",
                    fontsize=9)
     axes.grid(True, axis="y", alpha=0.3)

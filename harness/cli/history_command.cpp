@@ -1,5 +1,6 @@
 // perfgauge history: results over time and across machines, in a SQLite file or on a
 // PostgreSQL server; change points per series; `check` exits 3 on a regression.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,15 +16,18 @@
 #include "history_check.hpp"
 #include "history_common.hpp"
 #include "history_options.hpp"
+#include "history_source.hpp"
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
+#include "perfgauge/harness/interrupt.hpp"
+#include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/machine_fingerprint.hpp"
+#include "perfgauge/harness/metric_policy.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/store_text.hpp"
 #include "plot_python.hpp"
-#include "result_input.hpp"
 
 namespace perfgauge::cli {
 namespace {
@@ -39,19 +43,23 @@ subcommands:
   add RESULT... [--label K=V]... [--commit REV]
                      store results (perfgauge run or stat JSON, Google Benchmark JSON);
                      --commit defaults to the git HEAD of the current directory
-  list               the stored runs
+  list               the stored runs: each one's file (absolute path) and the
+                     command that made it when the result records one
   show [REGEX] [--metric M]
-                     each matching series run by run, with its change points
+                     each matching series run by run, in its unit with SI
+                     prefixes (69.18 ms/run), with its change points
   check [REGEX] [--metric M]... [--min-change PCT] [--since REV]
                      the gate: exit 3 while a regression change point stands in a
                      series since its baseline (like compare --fail-on-regression)
   plot [REGEX] [--metric M] -o FILE.png|FILE.svg
-                     each matching series over its runs, change points marked
+                     each matching series over its runs, change points marked,
+                     the axis in its unit (ms per run)
   compare [REGEX] --by machine [--reference CLASS] [--commit REV]
                      machine classes side by side, as ratios to a reference (per item,
                      and per instruction where counted), on the same benchmarks
   export [REGEX] --format csv|json [-o FILE]
-                     every stored measurement with its samples
+                     every stored measurement with its samples, raw, with its
+                     unit (ns/run for time and task-clock)
   accept REV --reason TEXT [REGEX] [--metric M]...
                      accept the change commit REV brought: the new baseline of the
                      matching series from its first run on (listed, plotted)
@@ -97,23 +105,26 @@ int add(const std::vector<std::string>& args) {
     how.commit = request->commit ? *request->commit : git_head();
     how.labels = request->labels;
     // Every file is read and checked before anything is stored: a bad one adds nothing.
-    std::vector<harness::RunResult> results;
+    std::vector<HistoryInput> inputs;
     for (const auto& path : request->results) {
-        results.push_back(read_any_result_file(path));
-        auto why = harness::unidentified_machine(results.back(), harness::machine_label(how));
+        inputs.push_back(read_history_input(path));
+        const auto& result = inputs.back().result;
+        auto why = harness::unidentified_machine(result, harness::machine_label(how));
         if (why.empty())
-            why = harness::unstorable(results.back());
+            why = harness::unstorable(result);
         if (!why.empty())
             throw UsageError(path + ": " + why);
     }
     auto store = open_store(request->store, StoreUse::create);
     std::string out, notes;
-    for (std::size_t i = 0; i < results.size(); ++i) {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
         how.source = request->results[i];
+        how.path = inputs[i].path;
+        how.command = inputs[i].command;
         std::vector<std::string> escaped;
-        const auto id = store->add(results[i], how, &escaped);
+        const auto id = store->add(inputs[i].result, how, &escaped);
         out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", id,
-                           harness::store_text(how.source), results[i].benchmarks.size(),
+                           harness::store_text(how.source), inputs[i].result.benchmarks.size(),
                            short_commit(harness::store_text(how.commit)));
         for (const auto& e : escaped)
             notes += fmt::format(
@@ -140,18 +151,27 @@ std::string acceptances_text(const std::vector<harness::Acceptance>& acceptances
     return out;
 }
 
+// Where a run came from, as its user knows it: the file's absolute path (the name given to
+// add in runs stored before perfgauge recorded it), the command that made it, the labels.
+std::string source_text(const harness::StoredRun& r) {
+    std::string out = r.path.empty() ? r.source : r.path;
+    if (!r.command.empty())
+        out += " (command: " + r.command + ")";
+    return out + (r.labels.empty() ? "" : ", " + r.labels);
+}
+
 int list(const std::vector<std::string>& args) {
     const auto request = parse_history_list(args);
     if (!request)
         return kExitOk;
     auto store = open_store(request->store);
-    std::string out =
-        fmt::format("{:>5}  {:<20}  {:<10}  {:>10}  {:>12}  {:<16}  {}\n", "run", "added (UTC)",
-                    "commit", "benchmarks", "sample bytes", "machine class", "source, labels");
+    std::string out = fmt::format("{:>5}  {:<20}  {:<10}  {:>10}  {:>12}  {:<16}  {}\n", "run",
+                                  "added (UTC)", "commit", "benchmarks", "sample bytes",
+                                  "machine class", "source (command), labels");
     for (const auto& r : store->runs()) {
-        out += fmt::format("{:>5}  {:<20}  {:<10}  {:>10}  {:>12}  {:<16}  {}{}\n", r.id,
-                           r.added_at, short_commit(r.commit), r.benchmarks, r.sample_bytes,
-                           r.machine_class, r.source, r.labels.empty() ? "" : ", " + r.labels);
+        out += fmt::format("{:>5}  {:<20}  {:<10}  {:>10}  {:>12}  {:<16}  {}\n", r.id, r.added_at,
+                           short_commit(r.commit), r.benchmarks, r.sample_bytes, r.machine_class,
+                           source_text(r));
     }
     out += acceptances_text(store->acceptances());
     write_output(out, "");
@@ -170,6 +190,12 @@ int show(const std::vector<std::string>& args) {
         const auto entries = store->series_runs(key);
         const auto pts = points(entries);
         const auto changes = harness::detect_change_points(pts);
+        // In its unit with an SI prefix (69.18 ms/run, not 6.91757e+07 count/run); the spread
+        // in the value's unit, without repeating what it is per.
+        const auto policy =
+            harness::metric_policy(key.metric, entries.empty() ? "" : entries.front().unit, false);
+        auto spread_policy = policy;
+        spread_policy.per.clear();
         out +=
             fmt::format("{} [{}] on {} ({}){}\n", key.benchmark, key.metric, key.machine_class,
                         summaries.count(key.machine_class) ? summaries.at(key.machine_class) : "?",
@@ -185,8 +211,11 @@ int show(const std::vector<std::string>& args) {
                                    c.regression ? "regression" : "improvement",
                                    c.p_value > 0 ? fmt::format(" (p {:.3f})", c.p_value) : "");
             }
-            out += fmt::format("  run {:>5}  {:<10}  {:>14.6g} +- {:<10.3g} {}{}\n", e.run_id,
-                               short_commit(e.commit), e.point.value, e.point.spread, e.unit, mark);
+            auto line = fmt::format(
+                "  run {:>5}  {:<10}  {:>16} +- {:<10}{}", e.run_id, short_commit(e.commit),
+                harness::format_metric_value(e.point.value, policy),
+                harness::format_metric_value(e.point.spread, spread_policy), mark);
+            out += line.erase(line.find_last_not_of(' ') + 1) + "\n";
         }
     }
     write_output(out, "");
@@ -197,16 +226,52 @@ int show(const std::vector<std::string>& args) {
 // pattern says which series are meant.
 constexpr std::size_t kMostPlottedSeries = 12;
 
-int plot(const std::vector<std::string>& args) {
-    const auto request = parse_history_plot(args);
-    if (!request)
-        return kExitOk;
-    const std::string& output = request->output;
-    refuse_output_over_store(output, request->series.store);
-    auto store = open_store(request->series.store);
-    const auto summaries = class_summaries(*store);
-    const auto keys = required_series(*store, request->series);
-    const auto acceptances = store->acceptances();
+// One series as history_plot.py draws it. Values stay raw (as stored); `scale` and
+// `unit_label` make the axis read plain numbers in its unit ("ms per run"): the script draws
+// value * scale.
+nlohmann::json plot_series(const harness::SeriesKey& key,
+                           const std::vector<harness::SeriesEntry>& entries,
+                           const std::vector<harness::Acceptance>& acceptances,
+                           const std::string& machine) {
+    const std::string unit = harness::metric_unit(key.metric, entries.front().unit);
+    double typical = 0;
+    for (const auto& e : entries)
+        typical = std::max(typical, std::abs(e.point.value));
+    const auto axis = harness::axis_scale(typical, harness::metric_policy(key.metric, unit, false));
+    nlohmann::json series = {{"benchmark", key.benchmark},
+                             {"metric", key.metric},
+                             {"machine", machine},
+                             {"unit", unit},
+                             {"unit_label", axis.label},
+                             {"scale", axis.scale},
+                             {"runs", nlohmann::json::array()},
+                             {"changes", nlohmann::json::array()},
+                             {"accepted", nlohmann::json::array()}};
+    for (const auto& e : entries)
+        series["runs"].push_back({{"run", e.run_id},
+                                  {"commit", e.commit},
+                                  {"median", e.point.value},
+                                  {"spread", e.point.spread}});
+    for (const auto& a : acceptances) {
+        if (const auto index = accepted_from({a}, key, entries))
+            series["accepted"].push_back(
+                {{"index", *index}, {"commit", a.commit}, {"reason", a.reason}});
+    }
+    for (const auto& c : harness::detect_change_points(points(entries)))
+        series["changes"].push_back({{"index", c.index},
+                                     {"size", c.size},
+                                     {"low", c.size_low},
+                                     {"high", c.size_high},
+                                     {"regression", c.regression}});
+    return series;
+}
+
+// The series to draw, as the JSON history_plot.py reads; UsageError when too many match or
+// none has a sample.
+nlohmann::json plot_data(harness::HistoryStore& store, const HistorySeriesRequest& request) {
+    const auto summaries = class_summaries(store);
+    const auto keys = required_series(store, request);
+    const auto acceptances = store.acceptances();
     if (keys.size() > kMostPlottedSeries) {
         throw UsageError(
             fmt::format("{} series match, more than one picture shows ({}): give a narrower REGEX",
@@ -214,47 +279,49 @@ int plot(const std::vector<std::string>& args) {
     }
     nlohmann::json data = {{"series", nlohmann::json::array()}};
     for (const auto& key : keys) {
-        const auto entries = store->series_runs(key);
+        const auto entries = store.series_runs(key);
         if (entries.empty())
             continue;
-        nlohmann::json series = {
-            {"benchmark", key.benchmark},
-            {"metric", key.metric},
-            {"machine",
-             fmt::format("{} ({})",
-                         summaries.count(key.machine_class) ? summaries.at(key.machine_class) : "?",
-                         key.machine_class.substr(0, 8))},
-            {"unit", entries.front().unit},
-            {"runs", nlohmann::json::array()},
-            {"changes", nlohmann::json::array()},
-            {"accepted", nlohmann::json::array()}};
-        for (const auto& e : entries)
-            series["runs"].push_back({{"run", e.run_id},
-                                      {"commit", e.commit},
-                                      {"median", e.point.value},
-                                      {"spread", e.point.spread}});
-        for (const auto& a : acceptances) {
-            const auto index = accepted_from({a}, key, entries);
-            if (index)
-                series["accepted"].push_back(
-                    {{"index", *index}, {"commit", a.commit}, {"reason", a.reason}});
-        }
-        for (const auto& c : harness::detect_change_points(points(entries)))
-            series["changes"].push_back({{"index", c.index},
-                                         {"size", c.size},
-                                         {"low", c.size_low},
-                                         {"high", c.size_high},
-                                         {"regression", c.regression}});
-        data["series"].push_back(std::move(series));
+        const auto summary =
+            summaries.count(key.machine_class) ? summaries.at(key.machine_class) : std::string("?");
+        data["series"].push_back(
+            plot_series(key, entries, acceptances,
+                        fmt::format("{} ({})", summary, key.machine_class.substr(0, 8))));
     }
     if (data["series"].empty())
         throw UsageError("the matching series have no samples to draw");
+    return data;
+}
+
+int plot(const std::vector<std::string>& args) {
+    const auto request = parse_history_plot(args);
+    if (!request)
+        return kExitOk;
+    const std::string& output = request->output;
+    refuse_output_over_store(output, request->series.store);
+    auto store = open_store(request->series.store);
+    const auto data = plot_data(*store, request->series);
+    // From before the first child (the matplotlib check) and the scratch directory: an
+    // interrupt at any point is said once and leaves nothing behind.
+    const harness::InterruptHandling interrupts;
+    const auto interrupted = [&] {
+        const int signal = harness::interrupt_signal();
+        if (signal)
+            say("perfgauge history plot: interrupted by {} before drawing {}: nothing written\n",
+                harness::signal_name(signal), output);
+        return signal;
+    };
     const auto script = plotting_script("history_plot.py");
-    const auto python = python_for_plotting();
+    const std::string python = python_for_plotting_unless_interrupted();
+    if (const int signal = interrupted())
+        return harness::interrupted_exit_status(signal);
     const harness::ScratchDir scratch("perfgauge-history-plot", "the series to draw");
     const auto series_file = (scratch.path() / "series.json").string();
-    harness::write_output_file(series_file, data.dump());
-    return draw_with_script(python, script, {series_file}, output);
+    // json_text: a benchmark name or reason with bytes that are not UTF-8 never throws.
+    harness::write_output_file(series_file, harness::json_text(data));
+    if (const int signal = interrupted())
+        return harness::interrupted_exit_status(signal);
+    return draw_with_script(python, script, {series_file}, output, true);
 }
 
 // ---- machines side by side ----------------------------------------------------------------
@@ -419,6 +486,7 @@ int compare(const std::vector<std::string>& args) {
     if (!request)
         return kExitOk;
     auto store = open_store(request->store);
+    require_stored_metric(*store, request->pattern, request->metric);
     const auto values =
         values_by_benchmark(*store, request->pattern, request->metric, request->commit);
     const auto instructions =
@@ -467,7 +535,7 @@ int export_history(const std::vector<std::string>& args) {
                              {"machine_class", m.machine_class},
                              {"benchmark", m.benchmark},
                              {"metric", m.metric},
-                             {"unit", m.unit},
+                             {"unit", harness::metric_unit(m.metric, m.unit)},
                              {"source", m.source},
                              {"median", m.median},
                              {"spread", m.spread},
@@ -476,11 +544,11 @@ int export_history(const std::vector<std::string>& args) {
         }
         text += fmt::format("{},{},{},{},{},{},{},{},{},{},\"{}\"\n", m.run_id, quoted(m.commit),
                             quoted(m.measured_at), m.machine_class, quoted(m.benchmark),
-                            quoted(m.metric), m.unit, m.source, m.median, m.spread,
-                            fmt::join(m.samples, ";"));
+                            quoted(m.metric), harness::metric_unit(m.metric, m.unit), m.source,
+                            m.median, m.spread, fmt::join(m.samples, ";"));
     }
     if (json)
-        text = array.dump(2) + "\n";
+        text = harness::json_text(array);
     write_output(text, output);
     return kExitOk;
 }

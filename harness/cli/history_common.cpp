@@ -2,8 +2,10 @@
 
 #include <filesystem>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_common.hpp"
 
@@ -77,13 +79,26 @@ std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store,
     return out;
 }
 
-// The matching series of --metric, for show, check and plot; UsageError when none matches.
+void require_stored_metric(harness::HistoryStore& store, const UserPattern& pattern,
+                           const std::string& metric) {
+    std::set<std::string> stored;
+    for (const auto& key : selected_series(store, pattern, kEveryMetric)) {
+        if (key.metric == metric)
+            return;
+        stored.insert(key.metric);
+    }
+    if (stored.empty())
+        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+    throw UsageError(fmt::format("--metric {}: no matching series stores it (stored: {})", metric,
+                                 fmt::join(stored, ", ")));
+}
+
+// The matching series of --metric, for show and plot; UsageError when none matches.
 std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store,
                                                 const HistorySeriesRequest& request) {
-    auto keys = selected_series(store, history_pattern(request.patterns), request.metric);
-    if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
-    return keys;
+    const auto pattern = history_pattern(request.patterns);
+    require_stored_metric(store, pattern, request.metric);
+    return selected_series(store, pattern, request.metric);
 }
 
 std::vector<harness::RunPoint> points(const std::vector<harness::SeriesEntry>& entries) {

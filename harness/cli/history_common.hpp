@@ -41,7 +41,13 @@ std::vector<harness::SeriesKey> selected_series(harness::HistoryStore& store,
                                                 const UserPattern& pattern,
                                                 const std::string& metric);
 
-/// The matching series of --metric, for show, check and plot; UsageError when none matches.
+/// UsageError unless a series of the benchmarks `pattern` matches stores `metric`: naming the
+/// metrics they store (a mistyped --metric), or saying that no series matches at all.
+void require_stored_metric(harness::HistoryStore& store, const UserPattern& pattern,
+                           const std::string& metric);
+
+/// The matching series of --metric, for show and plot; UsageError (require_stored_metric) when
+/// none matches.
 std::vector<harness::SeriesKey> required_series(harness::HistoryStore& store,
                                                 const HistorySeriesRequest& request);
 

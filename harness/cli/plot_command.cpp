@@ -119,6 +119,16 @@ int drawing_interrupted_by(const harness::ExitStatus& status) {
 
 }  // namespace
 
+std::string python_for_plotting_unless_interrupted() {
+    try {
+        return python_for_plotting();
+    } catch (const std::runtime_error&) {
+        if (harness::interrupt_signal() == 0)  // an interrupted check is no missing matplotlib
+            throw;
+    }
+    return {};
+}
+
 int draw_with_script(const std::string& python, const fs::path& script,
                      const std::vector<std::string>& args, const std::string& output,
                      bool caller_handles_interrupts) {
@@ -170,13 +180,7 @@ int plot_command(const std::vector<std::string>& args) {
     };
 
     const auto script = plotting_script("plot_sweep.py");
-    std::string python;
-    try {
-        python = python_for_plotting();
-    } catch (const std::runtime_error&) {
-        if (harness::interrupt_signal() == 0)  // an interrupted check is no missing matplotlib
-            throw;
-    }
+    const std::string python = python_for_plotting_unless_interrupted();
     if (stop_if_interrupted())
         return harness::interrupted_exit_status(harness::interrupt_signal());
     refuse_outputs_over_inputs(

@@ -20,6 +20,11 @@ std::filesystem::path plotting_script(const std::string& name);
 /// when none has.
 std::string python_for_plotting();
 
+/// python_for_plotting() for a caller that holds an InterruptHandling: "" when an interrupt
+/// came while the Python was looked for (an interrupted matplotlib check is no missing
+/// matplotlib; the caller looks at interrupt_signal()), its std::runtime_error otherwise.
+std::string python_for_plotting_unless_interrupted();
+
 /// Runs `python script ARGS... --quiet-interrupt -o SCRATCH/picture.EXT` and writes the picture
 /// to `output` (.png or .svg). Returns the exit status for perfgauge: 0, 2 when the script
 /// refused its input (it exits 2 and says why), 128+N when an interrupt (perfgauge's, or one

@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -39,6 +40,16 @@ class HistoryCli : public ::testing::TestWithParam<Engine> {
     }
     std::string result_file(const std::string& name, const harness::RunResult& r) {
         return dir_.write(name, harness::render_run(r, harness::OutputFormat::json)).string();
+    }
+    // A stand-in Python for plot: keeps the series file it is given at `kept` and writes a
+    // picture to the last argument (after -o), wherever the options before it are.
+    std::filesystem::path series_keeping_python(const std::filesystem::path& kept) {
+        const auto fake = dir_.write("python", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\ncp \"$2\" '" +
+                                                   kept.string() +
+                                                   "' && for a; do last=$a; done; echo drawn > "
+                                                   "\"$last\"\n");
+        EXPECT_EQ(chmod(fake.c_str(), 0755), 0);
+        return fake;
     }
     TempDir dir_;
     std::string db_;
@@ -337,12 +348,7 @@ TEST_P(HistoryCli, PlotCarriesTheAcceptancesOfEachSeries) {
                   .exit_code,
               2);  // matches no stored benchmark
     const auto kept = dir_.path() / "series.json";
-    // The picture goes to the last argument (after -o), wherever the options before it are.
-    const auto fake =
-        dir_.write("python", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\ncp \"$2\" '" + kept.string() +
-                                 "' && for a; do last=$a; done; echo drawn > "
-                                 "\"$last\"\n");
-    ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
+    const auto fake = series_keeping_python(kept);
     const auto out = (dir_.path() / "p.svg").string();
     const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + fake.string(),
                                 PERFGAUGE_CLI_PATH, "history", "plot", "-o", out, "--db", store});
@@ -393,6 +399,173 @@ TEST_P(HistoryCli, ANewerSchemaIsRefusedByEveryCommand) {
     if (GetParam() == Engine::sqlite) {
         EXPECT_EQ(read_file(store), before);
     }
+}
+
+// A Google Benchmark result of one benchmark, on `host` (none when empty).
+nlohmann::json gbench_result(const std::string& host) {
+    nlohmann::json j = {{"context", {{"date", "2026-11-27T12:00:00+00:00"}}},
+                        {"benchmarks",
+                         {{{"name", "BM_x"},
+                           {"run_type", "iteration"},
+                           {"iterations", 100},
+                           {"real_time", 5.0},
+                           {"cpu_time", 5.0},
+                           {"time_unit", "ns"}}}}};
+    if (!host.empty())
+        j["context"]["host_name"] = host;
+    return j;
+}
+
+// A run counting task-clock (nanoseconds, as perf counts it) and instructions, every sample
+// equal: 69.18 ms and 517,860 per item.
+harness::RunResult clocked_run() {
+    auto r = synthetic_run(6.91757e7, 0, 1, 5);
+    r.events.push_back(harness::native_column("task-clock", pmu::EventKind::software, true));
+    r.events.push_back(harness::native_column("instructions", pmu::EventKind::hardware, true));
+    r.benchmarks[0].counters_per_item = {std::vector<double>(5, 6.91757e7),
+                                         std::vector<double>(5, 517860)};
+    r.benchmarks[0].raw_counters_per_item = r.benchmarks[0].counters_per_item;
+    r.benchmarks[0].running_fraction = {1.0, 1.0};
+    return r;
+}
+
+// SQL run on the store as it is, on either engine (to make it look like an older store).
+void store_sql(Engine engine, const std::string& store, const std::string& sql) {
+    if (engine == Engine::postgresql) {
+        PGconn* c = PQconnectdb(store.c_str());
+        PQclear(PQexec(c, sql.c_str()));
+        PQfinish(c);
+        return;
+    }
+    ASSERT_EQ(std::system(("sqlite3 '" + store + "' \"" + sql + "\" >/dev/null").c_str()), 0);
+}
+
+// show prints values and spreads in their unit with SI prefixes; export keeps raw numbers and
+// states task-clock's unit as ns; both read a store written before add knew it the same way.
+TEST_P(HistoryCli, ShowAndExportStateEachMetricsUnit) {
+    const std::string store = db();
+    ASSERT_EQ(perfgauge({"history", "add", result_file("a.json", clocked_run()), "--db", store})
+                  .exit_code,
+              0);
+    for (const bool old : {false, true}) {
+        if (old)  // as perfgauge stored it before: every event a count
+            store_sql(GetParam(), store,
+                      "UPDATE measurements SET unit = 'count/item' WHERE metric = 'task-clock'");
+        auto r = perfgauge({"history", "show", "--metric", "task-clock", "--db", store});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.out.find("69.18 ms/item +- 0 ns"), std::string::npos) << r.out;
+        EXPECT_EQ(r.out.find("e+07"), std::string::npos) << r.out;
+        r = perfgauge({"history", "show", "--metric", "instructions", "--db", store});
+        EXPECT_NE(r.out.find("517.9k/item +- 0"), std::string::npos) << r.out;
+        r = perfgauge({"history", "show", "--db", store});
+        EXPECT_NE(r.out.find("69.18 ms/item"), std::string::npos) << r.out;  // time
+        r = perfgauge({"history", "export", "--format", "json", "--db", store});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        std::map<std::string, std::string> units;
+        for (const auto& m : nlohmann::json::parse(r.out)) {
+            units[m["metric"]] = m["unit"];
+            EXPECT_EQ(m["median"], m["metric"] == "instructions" ? 517860 : 6.91757e7);  // raw
+        }
+        EXPECT_EQ(units["task-clock"], "ns/item") << r.out;
+        EXPECT_EQ(units["instructions"], "count/item");
+        EXPECT_EQ(units["time"], "ns/item");
+        r = perfgauge({"history", "export", "--format", "csv", "--db", store});
+        EXPECT_NE(r.out.find("\"task-clock\",ns/item,sw,69175700,"), std::string::npos) << r.out;
+    }
+}
+
+// A mistyped --metric names the metrics the matching series store (exit 2) in show, plot and
+// compare, as in check.
+TEST_P(HistoryCli, AMistypedMetricListsTheStoredOnes) {
+    const std::string store = db();
+    ASSERT_EQ(perfgauge({"history", "add", result_file("a.json", clocked_run()), "--db", store})
+                  .exit_code,
+              0);
+    const std::string said =
+        "--metric instructons: no matching series stores it (stored: instructions, task-clock, "
+        "time)";
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"show"},
+                                               {"plot", "-o", (dir_.path() / "p.svg").string()},
+                                               {"compare", "--by", "machine"},
+                                               {"check"}}) {
+        std::vector<std::string> command = {"history"};
+        command.insert(command.end(), args.begin(), args.end());
+        command.insert(command.end(), {"--metric", "instructons", "--db", store});
+        const auto r = perfgauge(command);
+        EXPECT_EQ(r.exit_code, 2) << args[0];
+        EXPECT_NE(r.err.find(said), std::string::npos) << args[0] << "\n" << r.err;
+    }
+    const auto r = perfgauge({"history", "show", "memcpy", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);  // no benchmark matches at all: said as before
+    EXPECT_NE(r.err.find("no stored series matches"), std::string::npos) << r.err;
+}
+
+// add records the file named as given, its absolute path and the command the result records
+// (a Google Benchmark executable, a stat command); list shows the path and command.
+TEST_P(HistoryCli, ListShowsTheAbsolutePathAndTheCommand) {
+    const std::string store = db();
+    std::filesystem::create_directories(dir_.path() / "sub");
+    auto gbench = gbench_result("node-a");
+    gbench["context"]["executable"] = "./build/bench_varint";
+    dir_.write("sub/gb.json", gbench.dump());
+    result_file("sub/run.json", synthetic_run(10));
+    const auto stat =
+        perfgauge({"stat", "-r", "2", "--format", "json", "-o",
+                   (dir_.path() / "sub/stat.json").string(), "--", "/bin/true", "an argument"});
+    ASSERT_EQ(stat.exit_code, 0) << stat.err;
+    ProcessOptions in_dir;
+    in_dir.working_directory = dir_.path();
+    for (const char* file : {"sub/gb.json", "sub/../sub/run.json", "./sub/stat.json"}) {
+        const auto r = perfgauge_with(in_dir, {"history", "add", file, "--db", store});
+        ASSERT_EQ(r.exit_code, 0) << file << "\n" << r.err;
+    }
+    const auto runs = harness::HistoryStore::open(store)->runs();
+    ASSERT_EQ(runs.size(), 3U);
+    const std::string sub = (dir_.path() / "sub").string();
+    EXPECT_EQ(runs[0].source, "sub/gb.json");  // as given
+    EXPECT_EQ(runs[0].path, sub + "/gb.json");
+    EXPECT_EQ(runs[0].command, "./build/bench_varint");
+    EXPECT_EQ(runs[1].path, sub + "/run.json");
+    EXPECT_EQ(runs[1].command, "");  // a perfgauge run result records no command line
+    EXPECT_EQ(runs[2].path, sub + "/stat.json");
+    EXPECT_EQ(runs[2].command, "/bin/true an argument");
+    const auto listed = perfgauge({"history", "list", "--db", store});
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    EXPECT_NE(listed.out.find(sub + "/gb.json (command: ./build/bench_varint)"), std::string::npos)
+        << listed.out;
+    EXPECT_NE(listed.out.find(sub + "/stat.json (command: /bin/true an argument)"),
+              std::string::npos)
+        << listed.out;
+}
+
+// plot passes each series' unit in words and the factor that makes its axis read plain
+// numbers; a text that is not UTF-8 in the store (written by another tool) never throws.
+TEST_P(HistoryCli, PlotLabelsItsAxesInTheUnitAndScalesThem) {
+    const std::string store = db();
+    ASSERT_EQ(perfgauge({"history", "add", result_file("a.json", clocked_run()), "--db", store})
+                  .exit_code,
+              0);
+    if (GetParam() == Engine::sqlite)  // PostgreSQL refuses such bytes; SQLite keeps them
+        store_sql(GetParam(), store, "UPDATE measurements SET benchmark = CAST(X'76FF' AS TEXT)");
+    const auto kept = dir_.path() / "series.json";
+    const auto fake = series_keeping_python(kept);
+    std::map<std::string, std::pair<std::string, double>> axes;
+    for (const char* metric : {"task-clock", "instructions", "time"}) {
+        const auto r = run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + fake.string(),
+                                    PERFGAUGE_CLI_PATH, "history", "plot", "--metric", metric, "-o",
+                                    (dir_.path() / "p.svg").string(), "--db", store});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const auto j = nlohmann::json::parse(read_file(kept));
+        ASSERT_EQ(j["series"].size(), 1U);
+        const auto& series = j["series"][0];
+        axes[metric] = {series["unit_label"], series["scale"]};
+        EXPECT_EQ(series["runs"][0]["median"],
+                  metric == std::string("instructions") ? 517860 : 6.91757e7);  // raw, as stored
+    }
+    EXPECT_EQ(axes["task-clock"], std::make_pair(std::string("ms per item"), 1e-6));
+    EXPECT_EQ(axes["time"], std::make_pair(std::string("ms per item"), 1e-6));
+    EXPECT_EQ(axes["instructions"], std::make_pair(std::string("thousands per item"), 1e-3));
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, HistoryCli, ::testing::Values(Engine::sqlite, Engine::postgresql),
@@ -608,17 +781,7 @@ TEST(HistoryCliInput, FilesWithoutAMachineNeedALabelAndNeverShareAClass) {
     TempDir dir;
     const std::string store = (dir.path() / "h.db").string();
     const auto gbench = [&](const std::string& name, const std::string& host) {
-        nlohmann::json j = {{"context", {{"date", "2026-11-27T12:00:00+00:00"}}},
-                            {"benchmarks",
-                             {{{"name", "BM_x"},
-                               {"run_type", "iteration"},
-                               {"iterations", 100},
-                               {"real_time", 5.0},
-                               {"cpu_time", 5.0},
-                               {"time_unit", "ns"}}}}};
-        if (!host.empty())
-            j["context"]["host_name"] = host;
-        return dir.write(name, j.dump()).string();
+        return dir.write(name, gbench_result(host).dump()).string();
     };
     auto r = perfgauge({"history", "add", gbench("anon.json", ""), "--db", store});
     EXPECT_EQ(r.exit_code, 2);
@@ -659,6 +822,47 @@ TEST(HistoryCliInput, CommitDefaultsToTheGitHeadOfTheCurrentDirectory) {
     const auto runs = harness::HistoryStore::open(store)->runs();
     ASSERT_EQ(runs.size(), 1U);
     EXPECT_EQ(runs[0].commit + "\n", head.out);
+}
+
+// The real script draws the axis in the unit's words, with plain numbers (no 1e7 offset).
+TEST(HistoryCliPlot, TheAxisNamesTheUnitInWords) {
+    TempDir dir;
+    const std::string store = (dir.path() / "h.db").string();
+    const auto file = dir.write(
+        "r.json", harness::render_run(synthetic_run(6.91757e7, 0.01), harness::OutputFormat::json));
+    ASSERT_EQ(perfgauge({"history", "add", file.string(), "--db", store}).exit_code, 0);
+    const auto svg = dir.path() / "h.svg";
+    const auto r = perfgauge({"history", "plot", "-o", svg.string(), "--db", store});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string drawn = read_file(svg);
+    EXPECT_NE(drawn.find("ms per item"), std::string::npos);
+    EXPECT_EQ(drawn.find("1e7"), std::string::npos);
+    EXPECT_EQ(drawn.find("ns/item"), std::string::npos);
+}
+
+// An interrupt while plot looks for its Python (before any scratch directory): said once,
+// exit 130, nothing written and no scratch left.
+TEST(HistoryCliPlot, AnInterruptBeforeDrawingLeavesNothing) {
+    TempDir dir;
+    const std::string store = (dir.path() / "h.db").string();
+    const auto file =
+        dir.write("r.json", harness::render_run(synthetic_run(10), harness::OutputFormat::json));
+    ASSERT_EQ(perfgauge({"history", "add", file.string(), "--db", store}).exit_code, 0);
+    // The matplotlib check interrupts perfgauge, as a Ctrl-C at that moment would.
+    const auto fake = dir.write("python",
+                                "#!/bin/sh\n[ \"$1\" = -c ] && kill -INT $PPID && exit 0\n"
+                                "for a; do last=$a; done; echo drawn > \"$last\"\n");
+    ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
+    const auto tmp = dir.path() / "tmp";
+    std::filesystem::create_directories(tmp);
+    const auto svg = dir.path() / "h.svg";
+    const auto r =
+        run_process({"/usr/bin/env", "PERFGAUGE_PYTHON=" + fake.string(), "TMPDIR=" + tmp.string(),
+                     PERFGAUGE_CLI_PATH, "history", "plot", "-o", svg.string(), "--db", store});
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_NE(r.err.find("interrupted by SIGINT before drawing"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(svg));
+    EXPECT_TRUE(std::filesystem::is_empty(tmp));
 }
 
 }  // namespace

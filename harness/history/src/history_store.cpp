@@ -13,6 +13,7 @@
 
 #include "database.hpp"
 #include "perfgauge/harness/machine_fingerprint.hpp"
+#include "perfgauge/harness/metric_policy.hpp"
 #include "perfgauge/harness/sample_codec.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/store_text.hpp"
@@ -84,6 +85,13 @@ DROP INDEX IF EXISTS measurements_by_series;
 DROP INDEX IF EXISTS measurements_key;
 CREATE UNIQUE INDEX measurements_key ON measurements (run, md5(benchmark), md5(metric));
 CREATE INDEX measurements_by_series ON measurements (md5(benchmark), md5(metric));
+)"},
+    // `source` is the path as given to add, often relative or a fleet's scratch name: the
+    // absolute path and the command that made the result say which run it was. Runs added
+    // before have them empty.
+    {3, R"(
+ALTER TABLE runs ADD COLUMN source_path TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN command TEXT NOT NULL DEFAULT '';
 )"},
 };
 
@@ -167,7 +175,7 @@ std::vector<Metric> metrics_of(const RunResult& r, const BenchmarkResult& b) {
         out.push_back({kCpuTimeMetric, "ns/" + per, "time", &b.cpu_ns_per_item});
     for (std::size_t e = 0; e < r.events.size() && e < b.counters_per_item.size(); ++e) {
         if (r.events[e].counted)
-            out.push_back({r.events[e].name, "count/" + per,
+            out.push_back({r.events[e].name, metric_unit(r.events[e].name, "count/" + per),
                            std::string(source_name(r.events[e].source)), &b.counters_per_item[e]});
     }
     return out;
@@ -318,12 +326,13 @@ std::int64_t HistoryStore::add(const RunResult& result, const AddedRun& how,
             .at(0));
     const auto run = history_db::as_int(
         db_->query("INSERT INTO runs (added_at, measured_at, commit_id, kind, source, machine, "
-                   "labels, context, perfgauge) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-                   "RETURNING id",
+                   "labels, context, perfgauge, source_path, command) VALUES ($1, $2, $3, $4, "
+                   "$5, $6, $7, $8, $9, $10, $11) RETURNING id",
                    {utc_now(), text("date", result.date), text("commit", how.commit),
                     std::string(kind_description(result.kind)), text("source", how.source), machine,
                     text("labels", labels_text(how.labels)), context_json(result),
-                    text("perfgauge version", result.version)})
+                    text("perfgauge version", result.version), text("source path", how.path),
+                    text("command", how.command)})
             .at(0)
             .at(0));
     for (const auto& b : result.benchmarks) {
@@ -346,16 +355,19 @@ std::int64_t HistoryStore::add(const RunResult& result, const AddedRun& how,
 
 std::vector<StoredRun> HistoryStore::runs() {
     std::vector<StoredRun> out;
+    // A reader of a store from before schema 3 reads it as it is: no path, no command.
+    const std::string added = version_ < 3 ? "'', ''" : "r.source_path, r.command";
     for (const auto& row : db_->query(
-             "SELECT r.id, r.added_at, r.measured_at, r.commit_id, r.kind, r.source, m.class_id, "
-             "m.machine_id, m.summary, r.labels, "
+             "SELECT r.id, r.added_at, r.measured_at, r.commit_id, r.kind, r.source, " + added +
+             ", m.class_id, m.machine_id, m.summary, r.labels, "
              "(SELECT COUNT(*) FROM measurements x WHERE x.run = r.id AND x.metric = 'time'), "
              "(SELECT COALESCE(SUM(LENGTH(x.samples)), 0) FROM measurements x WHERE x.run = "
              "r.id) FROM runs r JOIN machines m ON m.id = r.machine ORDER BY r.id")) {
         using namespace history_db;
         out.push_back({as_int(row[0]), as_text(row[1]), as_text(row[2]), as_text(row[3]),
                        as_text(row[4]), as_text(row[5]), as_text(row[6]), as_text(row[7]),
-                       as_text(row[8]), as_text(row[9]), as_int(row[10]), as_int(row[11])});
+                       as_text(row[8]), as_text(row[9]), as_text(row[10]), as_text(row[11]),
+                       as_int(row[12]), as_int(row[13])});
     }
     return out;
 }

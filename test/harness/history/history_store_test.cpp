@@ -265,18 +265,28 @@ TEST_P(HistoryStoreTest, AReaderCreatesNothingWhereThereIsNoHistory) {
 // next writer.
 TEST_P(HistoryStoreTest, AReaderReadsAnOlderSchemaWithoutMigratingIt) {
     const std::string where = location();
-    HistoryStore::open(where)->add(synthetic_run(10), {"a.json", "c1", {}});
+    HistoryStore::open(where)->add(synthetic_run(10), {"a.json", "c1", {}, "/w/a.json", "./a"});
     raw_sql(where, "DROP TABLE acceptances");
+    raw_sql(where, "ALTER TABLE runs DROP COLUMN source_path");  // schema 3's
+    raw_sql(where, "ALTER TABLE runs DROP COLUMN command");
     raw_sql(where, "DELETE FROM schema_version WHERE version > 1");
     {
         const auto reader =
             HistoryStore::open(harness::parse_store_location(where), StoreAccess::read);
         EXPECT_EQ(reader->schema_version(), 1);
-        EXPECT_EQ(reader->runs().size(), 1U);
+        ASSERT_EQ(reader->runs().size(), 1U);
+        EXPECT_EQ(reader->runs()[0].source, "a.json");
+        EXPECT_EQ(reader->runs()[0].path, "");  // not recorded before schema 3
         EXPECT_TRUE(reader->acceptances().empty());
         EXPECT_EQ(reader->schema_version(), 1);
     }
-    EXPECT_EQ(HistoryStore::open(where)->schema_version(), harness::kHistorySchemaVersion);
+    const auto writer = HistoryStore::open(where);
+    EXPECT_EQ(writer->schema_version(), harness::kHistorySchemaVersion);
+    writer->add(synthetic_run(10), {"b.json", "c2", {}, "/w/b.json", "./b --x"});
+    const auto runs = writer->runs();
+    ASSERT_EQ(runs.size(), 2U);
+    EXPECT_EQ(runs[0].path + "|" + runs[0].command, "|");
+    EXPECT_EQ(runs[1].path + "|" + runs[1].command, "/w/b.json|./b --x");
 }
 
 // A later perfgauge's store: refused by readers and writers before anything is written.

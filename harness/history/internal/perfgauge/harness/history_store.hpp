@@ -25,8 +25,8 @@ class Database;
 }
 
 /// The schema version this perfgauge writes; a store migrated past it is refused.
-/// 1: machines, runs, measurements. 2: acceptances.
-inline constexpr int kHistorySchemaVersion = 2;
+/// 1: machines, runs, measurements. 2: acceptances. 3: each run's absolute path and command.
+inline constexpr int kHistorySchemaVersion = 3;
 
 /// The store cannot be used, for what it holds rather than for its engine: no perfgauge
 /// history in it (read), a schema newer than this perfgauge's, not a SQLite database. Nothing
@@ -45,14 +45,21 @@ inline constexpr const char* kTimeMetric = "time";
 inline constexpr const char* kCpuTimeMetric = "cpu-time";
 
 struct AddedRun {
-    std::string source;  ///< the file it came from
+    std::string source;  ///< the file it came from, as the user named it
     std::string commit;  ///< empty: unknown
     std::vector<std::pair<std::string, std::string>> labels;
+    /// The same file's absolute path (lexically: a symlink named stays named), which a user
+    /// recognises wherever the store is read; empty: unknown.
+    std::string path = {};  // (= {}: `{source, commit, labels}` stays a complete AddedRun)
+    /// The command that made the result, as its file records it (stat's measured command,
+    /// Google Benchmark's executable); empty when the file records none (perfgauge run).
+    std::string command = {};
 };
 
 struct StoredRun {
     std::int64_t id = 0;
     std::string added_at, measured_at, commit, kind, source;
+    std::string path, command;  ///< AddedRun's; empty in runs added before schema 3
     std::string machine_class, machine_id, machine_summary;
     std::string labels;  ///< "k=v,k=v"
     std::int64_t benchmarks = 0, sample_bytes = 0;

@@ -24,8 +24,25 @@ struct MetricPolicy {
 /// `unit` as history stores it ("ns/item", "count/run", "bytes_per_second/run", ...).
 MetricPolicy metric_policy(const std::string& metric, const std::string& unit, bool exact);
 
-/// A value in its unit with an SI prefix: 6.91757e+07 ns/run of task-clock -> "69.2 ms/run",
+/// The unit a stored metric's values are in, as `export` states it: `unit` as stored, except
+/// that the software events perf counts in nanoseconds (task-clock, cpu-clock, duration_time)
+/// are "ns/PER" where stores written before perfgauge knew it hold "count/PER". `add` stores
+/// what this returns, so old and new stores read alike.
+std::string metric_unit(const std::string& metric, const std::string& unit);
+
+/// A value in its unit with an SI prefix: 6.91757e+07 ns/run of task-clock -> "69.18 ms/run",
 /// 517860 branch-misses/item -> "517.9k/item".
 std::string format_metric_value(double value, const MetricPolicy& policy);
+
+/// How a plot's axis reads a series in plain numbers: values times `scale`, in `label`
+/// ("ms per run", "thousands per item", "millions per second").
+struct AxisScale {
+    double scale = 1;
+    std::string label;
+};
+
+/// The axis for values of about `typical` (e.g. the largest median's magnitude): the prefix
+/// format_metric_value would give `typical`, so the axis's numbers fall in [1, 1000).
+AxisScale axis_scale(double typical, const MetricPolicy& policy);
 
 }  // namespace perfgauge::harness
