@@ -15,6 +15,7 @@
 #include "history_check.hpp"
 #include "history_common.hpp"
 #include "history_options.hpp"
+#include "history_report.hpp"
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
 #include "perfgauge/harness/machine_fingerprint.hpp"
@@ -573,6 +574,8 @@ int history_command(const std::vector<std::string>& args) {
         return history_check(rest);
     if (sub == "export")
         return export_history(rest);
+    if (sub == "report")
+        return history_report(rest);
     if (sub == "plot")
         return plot(rest);
     if (sub == "compare")
