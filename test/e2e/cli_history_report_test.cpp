@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../harness/history/postgres_server.hpp"
 #include "../support/cli.hpp"
 #include "../support/temp_dir.hpp"
 #include "perfgauge/harness/history_store.hpp"
@@ -190,6 +191,27 @@ TEST_F(HistoryReport, BadOutputsAreRefusedAndNothingIsLost) {
     const std::string html(std::istreambuf_iterator<char>(page), {});
     EXPECT_TRUE(html.ends_with("</html>\n"));
     EXPECT_EQ(html.find("BM_copy"), std::string::npos);
+}
+
+// The same page from a PostgreSQL store (the report reads through the one store API).
+TEST(HistoryReportPostgreSQL, ReportsAStoreOnTheServer) {
+    TempDir dir;
+    const std::string store = shared_postgres().new_database();
+    for (int r = 0; r < 6; ++r) {
+        const auto file = dir.write("r" + std::to_string(r) + ".json",
+                                    gbench_json("node-a", 40, static_cast<std::uint64_t>(r)));
+        ASSERT_EQ(
+            perfgauge({"history", "add", file.string(), "--db", store, "--label", "machine=node-a"})
+                .exit_code,
+            0);
+    }
+    const auto out = dir.path() / "site";
+    const auto made = perfgauge({"history", "report", "-o", out.string(), "--db", store});
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    std::ifstream page(out / "index.html");
+    const std::string html(std::istreambuf_iterator<char>(page), {});
+    EXPECT_NE(html.find("6 runs, 4 series on 1 machine class,"), std::string::npos) << html;
+    EXPECT_TRUE(html.ends_with("</html>\n"));
 }
 
 }  // namespace
