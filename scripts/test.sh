@@ -106,6 +106,7 @@ if [ "${PERFGAUGE_SKIP_ARM64_GUEST:-0}" != 1 ]; then
     bash scripts/arm64-guest.sh >"$guest_log" 2>&1 </dev/null &
   guest_pid=$!
 fi
+stage "test browser" scripts/install-test-browser.sh
 stage "sanitizer build" scripts/build.sh sanitize --for-tests \
   "-DPERFGAUGE_E2E_DRIVERS_FROM=$PWD/build"
 stage "sanitizer tests" suite build-sanitize --exclude-regex "$RELEASE_STAGE_TESTS"

@@ -16,6 +16,7 @@
 #include "history_check.hpp"
 #include "history_common.hpp"
 #include "history_options.hpp"
+#include "history_report.hpp"
 #include "history_source.hpp"
 #include "perfgauge/harness/change_points.hpp"
 #include "perfgauge/harness/history_store.hpp"
@@ -57,6 +58,9 @@ subcommands:
   compare [REGEX] --by machine [--reference CLASS] [--commit REV]
                      machine classes side by side, as ratios to a reference (per item,
                      and per instruction where counted), on the same benchmarks
+  report -o DIR [REGEX]
+                     one static page (DIR/index.html): open regressions, accepted
+                     changes, a graph per series, filters; no server, no network
   export [REGEX] --format csv|json [-o FILE]
                      every stored measurement with its samples, raw, with its
                      unit (ns/run for time and task-clock)
@@ -189,11 +193,12 @@ int show(const std::vector<std::string>& args) {
     for (const auto& key : keys) {
         const auto entries = store->series_runs(key);
         const auto pts = points(entries);
-        const auto changes = harness::detect_change_points(pts);
         // In its unit with an SI prefix (69.18 ms/run, not 6.91757e+07 count/run); the spread
         // in the value's unit, without repeating what it is per.
         const auto policy =
             harness::metric_policy(key.metric, entries.empty() ? "" : entries.front().unit, false);
+        // A change is a regression in the metric's worse direction (a throughput's is down).
+        const auto changes = harness::detect_change_points(pts, policy.worse);
         auto spread_policy = policy;
         spread_policy.per.clear();
         out +=
@@ -257,7 +262,8 @@ nlohmann::json plot_series(const harness::SeriesKey& key,
             series["accepted"].push_back(
                 {{"index", *index}, {"commit", a.commit}, {"reason", a.reason}});
     }
-    for (const auto& c : harness::detect_change_points(points(entries)))
+    for (const auto& c : harness::detect_change_points(
+             points(entries), harness::metric_policy(key.metric, unit, false).worse))
         series["changes"].push_back({{"index", c.index},
                                      {"size", c.size},
                                      {"low", c.size_low},
@@ -624,7 +630,8 @@ int accept(const std::vector<std::string>& args) {
 int history_command(const std::vector<std::string>& args) {
     if (args.empty())
         throw UsageError(
-            "which subcommand? add, list, show, check, plot, compare, export, accept or forget");
+            "which subcommand? add, list, show, check, plot, report, compare, export, accept or "
+            "forget");
     if (args[0] == "--help" || args[0] == "-h") {
         std::cout << kOverview;
         return kExitOk;
@@ -641,6 +648,8 @@ int history_command(const std::vector<std::string>& args) {
         return history_check(rest);
     if (sub == "export")
         return export_history(rest);
+    if (sub == "report")
+        return history_report(rest);
     if (sub == "plot")
         return plot(rest);
     if (sub == "compare")
@@ -650,7 +659,8 @@ int history_command(const std::vector<std::string>& args) {
     if (sub == "accept")
         return accept(rest);
     throw UsageError(fmt::format(
-        "unknown subcommand '{}': add, list, show, check, plot, compare, export, accept or forget",
+        "unknown subcommand '{}': add, list, show, check, plot, report, compare, export, accept "
+        "or forget",
         sub));
 }
 

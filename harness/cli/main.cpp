@@ -45,7 +45,7 @@ commands:
   stat [-e LIST] [-r N] -- CMD [ARGS...] [::: CMD_B [ARGS...] ...]
                      count a command like perf stat (the exit status is the command's), or
                      commands side by side, interleaved, each against the first
-  history add|list|show|check|export|forget
+  history add|list|show|check|plot|report|compare|export|accept|forget
                      results over time and across machines (SQLite or PostgreSQL), change
                      points per series; check exits 3 on a regression
 

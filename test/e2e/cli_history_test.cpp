@@ -588,7 +588,7 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     EXPECT_NE(r.err.find("KEY=VALUE"), std::string::npos) << r.err;
     r = perfgauge({"history", "frobnicate"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("add, list, show, check, plot, compare, export, accept or forget"),
+    EXPECT_NE(r.err.find("add, list, show, check, plot, report, compare, export, accept or forget"),
               std::string::npos);
     ASSERT_EQ(perfgauge({"history", "add", good.string(), "--db", store}).exit_code, 0);
     r = perfgauge({"history", "forget", "7", "--db", store});
