@@ -373,8 +373,13 @@ int stat_command(const std::vector<std::string>& args) {
     StatPlan plan = plan_stat(*request);
     ProgressLine progress(!request->quiet && ::isatty(STDERR_FILENO));
     plan.runs.stat.on_run = progress.on_run();
-    // Said before anything runs.
-    if (!plan.events.notice.empty()) {
+    // Said before anything runs; beside the answer in one line (the why is --format table's
+    // and -v's, where the simulated events' notes say it).
+    if (!plan.events.notice.empty() && request->answer) {
+        say("perfgauge stat: {} simulated (no hardware counter here): each command runs once "
+            "more under callgrind after the rounds\n",
+            fmt::join(plan.events.simulated_events(), ", "));
+    } else if (!plan.events.notice.empty()) {
         say("perfgauge stat: {}; {} once more under callgrind after {} counted runs\n",
             plan.events.notice,
             request->side_by_side() ? "each command runs"

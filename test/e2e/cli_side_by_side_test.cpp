@@ -119,7 +119,7 @@ TEST(CliSideBySide, TheAnswerComesFirstAndFitsOneScreen) {
     ASSERT_NE(at, std::string::npos) << r.err;
     const std::string answer = r.err.substr(at);
     EXPECT_LE(std::count(answer.begin(), answer.end(), '\n'), 12) << answer;
-    EXPECT_NE(answer.find("5 rounds paired\n"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("5 rounds paired"), std::string::npos) << answer;
     EXPECT_NE(answer.find("  A  " + kStatWorkload + " touch 100\n"), std::string::npos) << answer;
     EXPECT_NE(answer.find("page-faults [sw]"), std::string::npos) << answer;
     EXPECT_NE(answer.find("more"), std::string::npos) << answer;
