@@ -1,18 +1,46 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages perfgauge needs to build, test and run. Idempotent: when
-# everything is already installed it only checks (no apt-get update, a second or so).
+# Installs the Debian 12 packages perfgauge needs. Idempotent: when everything is already
+# installed it only checks (no apt-get update, a second or so).
+#   scripts/install-deps.sh [--all]  everything: build, test, fuzz, history servers, fleets
+#                                    (scripts/test.sh)
+#   scripts/install-deps.sh --main   only what building and running the perfgauge binary needs
+#                                    (scripts/quickstart.sh): no test, fuzzing, PostgreSQL
+#                                    server, Slurm or SciPy packages
 set -euo pipefail
 
-packages=(
-  build-essential cmake ninja-build pkg-config git
-  libpfm4-dev libbenchmark-dev libbenchmark-tools libboost-program-options-dev
-  libboost-dev
-  libgtest-dev libgmock-dev libfmt-dev nlohmann-json3-dev libre2-dev
-  valgrind linux-perf clang libclang-rt-14-dev clang-tidy universal-ctags
-  python3 python3-matplotlib python3-scipy python3-jsonschema
-  libsqlite3-dev sqlite3 libpq-dev postgresql zlib1g-dev
+usage="usage: scripts/install-deps.sh [--main|--all]"
+set_name=all
+case "${1:-}" in
+  ""|--all) set_name=all ;;
+  --main) set_name=main ;;
+  -h|--help) echo "$usage"; exit 0 ;;
+  *) echo "install-deps: unknown option '$1': $usage" >&2; exit 2 ;;
+esac
+
+# One list, two sets. The main job: the compiler and CMake's REQUIRED packages of the binary
+# (pfm, benchmark for the adapter, Boost, fmt, nlohmann-json, RE2, and the history's SQLite,
+# libpq and zlib, which the binary links), valgrind (the simulated backend under --backend
+# auto) and matplotlib (quickstart's plot, through /usr/bin/python3).
+main=(
+  build-essential cmake ninja-build pkg-config
+  libpfm4-dev libbenchmark-dev libboost-program-options-dev libboost-dev
+  libfmt-dev nlohmann-json3-dev libre2-dev
+  libsqlite3-dev libpq-dev zlib1g-dev
+  valgrind python3 python3-matplotlib
+)
+# The rest: tests and their references, fuzzing and static analysis, the history's servers,
+# fleets on Slurm.
+rest=(
+  git libbenchmark-tools libgtest-dev libgmock-dev
+  linux-perf clang libclang-rt-14-dev clang-tidy universal-ctags
+  python3-scipy python3-jsonschema
+  sqlite3 postgresql
   slurm-wlm munge util-linux
 )
+packages=("${main[@]}")
+if [ "$set_name" = all ]; then
+  packages+=("${rest[@]}")
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -23,7 +51,7 @@ for p in "${packages[@]}"; do
   fi
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
+  echo "install-deps: all ${#packages[@]} packages present (--$set_name)"
   exit 0
 fi
 

@@ -7,7 +7,7 @@
 # Its own build directory (build-quick/), so that it never reconfigures scripts/build.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --main  # the binary's packages only; scripts/test.sh installs the rest
 
 dir=build-quick
 # A unity build (cmake/unity_build.cmake): the libraries' sources in batches, the measured

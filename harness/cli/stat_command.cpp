@@ -3,8 +3,11 @@
 // -> run the commands -> simulate -> render -> write.
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstring>
+#include <functional>
 
 #include "cli_common.hpp"
 #include "console.hpp"
@@ -18,6 +21,7 @@
 #include "perfgauge/harness/simulation_stage.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
+#include "perfgauge/harness/stat_progress.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/open_error.hpp"
@@ -99,6 +103,52 @@ void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPl
                      "count the command natively (--backend perf), or see perfgauge doctor"});
     }
 }
+
+// The progress line on stderr when it is a terminal (not with -q; never into a file or a
+// pipe): redrawn as each run starts once the runs have taken a second (a quick stat shows
+// none), and cleared before anything else is said. A command writing to the same terminal
+// writes after it.
+class ProgressLine {
+  public:
+    explicit ProgressLine(bool on) : on_(on) {}
+    ProgressLine(const ProgressLine&) = delete;
+    ProgressLine& operator=(const ProgressLine&) = delete;
+    ~ProgressLine() { clear(); }
+
+    // What StatOptions::on_run calls: the rate is taken from the first run's start.
+    std::function<void(const harness::StatStep&)> on_run() {
+        if (!on_)
+            return nullptr;
+        return [this](const harness::StatStep& step) {
+            const double now = seconds();
+            if (step.done == 0)
+                started_ = now;
+            if (now - started_ >= kQuietSeconds)
+                show(harness::stat_progress_text(step, now - started_));
+        };
+    }
+    void show(const std::string& text) {
+        if (!on_)
+            return;
+        say("\r\033[Kperfgauge stat: {}", text);
+        shown_ = true;
+    }
+    void clear() {
+        if (shown_)
+            say_text("\r\033[K");
+        shown_ = false;
+    }
+
+  private:
+    static constexpr double kQuietSeconds = 1.0;
+    static double seconds() {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
+    bool on_;
+    bool shown_ = false;
+    double started_ = 0;
+};
 
 // -v: what perf_event_open accepted for each event (inherit, enable_on_exec and read_format
 // as opened, not as parsed), or why it refused it.
@@ -241,13 +291,19 @@ std::optional<int> nothing_to_report(const harness::StatRequest& request,
 
 // Each command's simulated events: counted once more under callgrind, or marked why not.
 void simulate_commands(const harness::StatRequest& request, const StatPlan& plan,
-                       harness::SideBySideResult& result) {
+                       harness::SideBySideResult& result, ProgressLine& progress) {
     for (std::size_t c = 0; c < result.commands.size(); ++c) {
         auto& r = result.commands[c];
         if (plan.events.any_simulated() && harness::interrupt_signal() == 0 &&
             !r.elapsed_seconds.empty()) {
+            progress.show(result.commands.size() > 1
+                              ? fmt::format("one run of {} under callgrind ({}/{})",
+                                            harness::side_by_side_letter(c), c + 1,
+                                            result.commands.size())
+                              : "one run under callgrind");
             simulate_or_say_why_not(r, plan.events, *plan.valgrind, request.commands[c],
                                     request.prepare);
+            progress.clear();
         } else if (plan.events.any_simulated() && harness::interrupt_signal() != 0) {
             // The native runs were cut short and callgrind never ran: not "<counted>".
             harness::merge_simulated(
@@ -267,12 +323,14 @@ void simulate_commands(const harness::StatRequest& request, const StatPlan& plan
 // the command's.
 void write_report(const harness::StatRequest& request, const harness::SideBySideResult& result,
                   int status) {
-    const std::string report =
-        request.side_by_side()
-            ? harness::render_side_by_side(
-                  result, harness::compare_side_by_side(result, harness::CompareOptions{}),
-                  request.format)
-            : harness::render_stat(result.commands.front(), request.format);
+    std::string report;
+    if (request.side_by_side()) {
+        const auto comparison = harness::compare_side_by_side(result, harness::CompareOptions{});
+        report = request.answer ? harness::render_side_by_side_answer(result, comparison)
+                                : harness::render_side_by_side(result, comparison, request.format);
+    } else {
+        report = harness::render_stat(result.commands.front(), request.format);
+    }
     if (request.output.empty()) {
         say_text(report);
         return;
@@ -312,9 +370,16 @@ int stat_command(const std::vector<std::string>& args) {
     const auto request = parse_stat_request(args);
     if (!request)
         return kExitOk;  // --help
-    const StatPlan plan = plan_stat(*request);
-    // Said before anything runs.
-    if (!plan.events.notice.empty()) {
+    StatPlan plan = plan_stat(*request);
+    ProgressLine progress(!request->quiet && ::isatty(STDERR_FILENO));
+    plan.runs.stat.on_run = progress.on_run();
+    // Said before anything runs; beside the answer in one line (the why is --format table's
+    // and -v's, where the simulated events' notes say it).
+    if (!plan.events.notice.empty() && request->answer) {
+        say("perfgauge stat: {} simulated (no hardware counter here): each command runs once "
+            "more under callgrind after the rounds\n",
+            fmt::join(plan.events.simulated_events(), ", "));
+    } else if (!plan.events.notice.empty()) {
         say("perfgauge stat: {}; {} once more under callgrind after {} counted runs\n",
             plan.events.notice,
             request->side_by_side() ? "each command runs"
@@ -326,10 +391,11 @@ int stat_command(const std::vector<std::string>& args) {
     // What CMD leaves behind when it dies becomes ours, so an interruption can end it too.
     harness::adopt_orphans();
     harness::SideBySideResult result = run_commands(*request, plan);
+    progress.clear();
     const int interrupt = harness::interrupt_signal();
     if (const auto status = nothing_to_report(*request, result))
         return *status;
-    simulate_commands(*request, plan, result);
+    simulate_commands(*request, plan, result, progress);
     // The command's exit status is kept whatever happens to the report (the status is then
     // the only thing that still reaches the caller).
     const bool plain = !request->side_by_side() && request->warmup == 0 && request->prepare.empty();

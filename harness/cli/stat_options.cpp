@@ -57,7 +57,8 @@ std::vector<std::vector<std::string>> split_commands(const std::vector<std::stri
 std::string stat_usage() {
     return fmt::format(
         "usage: perfgauge stat [-e LIST] [-r N] [--markers | --delay MS] [--warmup N]\n"
-        "                      [--prepare CMD] [--format table|csv|json|md] [-o FILE] [-v]\n"
+        "                      [--prepare CMD] [--format answer|table|csv|json|md] [-o FILE]\n"
+        "                      [-v] [-q]\n"
         "                      [--] CMD [ARGS...] [::: CMD_B [ARGS...] ...]\n\n"
         "Runs CMD (no shell; PATH is searched) with counters attached from its exec on,\n"
         "its children included, and reports each event like perf stat: the median over the\n"
@@ -65,10 +66,22 @@ std::string stat_usage() {
         "fraction when counters were multiplexed, and IPC / miss rates when their inputs exist,\n"
         "with the wall time and the CPU time (user, sys) of each run.\n"
         "Side by side: commands separated by ':::' run round by round, interleaved (A B, then\n"
-        "B A, ...: drift of the machine weighs on each alike), -r N rounds. One table shows each\n"
-        "command's medians and spreads, then every command against the first: ratio, the 95%\n"
-        "interval of the change paired by round, and a verdict (faster/slower, fewer/more,\n"
-        "equivalent, inconclusive), as perfgauge compare gives them.\n"
+        "B A, ...: drift of the machine weighs on each alike), -r N rounds, and the answer comes\n"
+        "first (--format answer, the default): B's time against A in a sentence, then a row per\n"
+        "metric that matters (time, CPU time, counters that differ), at most 12 lines:\n"
+        "  CHANGE   B's change from A: the median of the per-round ratios of times (of the\n"
+        "           differences of counts, over A's median), paired by round\n"
+        "  95% CI   its interval (sign test over the rounds), relative to A's median, on the\n"
+        "           ratio scale (never below -100%); 'exact' for simulated counts\n"
+        "  VERDICT  faster/slower (fewer/more) when the interval lies beyond the threshold,\n"
+        "           equivalent (within +-threshold) when inside it, inconclusive otherwise;\n"
+        "           threshold: the largest of 1% of A's median and the counter's floor per run\n"
+        "           (1 for instructions, cycles, branches; 0.01 misses; 0.001 faults, switches);\n"
+        "           simulated counts compared exactly; at least 5 rounds for a verdict\n"
+        "Three or more commands: a row per command against A (its time), a line per other\n"
+        "metric that differs. --format table (or -v) adds each command's medians and spreads of\n"
+        "every counter, the notes and the comparison's full legend, as perfgauge compare's.\n"
+        "On a terminal, stderr shows the run in progress and the time left (not with -q).\n"
         "Where the kernel cannot count hardware events (no PMU) and valgrind is installed,\n"
         "--backend auto (the default) simulates those callgrind can (instructions, branches,\n"
         "branch-misses, L1-dcache-*, LLC-*) by running each command once more under valgrind\n"
@@ -114,12 +127,15 @@ void add_stat_options(po::options_description& options) {
         "medians (--repetitions: the same)")("warmup", po::value<int>()->default_value(0),
                                              "uncounted runs of each command first (0 to 1000)")(
         "prepare", po::value<std::string>(), "shell command run before every run")(
-        "format", po::value<std::string>()->default_value("table"), "table, csv, json or md")(
+        "format", po::value<std::string>()->default_value("answer"),
+        "answer, table, csv, json or md (answer: side by side, the verdicts first on one "
+        "screen; one command, the table)")(
         "output,o", po::value<std::string>(),
         "write the report to FILE instead of stderr (- is stderr)")(
         "verbose,v",
         "print the perf_event_attr each event was opened with (as the kernel accepted it: "
-        "inherit, enable_on_exec, read_format) first")(
+        "inherit, enable_on_exec, read_format) first, and the full table, not the answer")(
+        "quiet,q", "no progress line on the terminal")(
         "backend", po::value<std::string>()->default_value("auto"), "auto, perf or sim")(
         "markers", "count only between CMD's perfgauge_marker_start()/stop() (marker.h)")(
         "delay", po::value<long>(),
@@ -157,6 +173,18 @@ void read_runs(const po::variables_map& vm, harness::StatRequest& request) {
     }
 }
 
+// --format: the result formats, and the answer (side by side, the table's summary first).
+void read_format(const po::variables_map& vm, harness::StatRequest& request) {
+    request.verbose = vm.count("verbose") != 0;
+    request.quiet = vm.count("quiet") != 0;
+    if (vm["format"].as<std::string>() == "answer") {
+        request.format = harness::OutputFormat::table;
+        request.answer = !request.verbose;  // -v asks for the details: the table
+        return;
+    }
+    request.format = format_option(vm, "answer, table, csv, json or md");
+}
+
 }  // namespace
 
 std::optional<harness::StatRequest> parse_stat_request(const std::vector<std::string>& args) {
@@ -180,7 +208,7 @@ std::optional<harness::StatRequest> parse_stat_request(const std::vector<std::st
     harness::StatRequest request;
     request.commands = split_commands(command_words);
     read_runs(vm, request);
-    request.format = format_option(vm);
+    read_format(vm, request);
     request.output = output_option(vm);
     std::vector<harness::NamedPath> executables;
     for (const auto& command : request.commands)
@@ -189,7 +217,6 @@ std::optional<harness::StatRequest> parse_stat_request(const std::vector<std::st
     refuse_outputs_over_inputs({{"-o", request.output.string()}}, executables);
     request.backend = backend_option(vm);
     request.events = vm["events"].as<std::string>();
-    request.verbose = vm.count("verbose") != 0;
     return request;
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -108,9 +109,51 @@ TEST(CliSideBySide, PairedVerdictsNameBothCommands) {
     EXPECT_NE(metric(j["comparison"], "cpu_ns_per_run"), nullptr);
 }
 
-TEST(CliSideBySide, TableShowsEachCommandAndTheVerdicts) {
+TEST(CliSideBySide, TheAnswerComesFirstAndFitsOneScreen) {
     const auto r = stat({"-r", "5", "-e", "page-faults", "--", kStatWorkload, "touch", "100",
                          ":::", kStatWorkload, "touch", "2000"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // The command's own output first, then the answer: at most 12 lines, B's time verdict on
+    // the first, page faults (1900 more every round) with theirs; no legend.
+    const auto at = r.err.find("B ");
+    ASSERT_NE(at, std::string::npos) << r.err;
+    const std::string answer = r.err.substr(at);
+    EXPECT_LE(std::count(answer.begin(), answer.end(), '\n'), 12) << answer;
+    EXPECT_NE(answer.find("5 rounds paired"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("  A  " + kStatWorkload + " touch 100\n"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("page-faults [sw]"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("more"), std::string::npos) << answer;
+    EXPECT_EQ(answer.find("Mann-Whitney"), std::string::npos) << answer;
+    EXPECT_EQ(answer.find("Each command against A"), std::string::npos) << answer;
+    // Not a terminal: no progress line, not even once.
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("run 1/5"), std::string::npos) << r.err;
+}
+
+TEST(CliSideBySide, ProgressOnlyOnATerminal) {
+    if (!std::filesystem::exists("/usr/bin/script"))
+        GTEST_SKIP() << "needs script(1) from util-linux for a terminal";
+    // Six runs of at least 0.3 s: the line appears from the second second on, on the terminal
+    // script(1) gives perfgauge, and is cleared before the report.
+    const std::string line = std::string("'") + PERFGAUGE_CLI_PATH +
+                             "' stat -r 3 -e page-faults -- sleep 0.3 ::: sleep 0.3";
+    const auto tty = run_process({"/usr/bin/script", "-qec", line, "/dev/null"});
+    ASSERT_EQ(tty.exit_code, 0) << tty.out << tty.err;
+    EXPECT_NE(tty.out.find("\r\033[Kperfgauge stat: run "), std::string::npos) << tty.out;
+    EXPECT_NE(tty.out.find(" of B, "), std::string::npos) << tty.out;
+    EXPECT_NE(tty.out.find("\r\033[KB "), std::string::npos) << tty.out;  // cleared, then the answer
+    // -q: none.
+    const auto quiet = run_process({"/usr/bin/script", "-qec",
+                                    std::string("'") + PERFGAUGE_CLI_PATH +
+                                        "' stat -q -r 3 -e page-faults -- sleep 0.3 ::: sleep 0.3",
+                                    "/dev/null"});
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
+    EXPECT_EQ(quiet.out.find("perfgauge stat: run "), std::string::npos) << quiet.out;
+}
+
+TEST(CliSideBySide, TableShowsEachCommandAndTheVerdicts) {
+    const auto r = stat({"-r", "5", "-e", "page-faults", "--format", "table", "--", kStatWorkload,
+                         "touch", "100", ":::", kStatWorkload, "touch", "2000"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("2 commands side by side (5 rounds of 5 planned"), std::string::npos)
         << r.err;

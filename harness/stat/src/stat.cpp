@@ -296,7 +296,11 @@ StatResult run_stat(const StatOptions& options) {
     StatResult result = empty_result(options, options.command);
     // The machine, as a run result records it: a history files the result under it.
     result.system = collect_system_info();
+    const auto runs = static_cast<std::size_t>(options.repetitions);
     for (int rep = 0; rep < options.repetitions; ++rep) {
+        const auto r = static_cast<std::size_t>(rep);
+        if (options.on_run)
+            options.on_run({.done = r, .total = runs, .run = r + 1, .runs = runs});
         const RunOutcome outcome = run_once(options, groups, options.command, result);
         if (outcome == RunOutcome::interrupted || outcome == RunOutcome::not_run)
             break;
@@ -345,8 +349,10 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options,
     return run_side_by_side(options);
 }
 
-SideBySideResult run_side_by_side(const SideBySideOptions& options) {
-    const auto& groups = options.stat.events.groups();
+namespace {
+
+// The result before any run: every command named, on this machine.
+SideBySideResult empty_side_by_side(const SideBySideOptions& options) {
     SideBySideResult result;
     result.labels = side_by_side_labels(options.commands);
     result.rounds_planned = options.stat.repetitions;
@@ -357,7 +363,27 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options) {
         result.commands.push_back(empty_result(options.stat, command));
         result.commands.back().system = system;
     }
+    return result;
+}
 
+// Only rounds every command completed are reported: medians and pairs over the same rounds.
+void keep_complete_rounds(SideBySideResult& result) {
+    const std::size_t rounds = result.complete_rounds();
+    for (std::size_t c = 0; c < result.commands.size(); ++c) {
+        if (result.commands[c].elapsed_seconds.size() > rounds) {
+            keep_runs(result.commands[c], rounds);
+            result.notes.push_back(fmt::format(
+                "the run of '{}' in round {}, which not every command completed, is left out",
+                result.labels[c], rounds + 1));
+        }
+    }
+}
+
+}  // namespace
+
+SideBySideResult run_side_by_side(const SideBySideOptions& options) {
+    const auto& groups = options.stat.events.groups();
+    SideBySideResult result = empty_side_by_side(options);
     // Warmups count nothing worth showing: -v describes the counters of the first counted run.
     StatOptions warmup_options = options.stat;
     warmup_options.on_opened = nullptr;
@@ -391,30 +417,38 @@ SideBySideResult run_side_by_side(const SideBySideOptions& options) {
         }
         return outcome == RunOutcome::counted;
     };
+    // Where the runs are, for the progress line: warmups first, then the rounds.
+    const std::size_t n = options.commands.size();
+    const auto warmups = static_cast<std::size_t>(options.warmup);
+    const auto rounds = static_cast<std::size_t>(options.stat.repetitions);
+    std::size_t done = 0;
+    const auto step = [&](std::size_t c, std::size_t run, bool warmup) {
+        if (options.stat.on_run)
+            options.stat.on_run({.done = done++,
+                                 .total = (warmups + rounds) * n,
+                                 .run = run + 1,
+                                 .runs = warmup ? warmups : rounds,
+                                 .warmup = warmup,
+                                 .command = c,
+                                 .commands = n});
+    };
     bool going = true;
-    for (int w = 0; going && w < options.warmup; ++w) {
-        for (std::size_t c = 0; going && c < options.commands.size(); ++c) {
+    for (std::size_t w = 0; going && w < warmups; ++w) {
+        for (std::size_t c = 0; going && c < n; ++c) {
             StatResult warmup = empty_result(options.stat, options.commands[c]);
+            step(c, w, true);
             going = run(c, warmup, warmup_options);
             result.failed_in_warmup = !going && result.failed_command.has_value();
         }
     }
-    for (int round = 0; going && round < options.stat.repetitions; ++round) {
-        for (std::size_t k = 0; going && k < options.commands.size(); ++k) {
-            const std::size_t c = round % 2 == 0 ? k : options.commands.size() - 1 - k;
+    for (std::size_t round = 0; going && round < rounds; ++round) {
+        for (std::size_t k = 0; going && k < n; ++k) {
+            const std::size_t c = round % 2 == 0 ? k : n - 1 - k;
+            step(c, round, false);
             going = run(c, result.commands[c], options.stat);
         }
     }
-    // Only rounds every command completed are reported: medians and pairs over the same rounds.
-    const std::size_t rounds = result.complete_rounds();
-    for (std::size_t c = 0; c < result.commands.size(); ++c) {
-        if (result.commands[c].elapsed_seconds.size() > rounds) {
-            keep_runs(result.commands[c], rounds);
-            result.notes.push_back(fmt::format(
-                "the run of '{}' in round {}, which not every command completed, is left out",
-                result.labels[c], rounds + 1));
-        }
-    }
+    keep_complete_rounds(result);
     if (const int signal = interrupt_signal(); signal != 0)
         result.interrupted_by = signal_name(signal);
     return result;

@@ -28,17 +28,6 @@ std::string format_p(const std::optional<double>& p) {
     return *p < 0.001 ? fmt::format("{:.1e}", *p) : fmt::format("{:.3f}", *p);
 }
 
-// The interval of the change relative to the baseline median: "[-3.1%, +0.4%]"; "exact" for
-// deterministic counts.
-std::string interval_text(const MetricComparison& m) {
-    if (m.method == Method::deterministic)
-        return "exact";
-    if (m.verdict == Verdict::too_few_samples || m.baseline_median == 0)
-        return "-";
-    return fmt::format("[{:+.1f}%, {:+.1f}%]", 100 * m.ci_low / std::fabs(m.baseline_median),
-                       100 * m.ci_high / std::fabs(m.baseline_median));
-}
-
 // Times by what they measure: "time" (wall) or "cpu-time" (user+system, stat results).
 std::string time_name(const MetricComparison& m, const char* wall, const char* cpu) {
     return (m.metric == "time" ? wall : cpu) + m.per;
@@ -375,6 +364,15 @@ std::string change_text(const MetricComparison& m) {
     if (m.change_pct == 0)
         return "none";
     return fmt::format("{:.1f}% {}", std::fabs(m.change_pct), m.change_pct < 0 ? less : more);
+}
+
+std::string interval_text(const MetricComparison& m) {
+    if (m.method == Method::deterministic)
+        return "exact";
+    if (m.verdict == Verdict::too_few_samples || m.baseline_median == 0)
+        return "-";
+    return fmt::format("[{:+.1f}%, {:+.1f}%]", 100 * m.ci_low / std::fabs(m.baseline_median),
+                       100 * m.ci_high / std::fabs(m.baseline_median));
 }
 
 std::string render_comparison(const Comparison& c, OutputFormat format) {

@@ -20,11 +20,6 @@ namespace {
 
 using namespace detail;
 
-// Column names for the commands: A, B, ... (Z, then 27, 28, ...), short enough for a table.
-std::string letter(std::size_t i) {
-    return i < 26 ? std::string(1, static_cast<char>('A' + i)) : std::to_string(i + 1);
-}
-
 std::string plural(std::size_t n, const char* word) {
     return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
@@ -39,7 +34,7 @@ std::string header_text(const SideBySideResult& r) {
                      : "",
         r.prepare.empty() ? "" : fmt::format("; '{}' before every run", r.prepare));
     for (std::size_t c = 0; c < r.commands.size(); ++c)
-        out += fmt::format("   {}  {}\n", letter(c), r.labels[c]);
+        out += fmt::format("   {}  {}\n", side_by_side_letter(c), r.labels[c]);
     return out + "\n";
 }
 
@@ -92,7 +87,7 @@ std::string render_table(const SideBySideResult& r, const Comparison& comparison
     std::vector<std::string> headers = {"METRIC", "SOURCE"};
     std::vector<TextTable::Align> align = {TextTable::Align::left, TextTable::Align::left};
     for (std::size_t c = 0; c < r.commands.size(); ++c) {
-        headers.push_back(letter(c));
+        headers.push_back(side_by_side_letter(c));
         align.push_back(TextTable::Align::right);
     }
     TextTable table(headers, align);
@@ -144,7 +139,7 @@ std::string render_table(const SideBySideResult& r, const Comparison& comparison
     for (std::size_t c = 0; c < r.commands.size(); ++c) {
         for (const auto& note : r.commands[c].notes) {
             if (!everywhere(note))
-                out += fmt::format("\n  note ({}): {}\n", letter(c), note);
+                out += fmt::format("\n  note ({}): {}\n", side_by_side_letter(c), note);
         }
     }
     for (const auto& note : r.notes)
@@ -158,7 +153,7 @@ std::string render_table(const SideBySideResult& r, const Comparison& comparison
     for (auto& b : lettered.benchmarks) {
         const auto it = std::find(r.labels.begin(), r.labels.end(), b.contender);
         if (it != r.labels.end())
-            b.name = letter(static_cast<std::size_t>(it - r.labels.begin()));
+            b.name = side_by_side_letter(static_cast<std::size_t>(it - r.labels.begin()));
     }
     out += fmt::format("\n Each command against A, paired by round:\n\n{}",
                        render_comparison(lettered, OutputFormat::table));
@@ -243,11 +238,11 @@ std::string render_markdown(const SideBySideResult& r, const Comparison& compari
         r.warmup > 0 ? fmt::format(", {} uncounted", plural(r.warmup, "warmup run")) : "",
         r.prepare.empty() ? "" : fmt::format(", `{}` before every run", r.prepare));
     for (std::size_t c = 0; c < r.commands.size(); ++c)
-        out += fmt::format("- **{}**: `{}`\n", letter(c), r.labels[c]);
+        out += fmt::format("- **{}**: `{}`\n", side_by_side_letter(c), r.labels[c]);
     std::vector<std::string> headers = {"metric", "source"};
     std::vector<TextTable::Align> align = {TextTable::Align::left, TextTable::Align::left};
     for (std::size_t c = 0; c < r.commands.size(); ++c) {
-        headers.push_back(letter(c));
+        headers.push_back(side_by_side_letter(c));
         align.push_back(TextTable::Align::right);
     }
     TextTable table(headers, align);
@@ -275,6 +270,10 @@ constexpr FormatWriters<SideBySideResult, Comparison> kSideBySideWriters{
     .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
 
 }  // namespace
+
+std::string side_by_side_letter(std::size_t i) {
+    return i < 26 ? std::string(1, static_cast<char>('A' + i)) : std::to_string(i + 1);
+}
 
 std::string render_side_by_side(const SideBySideResult& result, const Comparison& comparison,
                                 OutputFormat format) {

@@ -26,6 +26,10 @@ struct StatRequest {
     std::optional<std::chrono::milliseconds> delay;
     bool verbose = false;  ///< print each event's perf_event_attr as opened
     OutputFormat format = OutputFormat::table;
+    /// Side by side, the answer first (render_side_by_side_answer) instead of `format`'s full
+    /// report: --format answer, stat's default (not with -v, which asks for the details).
+    bool answer = false;
+    bool quiet = false;            ///< -q: no progress line on a terminal
     std::filesystem::path output;  ///< -o; empty: stderr
 
     bool side_by_side() const { return commands.size() > 1; }

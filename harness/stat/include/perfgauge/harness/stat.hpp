@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -14,6 +15,17 @@
 #include "perfgauge/pmu/event_spec.hpp"
 
 namespace perfgauge::harness {
+
+/// Where the runs are as one starts: stat's progress line (stat_progress_text).
+struct StatStep {
+    std::size_t done = 0;   ///< runs finished, of every command (warmups included)
+    std::size_t total = 0;  ///< runs planned, of every command (warmups included)
+    std::size_t run = 1;    ///< this run of its command, from 1 (a warmup: among the warmups)
+    std::size_t runs = 1;   ///< its command's planned runs (rounds), or warmups
+    bool warmup = false;
+    std::size_t command = 0;   ///< which command, from 0 (A)
+    std::size_t commands = 1;  ///< side by side: how many
+};
 
 struct StatOptions {
     /// The natively counted events: an event plan's (CountedEvents(plan)), or an event list
@@ -33,6 +45,8 @@ struct StatOptions {
     /// runs): the command runs even when none of `events` opens. Otherwise a command none of
     /// whose (non-empty) events opens is not run at all: StatResult::no_event_opened.
     bool counted_elsewhere = false;
+    /// Called as each run starts (warmups included): stat's progress line on a terminal.
+    std::function<void(const StatStep&)> on_run;
 };
 
 /// Runs the command `repetitions` times with counters attached (inherit: its children count too),

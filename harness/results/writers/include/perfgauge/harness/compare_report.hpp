@@ -22,6 +22,10 @@ std::string verdict_text(const MetricComparison& m);
 /// without samples on both sides.
 std::string change_text(const MetricComparison& m);
 
+/// The interval of the change relative to the baseline's median: "[-3.1%, +0.4%]"; "exact" for
+/// deterministic counts, "-" without one.
+std::string interval_text(const MetricComparison& m);
+
 /// Table, CSV, Markdown or JSON.
 std::string render_comparison(const Comparison& c, OutputFormat format);
 

@@ -1,6 +1,7 @@
 // Rendering a StatResult: console table, CSV, JSON, Markdown (pure functions).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "perfgauge/harness/compare.hpp"
@@ -32,5 +33,25 @@ std::string render_stat(const StatResult& result, OutputFormat format);
 /// (ratio,change_pct,ci_low_pct,ci_high_pct,verdict,method).
 std::string render_side_by_side(const SideBySideResult& result, const Comparison& comparison,
                                 OutputFormat format);
+
+/// The name of command `i` (from 0) in side-by-side reports and progress lines: A, B, ... Z,
+/// then 27, 28, ..., short enough for a table's column.
+std::string side_by_side_letter(std::size_t i);
+
+/// The answer's bounds for two commands (three or more take a line per command more).
+inline constexpr std::size_t kSideBySideAnswerWidth = 80;
+inline constexpr std::size_t kSideBySideAnswerLines = 12;
+
+/// Side by side, the answer first (stat's default report): the time verdict of B against A in
+/// one sentence, then one row per metric that matters (time, CPU time, the counters that
+/// differ) with its change, interval and verdict, and what was left out (--format table has
+/// it): at most kSideBySideAnswerLines lines of kSideBySideAnswerWidth columns. Three or more
+/// commands: a row per command against A (its time), a line per other metric that differs.
+/// One command: the table.
+std::string render_side_by_side_answer(const SideBySideResult& result,
+                                       const Comparison& comparison);
+
+/// The widest line of `text`, in columns (UTF-8 code points).
+std::size_t widest_line(const std::string& text);
 
 }  // namespace perfgauge::harness
