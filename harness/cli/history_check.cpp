@@ -72,10 +72,7 @@ struct Baseline {
 Baseline baseline_of(const std::vector<harness::Acceptance>& acceptances,
                      const harness::SeriesKey& key,
                      const std::vector<harness::SeriesEntry>& entries, std::int64_t since) {
-    Baseline b{index_from(entries, since), nullptr};
-    for (const auto& a : acceptances)
-        if (acceptance_applies(a, key) && (!b.accepted || a.run_id > b.accepted->run_id))
-            b.accepted = &a;
+    Baseline b{index_from(entries, since), latest_acceptance(acceptances, key)};
     if (b.accepted)
         b.first =
             std::max(b.first, accepted_from(acceptances, key, entries).value_or(entries.size()));
@@ -176,16 +173,12 @@ int history_check(const std::vector<std::string>& args) {
         const auto policy = harness::metric_policy(key.metric, entries.front().unit, exact);
         judged.push_back({key, std::move(entries), policy, {}, {}});
     }
-    // Each series' share of the whole check's false alarms (Bonferroni across series: they are
-    // judged independently, so the bound is close).
-    const double per_series =
-        std::min(harness::kGateLifetimeFalseAlarms,
-                 request->expected_false_alarms /
-                     static_cast<double>(std::max<std::size_t>(1, judged.size())));
+    // Each series at its share of the whole check's false alarms (gate_alpha_across).
+    const double alpha = harness::gate_alpha_across(request->expected_false_alarms, judged.size());
     std::size_t regressions = 0, pending = 0, below = 0;
     for (auto& j : judged) {
         auto& options = j.options;
-        options.alpha = harness::gate_alpha_for(per_series);
+        options.alpha = alpha;
         options.worse = j.policy.worse;
         options.min_change = request->min_change.value_or(j.policy.min_change);
         const auto pts = points(j.entries);
@@ -213,7 +206,7 @@ int history_check(const std::vector<std::string>& args) {
         regressions, regressions == 1 ? "" : "s",
         pending ? fmt::format(", {} pending", pending) : "",
         unmeasured ? fmt::format(", {} with no clean sample in their latest run", unmeasured) : "",
-        per_series * static_cast<double>(judged.size()));
+        harness::gate_false_alarms_across(request->expected_false_alarms, judged.size()));
     write_output(out, "");
     return regressions ? kExitRegression : kExitOk;
 }

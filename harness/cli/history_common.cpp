@@ -124,17 +124,23 @@ bool acceptance_applies(const harness::Acceptance& a, const harness::SeriesKey& 
            UserPattern("the accepted REGEX", a.pattern).found_in(key.benchmark);
 }
 
+const harness::Acceptance* latest_acceptance(const std::vector<harness::Acceptance>& acceptances,
+                                             const harness::SeriesKey& key) {
+    const harness::Acceptance* latest = nullptr;
+    for (const auto& a : acceptances)
+        if ((!latest || a.run_id > latest->run_id) && acceptance_applies(a, key))
+            latest = &a;
+    return latest;
+}
+
 std::optional<std::size_t> accepted_from(const std::vector<harness::Acceptance>& acceptances,
                                          const harness::SeriesKey& key,
                                          const std::vector<harness::SeriesEntry>& entries) {
-    std::optional<std::int64_t> from;
-    for (const auto& a : acceptances)
-        if ((!from || a.run_id > *from) && acceptance_applies(a, key))
-            from = a.run_id;
-    if (!from)
+    const auto* latest = latest_acceptance(acceptances, key);
+    if (!latest)
         return std::nullopt;
     for (std::size_t i = 0; i < entries.size(); ++i)
-        if (entries[i].run_id >= *from)
+        if (entries[i].run_id >= latest->run_id)
             return i;
     return std::nullopt;
 }

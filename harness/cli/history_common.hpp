@@ -61,6 +61,11 @@ std::string percent(double share);
 /// benchmark (through UserPattern) and its metric is "" or the series'.
 bool acceptance_applies(const harness::Acceptance& a, const harness::SeriesKey& key);
 
+/// The latest acceptance (the one with the highest run id) that applies to the series; nullptr
+/// when none does.
+const harness::Acceptance* latest_acceptance(const std::vector<harness::Acceptance>& acceptances,
+                                             const harness::SeriesKey& key);
+
 /// The index in `entries` (the series' runs, in order) of the first run with an id at least
 /// the run of the latest applicable acceptance (the one with the highest run id): where the
 /// accepted baseline starts. nullopt when no acceptance applies or no run is that late.

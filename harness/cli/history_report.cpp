@@ -83,10 +83,7 @@ void make_report_directory(const fs::path& dir) {
 std::size_t baseline_first(const std::vector<harness::Acceptance>& acceptances,
                            harness::ReportSeries& s,
                            const std::vector<harness::SeriesEntry>& entries) {
-    const harness::Acceptance* latest = nullptr;
-    for (const auto& a : acceptances)
-        if (acceptance_applies(a, s.key) && (!latest || a.run_id > latest->run_id))
-            latest = &a;
+    const auto* latest = latest_acceptance(acceptances, s.key);
     if (!latest)
         return 0;
     s.accepted_reason = latest->reason;
@@ -123,9 +120,8 @@ harness::ReportModel build_model(harness::HistoryStore& store, const ReportReque
     const auto summaries = class_summaries(store);
     // history check's default: the whole check's false alarms at most 5%, shared by the series.
     harness::GateOptions gate;
-    gate.alpha = harness::gate_alpha_for(
-        std::min(harness::kGateLifetimeFalseAlarms,
-                 HistoryCheckRequest{}.expected_false_alarms / static_cast<double>(keys.size())));
+    gate.alpha =
+        harness::gate_alpha_across(HistoryCheckRequest{}.expected_false_alarms, keys.size());
     for (const auto& key : keys) {
         const auto entries = store.series_runs(key);
         if (entries.empty())

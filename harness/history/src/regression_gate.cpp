@@ -204,6 +204,20 @@ double gate_alpha_for(double lifetime) {
     return std::min(kDefaultGateAlpha, kDefaultGateAlpha * lifetime / kGateLifetimeFalseAlarms);
 }
 
+double gate_false_alarms_per_series(double expected_false_alarms, std::size_t series) {
+    return std::min(kGateLifetimeFalseAlarms,
+                    expected_false_alarms / static_cast<double>(std::max<std::size_t>(1, series)));
+}
+
+double gate_false_alarms_across(double expected_false_alarms, std::size_t series) {
+    return gate_false_alarms_per_series(expected_false_alarms, series) *
+           static_cast<double>(series);
+}
+
+double gate_alpha_across(double expected_false_alarms, std::size_t series) {
+    return gate_alpha_for(gate_false_alarms_per_series(expected_false_alarms, series));
+}
+
 std::vector<GateStep> replay_steps(std::span<const RunPoint> series, std::size_t first,
                                    const GateOptions& options) {
     if (first >= series.size())

@@ -66,6 +66,11 @@ TEST(GateTrials, AWholeStoreOfAaSeriesRarelyAlarmsAnywhere) {
 TEST(GateTrials, TheLevelForALifetimeRateNeverExceedsTheDefault) {
     EXPECT_EQ(gate_alpha_for(1), kDefaultGateAlpha);
     EXPECT_NEAR(gate_alpha_for(kGateLifetimeFalseAlarms / 10), kDefaultGateAlpha / 10, 1e-12);
+    // Shared across series: never above a series alone, the whole bounded by what was asked.
+    EXPECT_EQ(gate_alpha_across(0.05, 1), kDefaultGateAlpha);
+    EXPECT_EQ(gate_false_alarms_across(0.05, 1), kGateLifetimeFalseAlarms);
+    EXPECT_NEAR(gate_false_alarms_across(0.05, 300), 0.05, 1e-12);
+    EXPECT_NEAR(gate_alpha_across(0.05, 300), gate_alpha_for(0.05 / 300), 1e-15);
 }
 
 }  // namespace

@@ -44,6 +44,14 @@ struct GateOptions {
 /// to proportional to the per-check one), never up.
 double gate_alpha_for(double lifetime);
 
+/// Each series' lifetime false-alarm rate when `series` of them share `expected_false_alarms`
+/// (Bonferroni: they are judged independently, so the bound is close), at most the default's.
+double gate_false_alarms_per_series(double expected_false_alarms, std::size_t series);
+/// The whole check's expected false alarms at that rate: `series` times it.
+double gate_false_alarms_across(double expected_false_alarms, std::size_t series);
+/// The per-check level of each of `series` sharing `expected_false_alarms`.
+double gate_alpha_across(double expected_false_alarms, std::size_t series);
+
 /// One confirmed change point of the replay.
 struct GateStep {
     std::size_t index = 0;      ///< first run after the change
