@@ -188,6 +188,7 @@ fi
 "${add[@]}"
 status=$?
 [ "$status" = 0 ] || kept "$status" "perfgauge history add failed (exit $status)"
-# Stored: the file has done its job.
+# Stored: the file has done its job (a signal now would only misreport it).
+trap '' INT TERM HUP
 rm -f -- "$result" ||
   echo "$me: stored, but could not remove $result (remove it by hand: it is in the store)" >&2

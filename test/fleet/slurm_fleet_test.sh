@@ -183,7 +183,7 @@ check_runs() {
 }
 
 started=$SECONDS
-submit 2 --label suite=own stat -e task-clock -r 3 -- ./prog 3000000
+submit 2 --label suite=own --label 'note=a b *' stat -e task-clock -r 3 -- ./prog 3000000
 own_job="$job" && check_runs "$own_job" 2 "the user's program"
 submit 2 --label suite=gbench gbench ./bench-varint --perfgauge_events=task-clock \
   --benchmark_filter='branchy/log-uniform/end-on-end/hot/4096$' --benchmark_min_time=0.01 \
@@ -195,7 +195,8 @@ run_job="$job" && check_runs "$run_job" 2 "perfgauge run"
 echo "slurm_fleet_test: three 2-task arrays ran in $((SECONDS - started)) s, as $user"
 list="$(as_user perfgauge history list)"
 echo "$list"
-grep -q "(command: ./prog 3000000), suite=own,machine=$(hostname),slurm_job=$own_job" <<< "$list" ||
+# The label with spaces and '*' went through sbatch as one word, not expanded.
+grep -qF "(command: ./prog 3000000), suite=own,note=a b *,machine=$(hostname),slurm_job=$own_job," <<< "$list" ||
   fail "the user's program's runs lack their command or labels"
 grep -q "(command: ./bench-varint), suite=gbench,slurm_job=$gbench_job" <<< "$list" ||
   fail "the Google Benchmark runs lack their command or labels"
