@@ -26,20 +26,25 @@ fake="$dir/bin/perfgauge"
 mkdir "$dir/bin" "$dir/work" "$dir/results"
 cat > "$fake" << EOF
 #!/bin/bash
-# run: the fixture to --json's file, after FAKE_RUN_SLEEP seconds (a signal then writes it
-# marked interrupted, as perfgauge does), exit \${FAKE_RUN_STATUS:-0}. history: the real one,
-# after FAKE_ADD_SLEEP seconds. stat: the real one. Each call is logged.
+# run: the fixture to --json's file, after FAKE_RUN_SLEEP seconds or once $dir/release exists
+# (FAKE_RUN_SLEEP=release; a signal meanwhile writes it at once, as perfgauge saves an
+# interrupted run), exit \${FAKE_RUN_STATUS:-0}. history: the real one, after FAKE_ADD_SLEEP
+# seconds. stat: the real one. Each call is logged.
 printf '%s\n' "\$*" >> "$dir/calls"
 if [ "\$1" = run ]; then
   out=""
   while [ "\$#" -gt 0 ]; do [ "\$1" = --json ] && out="\$2"; shift; done
   [ -n "\$out" ] || exit 2
-  touch "$dir/started"
   if [ -n "\${FAKE_RUN_SLEEP:-}" ]; then
     trap 'cp "$source_dir/test/e2e/fixtures/small-run.json" "\$out"; exit 130' INT
     trap 'cp "$source_dir/test/e2e/fixtures/small-run.json" "\$out"; exit 143' TERM
     trap 'cp "$source_dir/test/e2e/fixtures/small-run.json" "\$out"; exit 129' HUP
-    sleep "\$FAKE_RUN_SLEEP" & wait \$!
+    touch "$dir/started"  # once the handlers are in place, as perfgauge's are before it measures
+    if [ "\$FAKE_RUN_SLEEP" = release ]; then
+      until [ -e "$dir/release" ]; do sleep 0.05; done
+    else
+      sleep "\$FAKE_RUN_SLEEP" & wait \$!
+    fi
   fi
   cp "$source_dir/test/e2e/fixtures/small-run.json" "\$out"
   exit "\${FAKE_RUN_STATUS:-0}"
@@ -138,7 +143,7 @@ measure_signalled() {
   while [ "$1" != -- ]; do env+=("$1") && shift; done
   shift
   cases=$((cases + 1))
-  rm -f "$dir/calls" "$dir/started"
+  rm -f "$dir/calls" "$dir/started" "$dir/release"
   set -m  # a process group of its own, and signals not ignored as in a background job
   (cd "$dir/work" && exec env "${env[@]}" bash "$script" "$@" > "$dir/out" 2> "$dir/err") &
   local pid=$! waited=0
@@ -146,6 +151,7 @@ measure_signalled() {
   until [ -e "$dir/started" ] || [ "$waited" -ge 200 ]; do sleep 0.1 && waited=$((waited + 1)); done
   sleep 0.3  # the measurement under way
   if [ "$target" = group ]; then kill "-$signal" -- "-$pid"; else kill "-$signal" "$pid"; fi
+  touch "$dir/release"
   wait "$pid"
   status=$?
 }
@@ -182,7 +188,7 @@ measure "store is not a SQLite file" PERFGAUGE_DB="$dir/garbage.db" -- --workloa
 expect_kept 2
 [ "$(cat "$dir/garbage.db")" = "not a database" ] || failed "the file that is no store was changed"
 clean
-measure_signalled "SIGINT during history add" INT group FAKE_ADD_SLEEP=5 -- --workload memcpy
+measure_signalled "SIGINT during history add" INT group FAKE_ADD_SLEEP=30 -- --workload memcpy
 expect_kept 130 && clean
 
 # --- Refused before anything is measured: exit 2, what is wrong and the fix.
@@ -269,7 +275,9 @@ measure_signalled "SIGTERM to the group mid-run" TERM group FAKE_RUN_SLEEP=30 --
 expect_kept 143 && clean
 measure_signalled "SIGHUP to the group mid-run" HUP group FAKE_RUN_SLEEP=30 -- --workload memcpy
 expect_kept 129 && clean
-measure_signalled "SIGINT to the script alone mid-run" INT script FAKE_RUN_SLEEP=2 -- --workload memcpy
+# The script waits for the measurement (released only after the signal), then keeps it.
+measure_signalled "SIGINT to the script alone mid-run" INT script FAKE_RUN_SLEEP=release -- \
+  --workload memcpy
 expect_kept 130 && clean
 measure_signalled "SIGINT mid-stat" INT group -- "${quick_stat[@]}" -- sh -c "touch $dir/started; sleep 30"
 expect_kept 130
