@@ -20,9 +20,9 @@
 # run and stat get --json FILE (--quiet) and --format json -o FILE from this script; a Google
 # Benchmark binary (with perfgauge's adapter or without) gets --benchmark_out=FILE
 # --benchmark_out_format=json. Without a command word, the arguments are perfgauge run's options
-# (or $PERFGAUGE_RUN_ARGS, whitespace-separated, when there are none). A stat result gets the
-# label machine=HOST unless one is given (history add needs to know which machine ran it).
-# Labels are taken whole: a label may hold spaces, '*' or '$(...)', none of which is expanded.
+# (or $PERFGAUGE_RUN_ARGS, whitespace-separated, when there are none). A Google Benchmark file
+# records no CPU facts: history add files it by a machine=NAME label, else by its host name
+# (give one in a CI container, whose host name changes every job). Labels are taken whole: a label may hold spaces, '*' or '$(...)', none of which is expanded.
 #
 # A measurement is never lost: the result is written to the results directory (default: the
 # current directory, which outlives the job, unlike its $TMPDIR) and removed only once `history
@@ -111,12 +111,6 @@ results_dir="$absolute"
 probe="$(mktemp "$results_dir/.perfgauge-probe.XXXXXX" 2> /dev/null)" ||
   refuse "results directory '$results_dir' (--results-dir or PERFGAUGE_RESULTS_DIR) is not writable here: a result the store cannot take would have nowhere to stay; point it at a directory you can write"
 rm -f -- "$probe"
-# A stat file records no CPU facts: history add files it by its machine label.
-if [ "$command" = stat ]; then
-  machine=0
-  for label in "${labels[@]}"; do [ "${label%%=*}" = machine ] && machine=1; done
-  [ "$machine" = 1 ] || labels+=("machine=$(hostname 2> /dev/null || echo unknown)")
-fi
 
 # A name of its own (perfgauge would put an interrupted run beside an existing file).
 host="$(hostname -s 2> /dev/null || echo host)"

@@ -298,9 +298,9 @@ expect_stored 'env=1' '-k=[ab]?' 'e='
 measure "a commit with spaces and \$(...)" PERFGAUGE_COMMIT='c $(x) *' -- --workload memcpy
 expect_stored
 [ "$("$perfgauge" history list --db="$store" | grep -cF 'c $(x) *')" = 1 ] || failed "commit not stored as given"
-measure "stat: the machine label added" -- "${quick_stat[@]}" -- true
-expect_stored "machine=$(hostname)"
-measure "stat: the machine label given" -- --label machine=node7 stat -e task-clock --backend perf -- true
+measure "stat of a program" -- --label suite=s "${quick_stat[@]}" -- true
+expect_stored suite=s
+measure "gbench: the machine label given" -- --label machine=node7 gbench "$dir/bin/fake-gbench"
 expect_stored machine=node7
 measure "gbench binary" -- --label suite=g gbench "$dir/bin/fake-gbench" --benchmark_filter=x
 expect_stored suite=g

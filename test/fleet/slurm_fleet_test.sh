@@ -196,7 +196,7 @@ echo "slurm_fleet_test: three 2-task arrays ran in $((SECONDS - started)) s, as 
 list="$(as_user perfgauge history list)"
 echo "$list"
 # The label with spaces and '*' went through sbatch as one word, not expanded.
-grep -qF "(command: ./prog 3000000), suite=own,note=a b *,machine=$(hostname),slurm_job=$own_job," <<< "$list" ||
+grep -qF "(command: ./prog 3000000), suite=own,note=a b *,slurm_job=$own_job," <<< "$list" ||
   fail "the user's program's runs lack their command or labels"
 grep -q "(command: ./bench-varint), suite=gbench,slurm_job=$gbench_job" <<< "$list" ||
   fail "the Google Benchmark runs lack their command or labels"
