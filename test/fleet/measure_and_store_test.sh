@@ -1,5 +1,6 @@
 #!/bin/bash
-# The hostile slice of scripts/fleet/measure-and-store.sh: every case is bad input or a failure
+# The hostile slice of scripts/fleet/ (measure-and-store.sh, and slurm-submit.sh against
+# stand-ins for sbatch, sinfo and scontrol): most cases are bad input or a failure
 # around a measurement (the store down or refusing, labels with spaces, globs and `$(...)`, a
 # missing program, a results directory it cannot write, a signal mid-measure), and each is
 # checked for what the script promises: the result kept where it says (or nothing measured when
@@ -16,7 +17,7 @@
 set -uo pipefail
 perfgauge="$(realpath "$1")"
 source_dir="$(realpath "$2")"
-gbench_real="${3:-}"
+gbench_real="${3:+$(realpath "$3")}"
 script="$source_dir/scripts/fleet/measure-and-store.sh"
 
 dir="$(mktemp -d "${TMPDIR:-/tmp}/perfgauge-fleet-test.XXXXXX")"
@@ -325,6 +326,55 @@ measure "results directory with spaces and a glob" PERFGAUGE_DB="$down" \
 retry="$(sed -n 's/.*add it later with: //p' "$dir/err")"
 (PERFGAUGE_DB="$store" eval "$retry") > /dev/null 2>&1 || failed "the printed command failed: $retry"
 [ -z "$(ls -A "$dir/results/a b*")" ] || rm -f "$dir/results/a b*"/*
+
+# --- slurm-submit.sh, against stand-ins for sbatch, sinfo and scontrol that log their arguments:
+# refusals before anything is submitted, and the arguments reaching sbatch word for word.
+mkdir "$dir/slurm-bin"
+for tool in sbatch sinfo scontrol; do
+  printf '#!/bin/bash\nprintf "%%s\\n" "%s" "$@" > "%s/%s.args"\n' "$tool" "$dir" "$tool" \
+    > "$dir/slurm-bin/$tool"
+done
+echo 'echo 42' >> "$dir/slurm-bin/sbatch"
+echo 'echo 3' >> "$dir/slurm-bin/sinfo"
+echo 'echo "JobId=42 JobState=${FAKE_JOB_STATE:-COMPLETED}"' >> "$dir/slurm-bin/scontrol"
+chmod 755 "$dir"/slurm-bin/*
+submit() {  # NAME [VAR=VALUE...] -- ARGS...: slurm-submit.sh with the stand-ins first on PATH
+  name="$1" && shift
+  local env=(PATH="$dir/slurm-bin:$PATH" PERFGAUGE_DB="$store")
+  while [ "$1" != -- ]; do env+=("$1") && shift; done
+  shift
+  cases=$((cases + 1))
+  rm -f "$dir"/*.args
+  (cd "$dir/work" && env "${env[@]}" bash "$source_dir/scripts/fleet/slurm-submit.sh" "$@" \
+    > "$dir/out" 2> "$dir/err")
+  status=$?
+}
+expect_not_submitted() {  # PATTERN
+  [ "$status" = 2 ] || failed "exit $status, expected 2: $(cat "$dir/err")"
+  grep -qE -- "$1" "$dir/err" || failed "message lacks '$1': $(cat "$dir/err")"
+  [ ! -e "$dir/sbatch.args" ] || failed "submitted anyway: $(cat "$dir/sbatch.args")"
+}
+submit "slurm-submit without a store" PERFGAUGE_DB= -- --tasks 2 -- run
+expect_not_submitted "no store: give --db URI or set PERFGAUGE_DB"
+submit "slurm-submit --tasks 0" -- --tasks 0 -- run
+expect_not_submitted "--tasks must be a positive count \(got '0'\)"
+submit "slurm-submit --tasks not a number" -- --tasks '3*' -- run
+expect_not_submitted "--tasks must be a positive count \(got '3\*'\)"
+submit "slurm-submit with an unknown option" -- --workload varint
+expect_not_submitted "unknown option '--workload' \(the measurement's arguments go after --\)"
+submit "slurm-submit --output-dir missing" -- --output-dir "$dir/none" -- run
+expect_not_submitted "--output-dir $dir/none is not a writable directory"
+submit "slurm-submit --db without its value" -- --db
+expect_not_submitted "--db needs a value"
+submit "slurm-submit: arguments word for word, one task per node" -- --output-dir "$dir/results" \
+  -- --label 'note=a b *' stat -- ./prog '$(x)'
+[ "$status" = 0 ] && [ "$(cat "$dir/out")" = 42 ] || failed "exit $status: $(cat "$dir/err")"
+tail -n 7 "$dir/sbatch.args" | diff - <(printf '%s\n' "$source_dir/scripts/fleet/measure-and-store.sh" \
+  --label 'note=a b *' stat -- ./prog '$(x)') > /dev/null || failed "sbatch got: $(cat "$dir/sbatch.args")"
+grep -qx -- '--array=0-2' "$dir/sbatch.args" || failed "not one task per node: $(cat "$dir/sbatch.args")"
+! grep -q "$store" "$dir/sbatch.args" || failed "the store is on sbatch's command line"
+submit "slurm-submit --wait, a task failed" FAKE_JOB_STATE=FAILED -- --wait --tasks 1 -- run
+[ "$status" = 1 ] && grep -qF "tasks ended as: FAILED" "$dir/err" || failed "exit $status: $(cat "$dir/err")"
 
 echo "measure_and_store_test: $cases cases, $failures failed"
 [ "$failures" = 0 ]
