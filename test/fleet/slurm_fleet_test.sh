@@ -12,13 +12,12 @@
 # out, also on failure (trap), and dies with this script if it is killed (setpriv --pdeathsig);
 # the user is removed.
 #
-# usage: slurm_fleet_test.sh PERFGAUGE SOURCE_DIR BUILD_DIR GBENCH_BINARY   (root: slurmd
-#        launches the jobs as the user, and the user is created here)
+# usage: slurm_fleet_test.sh BUILD_DIR GBENCH_BINARY   (root: slurmd launches the jobs as the
+#        user, and the user is created here; perfgauge and the scripts come from BUILD_DIR's
+#        cmake --install)
 set -euo pipefail
-perfgauge="$(realpath "$1")"
-source_dir="$(realpath "$2")"
-build_dir="$(realpath "$3")"
-gbench="$(realpath "$4")"
+build_dir="$(realpath "$1")"
+gbench="$(realpath "$2")"
 
 fail() { echo "slurm_fleet_test: FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || fail "needs root (slurmd runs as root to launch the jobs, and a user is created; CI runs as root)"
