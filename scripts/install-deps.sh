@@ -29,11 +29,11 @@ main=(
   valgrind python3 python3-matplotlib
 )
 # The rest: tests and their references, fuzzing and static analysis, the history's servers,
-# fleets on Slurm.
+# fleets on Slurm (and python3-yaml: the check of the CI recipes).
 rest=(
   git libbenchmark-tools libgtest-dev libgmock-dev
   linux-perf clang libclang-rt-14-dev clang-tidy universal-ctags
-  python3-scipy python3-jsonschema
+  python3-scipy python3-jsonschema python3-yaml
   sqlite3 postgresql
   slurm-wlm munge util-linux
 )

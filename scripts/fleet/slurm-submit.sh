@@ -1,11 +1,17 @@
 #!/bin/bash
-# Submits a fleet measurement to Slurm: a job array with one task per node of the partition,
-# each task a whole node (--exclusive: nothing else runs beside the measurement), running
-# measure-and-store.sh there, so that every node's result arrives in one history store.
+# Submits a fleet measurement to Slurm as any user who may submit jobs: a job array with one task
+# per node of the partition, each task a whole node (--exclusive: nothing else runs beside the
+# measurement), running measure-and-store.sh there, so that every node's result arrives in one
+# history store.
 #
-#   scripts/fleet/slurm-submit.sh --db postgresql://... [--partition P] [--tasks N] [--wait]
-#       [--perfgauge PATH] [--output-dir DIR] [-- perfgauge run OPTIONS...]
+#   slurm-submit.sh [--db URI] [--partition P] [--tasks N] [--wait] [--perfgauge PATH]
+#       [--output-dir DIR] [-- MEASURE ARGS...]
 #
+# MEASURE ARGS are measure-and-store.sh's, passed to every task as they are (sbatch hands them
+# to the script: no word is split or expanded): `run OPTIONS...`, `stat [OPTIONS] -- PROG ARGS`,
+# `gbench BINARY FLAGS...`, with `--label K=V` before them; relative paths are taken from the
+# directory this is run in (the tasks start there). The store is --db, else $PERFGAUGE_DB: it
+# reaches the tasks in their environment (sbatch --export=ALL), not on a command line.
 # --tasks defaults to the partition's node count (sinfo). Slurm places the tasks; on an idle
 # partition of N nodes, N exclusive tasks land one per node (`perfgauge history list` shows
 # each run's machine). Prints the job id; --wait returns when every task has ended: 0 when all
@@ -14,8 +20,8 @@
 # $PERFGAUGE_RESULTS_DIR (default: --output-dir), named in its output and by --wait.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-usage="usage: slurm-submit.sh --db URI [--partition P] [--tasks N] [--wait] [--perfgauge PATH] [--output-dir DIR] [-- RUN OPTIONS...]"
-db="" partition="" tasks="" wait=0 perfgauge="${PERFGAUGE:-perfgauge}" output_dir="$PWD"
+usage="usage: slurm-submit.sh [--db URI] [--partition P] [--tasks N] [--wait] [--perfgauge PATH] [--output-dir DIR] [-- MEASURE ARGS...]"
+db="${PERFGAUGE_DB:-}" partition="" tasks="" wait=0 perfgauge="${PERFGAUGE:-perfgauge}" output_dir="$PWD"
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --db|--partition|--tasks|--perfgauge|--output-dir)
@@ -24,13 +30,21 @@ while [ "$#" -gt 0 ]; do
     --partition) partition="$2"; shift 2 ;;
     --tasks) tasks="$2"; shift 2 ;;
     --wait) wait=1; shift ;;
+    -h|--help) echo "$usage"; exit 0 ;;
     --perfgauge) perfgauge="$2"; shift 2 ;;
     --output-dir) output_dir="$2"; shift 2 ;;
     --) shift; break ;;
-    *) echo "$usage" >&2; exit 2 ;;
+    *) echo "slurm-submit.sh: unknown option '$1' (the measurement's arguments go after --); $usage" >&2; exit 2 ;;
   esac
 done
-if [ -z "$db" ]; then echo "$usage" >&2; exit 2; fi
+if [ -z "$db" ]; then
+  echo "slurm-submit.sh: no store: give --db URI or set PERFGAUGE_DB (postgresql://user@host/db); $usage" >&2
+  exit 2
+fi
+for tool in sbatch sinfo scontrol; do
+  command -v "$tool" > /dev/null ||
+    { echo "slurm-submit.sh: $tool not found: run this on a Slurm submit host (PATH with Slurm's commands)" >&2; exit 2; }
+done
 partition_args=()
 if [ -n "$partition" ]; then partition_args=(--partition "$partition"); fi
 if [ -z "$tasks" ]; then
@@ -40,14 +54,15 @@ case "$tasks" in
   ''|*[!0-9]*|0) echo "slurm-submit.sh: --tasks must be a positive count (got '$tasks')" >&2; exit 2 ;;
 esac
 if [ ! -d "$output_dir" ] || [ ! -w "$output_dir" ]; then
-  echo "slurm-submit.sh: --output-dir $output_dir is not a writable directory" >&2; exit 2
+  echo "slurm-submit.sh: --output-dir $output_dir is not a writable directory: the tasks' output and kept results go there; create it or give another" >&2; exit 2
 fi
-# The selection travels in the environment (sbatch --export=ALL): one word per option. A result
-# the store could not take stays beside the tasks' output (measure-and-store.sh).
+output_dir="$(CDPATH='' cd -- "$output_dir" && pwd)"
+# The measurement's arguments travel as the batch script's arguments, word for word; the store
+# in the environment. A result the store could not take stays beside the tasks' output.
 results_dir="${PERFGAUGE_RESULTS_DIR:-$output_dir}"
-job="$(PERFGAUGE_RUN_ARGS="$*" PERFGAUGE_DB="$db" PERFGAUGE="$perfgauge" \
-  PERFGAUGE_RESULTS_DIR="$results_dir" sbatch --parsable --array="0-$((tasks - 1))" --exclusive "${partition_args[@]}" \
-  --export=ALL --output="$output_dir/perfgauge-history-%A_%a.out" "$here/measure-and-store.sh")"
+job="$(PERFGAUGE_DB="$db" PERFGAUGE="$perfgauge" PERFGAUGE_RESULTS_DIR="$results_dir" \
+  sbatch --parsable --array="0-$((tasks - 1))" --exclusive "${partition_args[@]}" --export=ALL \
+  --output="$output_dir/perfgauge-history-%A_%a.out" "$here/measure-and-store.sh" "$@")"
 job="${job%%;*}"  # "ID;cluster" on a multi-cluster setup
 echo "$job"
 [ "$wait" = 1 ] || exit 0

@@ -12,6 +12,18 @@ function(run)
 endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 
+# The fleet scripts are installed, executable, where docs/fleet.md says (issue 53, item 3), and
+# run from there (their usage on --help).
+foreach(script measure-and-store.sh slurm-submit.sh)
+  set(installed_script ${WORK_DIR}/prefix/share/perfgauge/fleet/${script})
+  execute_process(COMMAND test -x ${installed_script} RESULT_VARIABLE executable)
+  execute_process(COMMAND ${installed_script} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  if(NOT executable EQUAL 0 OR NOT rc EQUAL 0 OR NOT out MATCHES "usage: ")
+    message(FATAL_ERROR "share/perfgauge/fleet/${script} is not installed as a program that runs "
+                        "(${executable}, ${rc}): ${out}")
+  endif()
+endforeach()
+
 # Every installed header includes only installed headers: a perfgauge header it names must be
 # in the install tree, else a user's #include of it fails (issue 37, item 4).
 file(GLOB_RECURSE installed RELATIVE ${WORK_DIR}/prefix/include
