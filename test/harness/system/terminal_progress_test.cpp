@@ -1,0 +1,86 @@
+// The progress line every long command shares: what it draws when, from a given clock into a
+// string (no terminal, no time passing).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "perfgauge/harness/terminal_progress.hpp"
+
+namespace perfgauge::harness {
+namespace {
+
+struct Screen {
+    double now = 100;
+    std::string written;
+    TerminalProgress progress(bool on) {
+        return TerminalProgress(
+            on, "perfgauge x", [this](std::string_view text) { written += text; },
+            [this] { return now; });
+    }
+};
+
+TEST(TerminalProgress, NothingInTheFirstSecondThenTheLine) {
+    Screen screen;
+    {
+        auto progress = screen.progress(true);
+        screen.now += 0.5;
+        progress.update("step 1/3");
+        EXPECT_EQ(screen.written, "");  // a quick command shows nothing
+        screen.now += 0.6;
+        progress.update("step 2/3");
+        EXPECT_EQ(screen.written, "\r\033[Kperfgauge x: step 2/3");
+    }
+    // Cleared when it goes (also on an exception's way out).
+    EXPECT_EQ(screen.written, "\r\033[Kperfgauge x: step 2/3\r\033[K");
+}
+
+TEST(TerminalProgress, RedrawsAtMostTenTimesASecond) {
+    Screen screen;
+    auto progress = screen.progress(true);
+    screen.now += 2;
+    progress.update("file 1/1000");
+    screen.now += 0.05;
+    progress.update("file 2/1000");
+    EXPECT_EQ(screen.written.find("file 2/"), std::string::npos) << screen.written;
+    screen.now += 0.06;
+    progress.update("file 3/1000");
+    EXPECT_NE(screen.written.find("file 3/1000"), std::string::npos) << screen.written;
+}
+
+TEST(TerminalProgress, ShowDrawsAtOnceAndRestartStartsTheQuietSecondAgain) {
+    Screen screen;
+    auto progress = screen.progress(true);
+    progress.show("one run under callgrind");
+    EXPECT_EQ(screen.written, "\r\033[Kperfgauge x: one run under callgrind");
+    progress.clear();
+    progress.clear();  // nothing drawn: nothing to erase
+    EXPECT_EQ(screen.written, "\r\033[Kperfgauge x: one run under callgrind\r\033[K");
+    screen.now += 5;
+    EXPECT_DOUBLE_EQ(progress.elapsed(), 5);
+    progress.restart();
+    EXPECT_DOUBLE_EQ(progress.elapsed(), 0);
+    screen.written.clear();
+    screen.now += 0.5;
+    progress.update("run 2/10");
+    EXPECT_EQ(screen.written, "");
+}
+
+TEST(TerminalProgress, OffDrawsNothingEver) {
+    Screen screen;
+    {
+        auto progress = screen.progress(false);
+        screen.now += 10;
+        progress.update("step");
+        progress.show("step");
+    }
+    EXPECT_EQ(screen.written, "");
+}
+
+TEST(TerminalProgress, TheTimeLeftFollowsTheRateOfTheStepsDone) {
+    EXPECT_EQ(with_time_left("storing 1/40", 3, 0, 40), "storing 1/40");  // no rate yet
+    EXPECT_EQ(with_time_left("storing 11/40", 5, 10, 40), "storing 11/40, about 15 s left");
+    EXPECT_EQ(with_time_left("storing 40/40", 5, 39, 40), "storing 40/40, under 5 s left");
+}
+
+}  // namespace
+}  // namespace perfgauge::harness
