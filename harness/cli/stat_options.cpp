@@ -93,7 +93,7 @@ std::string stat_usage() {
         "Every value is labelled hw, sw or sim; time is never simulated. The run under\n"
         "callgrind writes its stdout to /dev/null and its stderr apart (shown when it fails):\n"
         "the commands' output appears once per counted run. Under auto it runs only when\n"
-        "callgrind's time, estimated from the native runs (50x their wall time, 100x with a\n"
+        "callgrind's time, estimated from the native runs (30x their wall time, 60x with a\n"
         "cache event, then as measured), fits --sim-budget: by default the native runs' own\n"
         "wall time or 10 s, whichever is larger (0: never; none: no limit; --backend sim: no\n"
         "limit unless given); otherwise one line says what was left out and the flag to ask.\n"

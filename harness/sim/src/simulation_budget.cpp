@@ -16,9 +16,9 @@ double simulation_budget_seconds(std::optional<double> asked, double native_seco
 }
 
 SimulationCostModel default_simulation_cost(bool cache_simulation) {
-    // The upper end of what was measured (docs/simulation.md#the-simulation-budget): a budget
-    // is a promise, so the first estimate errs long; the first run done corrects the rest.
-    return {cache_simulation ? 100.0 : 50.0, 0.5};
+    // Above what was measured (docs/simulation.md, "stat's simulation budget"): a budget is a
+    // promise, so the first estimate errs long; the first run done corrects the rest's.
+    return {cache_simulation ? 60.0 : 30.0, 1.0};
 }
 
 SimulationBudget::SimulationBudget(double budget_s, SimulationCostModel model,

@@ -24,9 +24,10 @@ struct SimulationCostModel {
     double startup_seconds = 0.5;
 };
 
-/// Before any simulated run: conservative factors from runs measured on this project's 2-vCPU
-/// guests (gzip, sort: 20-47x of the native wall time with the branch simulation alone; the
-/// cache simulation about doubles it), and valgrind's start-up (0.2 s of CPU, more when busy).
+/// Before any simulated run: factors above those measured on this project's 2-vCPU guest (gzip
+/// -1 and -9: 15-27x the native wall time with the branch simulation alone; the cache
+/// simulation about doubles it): 30x, 60x with the caches; and valgrind's start-up, 1 s (0.2 s
+/// of CPU, 1-1.9 s of wall time on the guest at load 12-15).
 SimulationCostModel default_simulation_cost(bool cache_simulation);
 
 /// The runs under callgrind of several commands, one each, in order: whether the next run and
