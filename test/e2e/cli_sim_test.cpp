@@ -466,14 +466,12 @@ TEST(CliStatSim, ATinyBudgetLeavesTheSimulationOutAndNamesTheFlag) {
     SKIP_WITHOUT_SIMULATION();
     TempDir dir;
     const auto report = dir.path() / "r.json";
-    const auto r = perfgauge({"stat",          "-r",    "2",
-                              "--backend",     "sim",   "--sim-budget",
-                              "0.001",         "-e",    "instructions,task-clock",
-                              "--format",      "json",  "-o",
-                              report.string(), "--",    kStatWorkload,
-                              "write",         "10",    ":::",
-                              kStatWorkload,   "write", "20"});
+    // Its output once per counted run (A B, then B A), never once more.
+    const auto r = perfgauge({"stat", "-r", "2", "--backend", "sim", "--sim-budget", "0.001", "-e",
+                              "instructions,task-clock", "--format", "json", "-o", report.string(),
+                              "--", "/bin/echo", "A-OUT", ":::", "/bin/echo", "B-OUT"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "A-OUT\nB-OUT\nB-OUT\nA-OUT\n");
     EXPECT_NE(r.err.find("perfgauge stat: not simulated: instructions (callgrind would take about"),
               std::string::npos)
         << r.err;
