@@ -78,9 +78,11 @@ std::function<void(std::string_view, std::size_t, std::size_t)> progress_line(
         },
         child ? harness::ProcessPlace{child->index, child->count} : harness::ProcessPlace{},
         outlook);
-    // Shared with the other commands: nothing in the first second, redrawn at most 10 times a
-    // second (the meter sees every call, for its rates).
-    auto progress = std::make_shared<harness::TerminalProgress>(true, "perfgauge run", say_text);
+    // Shared with the other commands: nothing in the run's first second (a later measuring
+    // process is past it), redrawn at most 10 times a second (the meter sees every call).
+    auto progress = std::make_shared<harness::TerminalProgress>(
+        true, "perfgauge run", say_text, harness::steady_seconds,
+        child && child->index > 0 ? 0.0 : harness::TerminalProgress::kQuietSeconds);
     return [meter, progress](std::string_view phase, std::size_t done, std::size_t total) {
         progress->update(meter->line(phase, done, total));
     };

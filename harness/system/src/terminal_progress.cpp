@@ -25,8 +25,13 @@ std::string with_time_left(std::string what, double elapsed_s, std::size_t done,
     return what;
 }
 
-TerminalProgress::TerminalProgress(bool on, std::string prefix, Writer write, Clock now)
-    : on_(on), prefix_(std::move(prefix)), write_(std::move(write)), now_(std::move(now)) {
+TerminalProgress::TerminalProgress(bool on, std::string prefix, Writer write, Clock now,
+                                   double quiet_s)
+    : on_(on),
+      prefix_(std::move(prefix)),
+      write_(std::move(write)),
+      now_(std::move(now)),
+      quiet_s_(quiet_s) {
     started_ = now_();
 }
 
@@ -45,8 +50,7 @@ void TerminalProgress::restart() {
 void TerminalProgress::update(const std::string& text) {
     if (!on_)
         return;
-    const double now = now_();
-    if (now - started_ < kQuietSeconds || (shown_ && now - drawn_at_ < kRedrawSeconds))
+    if (now_() - started_ < quiet_s_)
         return;
     show(text);
 }
@@ -56,7 +60,6 @@ void TerminalProgress::show(const std::string& text) {
         return;
     // "\r" to the line's start, ESC[K erases what a longer line left there.
     write_("\r\033[K" + prefix_ + ": " + text);
-    drawn_at_ = now_();
     shown_ = true;
 }
 

@@ -32,23 +32,17 @@ TEST(TerminalProgress, NothingInTheFirstSecondThenTheLine) {
     }
     // Cleared when it goes (also on an exception's way out).
     EXPECT_EQ(screen.written, "\r\033[Kperfgauge x: step 2/3\r\033[K");
+    // A process continuing a command past its first second: no quiet second.
+    Screen later;
+    TerminalProgress(
+        true, "perfgauge x", [&later](std::string_view text) { later.written += text; },
+        [&later] { return later.now; }, 0)
+        .update("round 1/1");
+    EXPECT_EQ(later.written, "\r\033[Kperfgauge x: round 1/1\r\033[K");
     // Off (not a terminal, or -q): nothing ever, even asked to show at once.
     Screen off;
     off.progress(false).show("step");
     EXPECT_EQ(off.written, "");
-}
-
-TEST(TerminalProgress, RedrawsAtMostTenTimesASecond) {
-    Screen screen;
-    auto progress = screen.progress(true);
-    screen.now += 2;
-    progress.update("file 1/1000");
-    screen.now += 0.05;
-    progress.update("file 2/1000");
-    EXPECT_EQ(screen.written.find("file 2/"), std::string::npos) << screen.written;
-    screen.now += 0.06;
-    progress.update("file 3/1000");
-    EXPECT_NE(screen.written.find("file 3/1000"), std::string::npos) << screen.written;
 }
 
 TEST(TerminalProgress, ShowDrawsAtOnceAndRestartStartsTheQuietSecondAgain) {

@@ -29,11 +29,12 @@ class TerminalProgress {
 
     /// Nothing before this many seconds: a quicker command shows no line at all.
     static constexpr double kQuietSeconds = 1.0;
-    /// Redraws at most this often (a step per file of thousands is not a line per file).
-    static constexpr double kRedrawSeconds = 0.1;
 
     /// `on`: progress_wanted(); off, nothing is ever written. `prefix`: "perfgauge stat".
-    TerminalProgress(bool on, std::string prefix, Writer write, Clock now = steady_seconds);
+    /// `quiet_s`: 0 for a process that continues a command already past its first second (run's
+    /// later measuring processes).
+    TerminalProgress(bool on, std::string prefix, Writer write, Clock now = steady_seconds,
+                     double quiet_s = kQuietSeconds);
     TerminalProgress(const TerminalProgress&) = delete;
     TerminalProgress& operator=(const TerminalProgress&) = delete;
     ~TerminalProgress();
@@ -43,7 +44,9 @@ class TerminalProgress {
     double elapsed() const;
     /// The quiet second and elapsed() start again (stat: as its first run starts).
     void restart();
-    /// Draws `text` once the quiet second has passed, at most every kRedrawSeconds.
+    /// Draws `text` once the quiet second (quiet_s) has passed. Every call draws: the callers'
+    /// steps (a run, a round, a file) each change what the line says, and a phase's first line
+    /// must not be lost to a rate limit.
     void update(const std::string& text);
     /// Draws `text` now: a stage known to be long (a run under callgrind).
     void show(const std::string& text);
@@ -55,8 +58,8 @@ class TerminalProgress {
     std::string prefix_;
     Writer write_;
     Clock now_;
+    double quiet_s_;
     double started_ = 0;
-    double drawn_at_ = -1;
     bool shown_ = false;
 };
 
