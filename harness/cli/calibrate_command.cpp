@@ -9,10 +9,12 @@
 
 #include "calibrate_options.hpp"
 #include "cli_common.hpp"
+#include "console.hpp"
 #include "perfgauge/harness/calibration.hpp"
 #include "perfgauge/harness/correction_check.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/overhead.hpp"
+#include "perfgauge/harness/terminal_progress.hpp"
 #include "perfgauge/harness/text_table.hpp"
 
 namespace perfgauge::cli {
@@ -299,9 +301,26 @@ int calibrate_command(const std::vector<std::string>& args) {
         sweep.warmup_time_s = 0.005;
     }
 
+    // Progress on a terminal: the clocks, then each sweep's rows (13 steps, unequal: the
+    // estimate is the rate so far).
+    harness::TerminalProgress progress(harness::progress_wanted(request->quiet),
+                                       "perfgauge calibrate", say_text);
+    const std::size_t steps = 1 + 2 * sweep.ks.size();
+    std::size_t done = 0;
+    progress.update("clocks and snapshots");
     const auto c = harness::calibrate(request->samples);
-    const std::vector<CorrectionCheck> checks = {harness::check_correction("", sweep),
-                                                 harness::check_correction(request->events, sweep)};
+    const auto sweep_with = [&](const std::string& events, std::size_t which) {
+        harness::CorrectionCheckOptions options = sweep;
+        options.on_row = [&, which](std::size_t row) {
+            done = 1 + (which - 1) * sweep.ks.size() + row;
+            progress.update(harness::with_time_left(
+                fmt::format("seed experiment {}/2, k={}", which, sweep.ks[row]), progress.elapsed(),
+                done, steps));
+        };
+        return harness::check_correction(events, options);
+    };
+    const std::vector<CorrectionCheck> checks = {sweep_with("", 1), sweep_with(request->events, 2)};
+    progress.clear();
     const RowCounts counts = count_rows(checks);
     const std::string text =
         request->json ? calibration_json(c, checks, counts) : calibration_table(c, checks, counts);

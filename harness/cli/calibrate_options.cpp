@@ -12,9 +12,10 @@ constexpr const char* kDefaultEvents = "task-clock,cycles,instructions";
 
 std::string calibrate_usage() {
     return "usage: perfgauge calibrate [--format table|json] [-o FILE] [--samples N] "
-           "[--events LIST] [--quick]\n\n"
+           "[--events LIST] [--quick] [-q]\n\n"
            "Measures what measuring costs here, then checks that perfgauge's correction of it "
            "holds.\n"
+           "On a terminal, stderr shows the step under way and the time left (not with -q).\n"
            "- Each clock: its granularity, measured (the smallest non-zero difference between\n"
            "  consecutive reads, and the most frequent differences), next to its nominal "
            "frequency\n"
@@ -63,7 +64,7 @@ void add_calibrate_options(po::options_description& options) {
         "counters for the second sweep (events the kernel refuses are listed, not counted)")(
         "quick",
         "5 samples per side, no more for precision, and a 5 ms warm-up in the sweeps (a few "
-        "seconds, less precise)");
+        "seconds, less precise)")("quiet,q", "no progress line on the terminal");
 }
 
 }  // namespace
@@ -88,6 +89,7 @@ std::optional<CalibrateRequest> parse_calibrate_request(const std::vector<std::s
         throw UsageError("--events must name at least one event (the first sweep has none)");
     pmu::EventResolver().resolve(request.events);  // a misspelled name fails now, not after a sweep
     request.quick = vm.count("quick") != 0;
+    request.quiet = vm.count("quiet") != 0;
     return request;
 }
 

@@ -16,6 +16,7 @@ struct CalibrateRequest {
     std::size_t samples = 0;  ///< clock and snapshot samples, 100 to 100000000
     std::string events;       ///< the second sweep's counters, resolved once already
     bool quick = false;       ///< 5 samples per side, no precision target, 5 ms warm-up
+    bool quiet = false;       ///< -q: no progress line on a terminal
 };
 
 /// The request `args` (everything after "calibrate") make; nullopt after printing --help.

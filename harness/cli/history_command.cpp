@@ -28,6 +28,7 @@
 #include "perfgauge/harness/scratch_dir.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/store_text.hpp"
+#include "perfgauge/harness/terminal_progress.hpp"
 #include "plot_python.hpp"
 
 namespace perfgauge::cli {
@@ -41,7 +42,7 @@ comparable machine class (same CPU, caches, threads, compiler and flags): runs o
 machines are never judged against it.
 
 subcommands:
-  add RESULT... [--label K=V]... [--commit REV]
+  add RESULT... [--label K=V]... [--commit REV] [-q]
                      store results (perfgauge run or stat JSON, Google Benchmark JSON);
                      --commit defaults to the git HEAD of the current directory
   list               the stored runs: each one's file (absolute path) and the
@@ -108,9 +109,17 @@ int add(const std::vector<std::string>& args) {
     harness::AddedRun how;
     how.commit = request->commit ? *request->commit : git_head();
     how.labels = request->labels;
+    // Progress on a terminal, over the reading and the storing of every file (the storing
+    // goes at its own rate: its estimate restarts).
+    harness::TerminalProgress progress(harness::progress_wanted(request->quiet),
+                                       "perfgauge history add", say_text);
+    const std::size_t files = request->results.size();
     // Every file is read and checked before anything is stored: a bad one adds nothing.
     std::vector<HistoryInput> inputs;
     for (const auto& path : request->results) {
+        progress.update(
+            harness::with_time_left(fmt::format("reading {}/{}", inputs.size() + 1, files),
+                                    progress.elapsed(), inputs.size(), files));
         inputs.push_back(read_history_input(path));
         const auto& result = inputs.back().result;
         auto why = harness::unidentified_machine(result, harness::machine_label(how));
@@ -121,7 +130,10 @@ int add(const std::vector<std::string>& args) {
     }
     auto store = open_store(request->store, StoreUse::create);
     std::string out, notes;
+    const double storing_from = progress.elapsed();
     for (std::size_t i = 0; i < inputs.size(); ++i) {
+        progress.update(harness::with_time_left(fmt::format("storing {}/{}", i + 1, files),
+                                                progress.elapsed() - storing_from, i, files));
         how.source = request->results[i];
         how.path = inputs[i].path;
         how.command = inputs[i].command;
@@ -136,6 +148,7 @@ int add(const std::vector<std::string>& args) {
                 "for bytes that are not UTF-8 and for NULs\n",
                 id, e);
     }
+    progress.clear();
     write_output(out, "");
     say("{}", notes);
     return kExitOk;

@@ -116,17 +116,18 @@ std::optional<HistoryAddRequest> parse_history_add(const std::vector<std::string
     po::options_description extra;
     extra.add_options()("label", po::value<std::vector<std::string>>(),
                         "K=V recorded with each run (repeatable)")(
-        "commit", po::value<std::string>(), "the measured commit (default: git HEAD here)");
+        "commit", po::value<std::string>(), "the measured commit (default: git HEAD here)")(
+        "quiet,q", "no progress line on the terminal (shown there for adds past a second)");
     auto p = parse(args,
-                   "usage: perfgauge history add RESULT... [--label K=V]... [--commit REV] [--db "
-                   "...]\n\noptions",
+                   "usage: perfgauge history add RESULT... [--label K=V]... [--commit REV] [-q] "
+                   "[--db ...]\n\noptions",
                    extra);
     if (!p)
         return std::nullopt;
     if (p->positional.empty())
         throw UsageError("which result files? perfgauge history add RESULT.json...");
     return HistoryAddRequest{store_option(p->vm), p->positional, text_option(p->vm, "commit"),
-                             labels_option(p->vm)};
+                             labels_option(p->vm), p->vm.count("quiet") != 0};
 }
 
 std::optional<HistoryListRequest> parse_history_list(const std::vector<std::string>& args) {

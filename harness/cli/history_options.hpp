@@ -26,6 +26,7 @@ struct HistoryAddRequest {
     std::vector<std::string> results;   ///< the result files, at least one
     std::optional<std::string> commit;  ///< --commit; none: the git HEAD of the current directory
     std::vector<std::pair<std::string, std::string>> labels;  ///< --label K=V, in order
+    bool quiet = false;  ///< -q: no progress line on a terminal
 };
 
 struct HistoryListRequest {

@@ -30,6 +30,7 @@
 #include "perfgauge/harness/simulation_stage.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/harness/terminal_progress.hpp"
 #include "perfgauge/workloads/suite.hpp"
 #include "run_against.hpp"
 #include "run_options.hpp"
@@ -77,8 +78,13 @@ std::function<void(std::string_view, std::size_t, std::size_t)> progress_line(
         },
         child ? harness::ProcessPlace{child->index, child->count} : harness::ProcessPlace{},
         outlook);
-    return [meter](std::string_view phase, std::size_t done, std::size_t total) {
-        say("\r\033[Kperfgauge run: {}", meter->line(phase, done, total));
+    // Shared with the other commands: nothing in the run's first second (a later measuring
+    // process is past it), redrawn at most 10 times a second (the meter sees every call).
+    auto progress = std::make_shared<harness::TerminalProgress>(
+        true, "perfgauge run", say_text, harness::steady_seconds,
+        child && child->index > 0 ? 0.0 : harness::TerminalProgress::kQuietSeconds);
+    return [meter, progress](std::string_view phase, std::size_t done, std::size_t total) {
+        progress->update(meter->line(phase, done, total));
     };
 }
 
@@ -107,7 +113,7 @@ harness::RunnerOptions runner_options(const harness::RunRequest& request,
     options.pin_cpu = request.pin_cpu;
     options.fifo = request.fifo;
     options.mlock = request.mlock;
-    if (!request.quiet && ::isatty(STDERR_FILENO))
+    if (harness::progress_wanted(request.quiet))
         options.progress = progress_line(request, events);
     options.interruption = interruption;
     options.probe_cpu_gaps = !request.measuring_child;  // its parent spins once, after all

@@ -14,6 +14,7 @@
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/output_file.hpp"
 #include "perfgauge/harness/selftest.hpp"
+#include "perfgauge/harness/terminal_progress.hpp"
 #include "perfgauge/harness/text_table.hpp"
 #include "selftest_options.hpp"
 
@@ -272,11 +273,22 @@ int selftest_command(const std::vector<std::string>& args) {
         return std::vector<std::string>{executable, "selftest",
                                         "--internal-job=" + harness::chain_job_to_json(job)};
     };
+    // Progress on a terminal: each phase at its own rate (a trial of one is not one of another).
+    harness::TerminalProgress progress(harness::progress_wanted(request.quiet),
+                                       "perfgauge selftest", say_text);
+    std::string phase_now;
+    double phase_started = 0;
     const SelftestReport report = harness::run_selftest(
-        plan, argv, [](std::string_view phase, std::size_t done, std::size_t total) {
-            if (done % 10 == 0)  // a line now and then, not one per run
-                say("selftest: {} {}/{}\n", phase, done, total);
+        plan, argv, [&](std::string_view phase, std::size_t done, std::size_t total) {
+            if (phase != phase_now) {
+                phase_now = std::string(phase);
+                phase_started = progress.elapsed();
+            }
+            progress.update(harness::with_time_left(fmt::format("{} {}/{}", phase, done, total),
+                                                    progress.elapsed() - phase_started, done,
+                                                    total));
         });
+    progress.clear();
     std::fputs(render(report).c_str(), stdout);
     if (!request.json_path.empty())
         harness::write_output_file(request.json_path, harness::json_text(report_json(report)));

@@ -48,7 +48,7 @@ void check_room_for(const std::string& path) {
 }
 
 constexpr const char* kHelp =
-    "usage: perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE]\n\n"
+    "usage: perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE] [-q]\n\n"
     "How far can measurements on this machine be trusted, now? Measures real work with known\n"
     "differences (a chain of k dependent multiply-adds against the same chain again, and\n"
     "against 1.02k, 1.03k, 1.05k, 1.1k, 1.2k and 1.5k of them), all interleaved in each of\n"
@@ -65,6 +65,7 @@ constexpr const char* kHelp =
     "resolves each way.\n"
     "About 1.5 min by default, --quick ~15 s, --thorough ~8 min (more runs and\n"
     "samples: narrower rates); longer on a busy machine, whose disturbed samples are re-taken.\n"
+    "On a terminal, stderr shows the phase under way and the time left (not with -q).\n"
     "Exit status 0 whatever it finds; 1 when a way of measuring made no trial at all (its\n"
     "child processes could not start or keep a result: it says \"not measured\" and why);\n"
     "2 for bad options, --json's file included (a directory, no room for it), before any work.\n"
@@ -79,6 +80,7 @@ SelftestRequest request_from(const po::variables_map& vm) {
             throw UsageError(fmt::format("--internal-job is perfgauge's own: {}", e.what()));
         }
         return request;
+        request.quiet = vm.count("quiet") != 0;
     }
     const int depths =
         static_cast<int>(vm.count("quick") + vm.count("thorough") + vm.count("tiny"));
@@ -120,7 +122,8 @@ std::optional<SelftestRequest> parse_selftest_request(const std::vector<std::str
         "runs", po::value<int>(),
         "separate runs, each a process (2 to 10000), instead of the depth's")(
         "json", po::value<std::string>(),
-        "also write the figures as JSON to FILE (not the standard output the table goes to)");
+        "also write the figures as JSON to FILE (not the standard output the table goes to)")(
+        "quiet,q", "no progress line on the terminal");
     // For the tests: seconds of work whose figures mean nothing.
     po::options_description hidden;
     hidden.add_options()("tiny", "")(

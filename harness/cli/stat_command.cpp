@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "cli_common.hpp"
 #include "console.hpp"
@@ -17,13 +18,17 @@
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/interrupted.hpp"
 #include "perfgauge/harness/output_file.hpp"
+#include "perfgauge/harness/progress_line.hpp"
 #include "perfgauge/harness/simulation.hpp"
+#include "perfgauge/harness/simulation_budget.hpp"
 #include "perfgauge/harness/simulation_stage.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
 #include "perfgauge/harness/stat_progress.hpp"
 #include "perfgauge/harness/stat_report.hpp"
+#include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/harness/terminal_progress.hpp"
 #include "perfgauge/pmu/open_error.hpp"
 #include "run_simulation.hpp"
 #include "stat_options.hpp"
@@ -46,19 +51,21 @@ void simulate_into(harness::StatResult& result, const harness::EventPlan& plan,
     if (harness::interrupt_signal() != 0)
         throw std::runtime_error("interrupted");  // counts of a run cut short: not merged
     harness::merge_simulated(result, plan, sim);
-    result.notes.push_back(
-        fmt::format("sim: one run under {} ({} process{}, {:.2f} s; native {:.2f} s{}){}{}",
-                    sim.creator, sim.processes, sim.processes == 1 ? "" : "es", sim.wall_seconds,
-                    result.elapsed_seconds.empty() ? 0.0 : result.elapsed_seconds.back(),
-                    harness::needs_cache_simulation(plan.simulated_events())
-                        ? ""
-                        : "; no cache simulation: no cache event",
-                    sim.exit.code != result.exit.code || sim.exit.signaled != result.exit.signaled
-                        ? fmt::format("; under callgrind the command {}", sim.exit.describe())
-                        : "",
-                    result.markers ? "; simulated only between the markers (--instr-atstart=no "
-                                     "and the markers' callgrind client requests)"
-                                   : ""));
+    result.notes.push_back(fmt::format(
+        "sim: one run under {} ({} process{}, {:.2f} s; native {:.2f} s{}; its "
+        "output kept apart: stdout to /dev/null, stderr said only when it fails){}{}",
+        sim.creator, sim.processes, sim.processes == 1 ? "" : "es", sim.wall_seconds,
+        result.elapsed_seconds.empty() ? 0.0 : result.elapsed_seconds.back(),
+        harness::needs_cache_simulation(plan.simulated_events())
+            ? ""
+            : "; no cache simulation: no cache event",
+        sim.exit.code != result.exit.code || sim.exit.signaled != result.exit.signaled
+            ? fmt::format("; under callgrind the command {}{}", sim.exit.describe(),
+                          sim.stderr_tail.empty() ? "" : "; its stderr ended: " + sim.stderr_tail)
+            : "",
+        result.markers ? "; simulated only between the markers (--instr-atstart=no "
+                         "and the markers' callgrind client requests)"
+                       : ""));
     if (harness::needs_cache_simulation(plan.simulated_events())) {
         for (const auto& note : caches.notes)
             result.notes.push_back("sim: " + note);
@@ -104,51 +111,17 @@ void simulate_or_say_why_not(harness::StatResult& result, const harness::EventPl
     }
 }
 
-// The progress line on stderr when it is a terminal (not with -q; never into a file or a
-// pipe): redrawn as each run starts once the runs have taken a second (a quick stat shows
-// none), and cleared before anything else is said. A command writing to the same terminal
-// writes after it.
-class ProgressLine {
-  public:
-    explicit ProgressLine(bool on) : on_(on) {}
-    ProgressLine(const ProgressLine&) = delete;
-    ProgressLine& operator=(const ProgressLine&) = delete;
-    ~ProgressLine() { clear(); }
-
-    // What StatOptions::on_run calls: the rate is taken from the first run's start.
-    std::function<void(const harness::StatStep&)> on_run() {
-        if (!on_)
-            return nullptr;
-        return [this](const harness::StatStep& step) {
-            const double now = seconds();
-            if (step.done == 0)
-                started_ = now;
-            if (now - started_ >= kQuietSeconds)
-                show(harness::stat_progress_text(step, now - started_));
-        };
-    }
-    void show(const std::string& text) {
-        if (!on_)
-            return;
-        say("\r\033[Kperfgauge stat: {}", text);
-        shown_ = true;
-    }
-    void clear() {
-        if (shown_)
-            say_text("\r\033[K");
-        shown_ = false;
-    }
-
-  private:
-    static constexpr double kQuietSeconds = 1.0;
-    static double seconds() {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-            .count();
-    }
-    bool on_;
-    bool shown_ = false;
-    double started_ = 0;
-};
+// stat's progress on a terminal (harness/system's TerminalProgress): the rate is taken from
+// the first run's start, and the quiet second counts from there.
+std::function<void(const harness::StatStep&)> progress_on_run(harness::TerminalProgress& progress) {
+    if (!progress.on())
+        return nullptr;
+    return [&progress](const harness::StatStep& step) {
+        if (step.done == 0)
+            progress.restart();
+        progress.update(harness::stat_progress_text(step, progress.elapsed()));
+    };
+}
 
 // -v: what perf_event_open accepted for each event (inherit, enable_on_exec and read_format
 // as opened, not as parsed), or why it refused it.
@@ -289,21 +262,92 @@ std::optional<int> nothing_to_report(const harness::StatRequest& request,
     return std::nullopt;
 }
 
-// Each command's simulated events: counted once more under callgrind, or marked why not.
+// The simulation's budget over the commands that completed a run (their median native wall
+// times); `native_seconds`: the native runs' wall time, warmups and --prepare included.
+harness::SimulationBudget simulation_budget(const harness::StatRequest& request,
+                                            const StatPlan& plan,
+                                            const harness::SideBySideResult& result,
+                                            double native_seconds) {
+    std::vector<double> walls;
+    for (const auto& r : result.commands) {
+        if (!r.elapsed_seconds.empty())
+            walls.push_back(harness::median(r.elapsed_seconds));
+    }
+    // --backend sim asked for the simulation: no limit unless --sim-budget says one.
+    const auto asked = request.sim_budget || request.backend != harness::Backend::sim
+                           ? request.sim_budget
+                           : std::optional<double>(std::numeric_limits<double>::infinity());
+    return harness::SimulationBudget(
+        harness::simulation_budget_seconds(asked, native_seconds),
+        harness::default_simulation_cost(
+            harness::needs_cache_simulation(plan.events.simulated_events())),
+        std::move(walls));
+}
+
+// Why the simulated events have no value when the budget cannot hold the runs left; said once
+// on stderr (one line, with the flag that asks for them).
+harness::EventRefusal left_out(const harness::EventPlan& plan,
+                               const harness::SimulationBudget& budget) {
+    const double estimate = budget.estimate_left();
+    const std::string reason =
+        budget.budget_left() <= 0 && budget.next() == 0
+            ? "left out: --sim-budget 0"
+            : fmt::format("callgrind would take about {}{}, over the {} budget{}",
+                          harness::budget_text(estimate), budget.next() > 0 ? " more" : "",
+                          harness::budget_text(budget.budget_left()),
+                          budget.next() > 0 ? " left" : "");
+    const std::string fix = fmt::format("--sim-budget {} or none asks for them",
+                                        harness::sim_budget_to_ask(budget.spent() + estimate));
+    say("perfgauge stat: not simulated: {} ({}; {})\n", fmt::join(plan.simulated_events(), ", "),
+        reason, fix);
+    return {"not simulated", reason, fix};
+}
+
+// Command `c` once more under callgrind (simulate_or_say_why_not), its time said on the
+// terminal and given to the budget.
+void simulate_one(const harness::StatRequest& request, const StatPlan& plan,
+                  harness::SideBySideResult& result, std::size_t c,
+                  harness::SimulationBudget& budget, harness::TerminalProgress& progress) {
+    const std::size_t commands = result.commands.size();
+    // Beside the answer, the one line said about the simulation (the other formats said why
+    // before the runs).
+    if (budget.next() == 0 && request.answer && !plan.events.notice.empty())
+        say("perfgauge stat: {} simulated (no PMU here): one more run of {} under callgrind, "
+            "about {}, its output dropped\n",
+            fmt::join(plan.events.simulated_events(), ", "), commands > 1 ? "each" : "it",
+            harness::budget_text(budget.estimate_left()));
+    const std::string which = commands > 1
+                                  ? fmt::format("one run of {} under callgrind ({}/{})",
+                                                harness::side_by_side_letter(c), c + 1, commands)
+                                  : "one run under callgrind";
+    progress.show(
+        fmt::format("{}, {} left", which, harness::time_left_text(budget.estimate_left())));
+    const double start = harness::steady_seconds();
+    simulate_or_say_why_not(result.commands[c], plan.events, *plan.valgrind, request.commands[c],
+                            request.prepare);
+    budget.done(harness::steady_seconds() - start);
+    progress.clear();
+}
+
+// Each command's simulated events: counted once more under callgrind while the budget holds
+// the runs left, or marked why not.
 void simulate_commands(const harness::StatRequest& request, const StatPlan& plan,
-                       harness::SideBySideResult& result, ProgressLine& progress) {
+                       harness::SideBySideResult& result, harness::TerminalProgress& progress,
+                       double native_seconds) {
+    auto budget = simulation_budget(request, plan, result, native_seconds);
+    std::optional<harness::EventRefusal> not_simulated;
     for (std::size_t c = 0; c < result.commands.size(); ++c) {
         auto& r = result.commands[c];
         if (plan.events.any_simulated() && harness::interrupt_signal() == 0 &&
             !r.elapsed_seconds.empty()) {
-            progress.show(result.commands.size() > 1
-                              ? fmt::format("one run of {} under callgrind ({}/{})",
-                                            harness::side_by_side_letter(c), c + 1,
-                                            result.commands.size())
-                              : "one run under callgrind");
-            simulate_or_say_why_not(r, plan.events, *plan.valgrind, request.commands[c],
-                                    request.prepare);
-            progress.clear();
+            if (!not_simulated && !budget.rest_fits())
+                not_simulated = left_out(plan.events, budget);
+            if (not_simulated)
+                harness::merge_simulated(r,
+                                         harness::without_simulation(plan.events, *not_simulated),
+                                         harness::CommandSimulation{});
+            else
+                simulate_one(request, plan, result, c, budget, progress);
         } else if (plan.events.any_simulated() && harness::interrupt_signal() != 0) {
             // The native runs were cut short and callgrind never ran: not "<counted>".
             harness::merge_simulated(
@@ -371,16 +415,14 @@ int stat_command(const std::vector<std::string>& args) {
     if (!request)
         return kExitOk;  // --help
     StatPlan plan = plan_stat(*request);
-    ProgressLine progress(!request->quiet && ::isatty(STDERR_FILENO));
-    plan.runs.stat.on_run = progress.on_run();
-    // Said before anything runs; beside the answer in one line (the why is --format table's
-    // and -v's, where the simulated events' notes say it).
-    if (!plan.events.notice.empty() && request->answer) {
-        say("perfgauge stat: {} simulated (no hardware counter here): each command runs once "
-            "more under callgrind after the rounds\n",
-            fmt::join(plan.events.simulated_events(), ", "));
-    } else if (!plan.events.notice.empty()) {
-        say("perfgauge stat: {}; {} once more under callgrind after {} counted runs\n",
+    harness::TerminalProgress progress(harness::progress_wanted(request->quiet), "perfgauge stat",
+                                       say_text);
+    plan.runs.stat.on_run = progress_on_run(progress);
+    // Said before anything runs, but beside the answer: there, one line after the rounds says
+    // what is simulated or left out (simulate_commands).
+    if (!plan.events.notice.empty() && !request->answer) {
+        say("perfgauge stat: {}; {} once more under callgrind after {} counted runs (within "
+            "--sim-budget; its output to /dev/null, its stderr said only when it fails)\n",
             plan.events.notice,
             request->side_by_side() ? "each command runs"
                                     : fmt::format("'{}' runs", request->commands.front().front()),
@@ -390,12 +432,14 @@ int stat_command(const std::vector<std::string>& args) {
     const harness::InterruptHandling interrupts;
     // What CMD leaves behind when it dies becomes ours, so an interruption can end it too.
     harness::adopt_orphans();
+    const double native_start = harness::steady_seconds();
     harness::SideBySideResult result = run_commands(*request, plan);
+    const double native_seconds = harness::steady_seconds() - native_start;
     progress.clear();
     const int interrupt = harness::interrupt_signal();
     if (const auto status = nothing_to_report(*request, result))
         return *status;
-    simulate_commands(*request, plan, result, progress);
+    simulate_commands(*request, plan, result, progress, native_seconds);
     // The command's exit status is kept whatever happens to the report (the status is then
     // the only thing that still reaches the caller).
     const bool plain = !request->side_by_side() && request->warmup == 0 && request->prepare.empty();

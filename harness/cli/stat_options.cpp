@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
 #include <iostream>
+#include <limits>
 #include <set>
 
 #include "backend_option.hpp"
@@ -21,8 +24,8 @@ constexpr int kDefaultRounds = 10;
 // option nor an option's value. The rest is the command, passed on untouched.
 std::size_t command_start(const std::vector<std::string>& args) {
     static const std::set<std::string> takes_value = {
-        "-e", "--events", "-r",        "--repeat", "--repetitions", "--format",
-        "-o", "--output", "--backend", "--delay",  "--warmup",      "--prepare"};
+        "-e",       "--events",  "-r",      "--repeat", "--repetitions", "--format",    "-o",
+        "--output", "--backend", "--delay", "--warmup", "--prepare",     "--sim-budget"};
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--")
             return i;
@@ -58,6 +61,7 @@ std::string stat_usage() {
     return fmt::format(
         "usage: perfgauge stat [-e LIST] [-r N] [--markers | --delay MS] [--warmup N]\n"
         "                      [--prepare CMD] [--format answer|table|csv|json|md] [-o FILE]\n"
+        "                      [--backend auto|perf|sim] [--sim-budget SECONDS|none]\n"
         "                      [-v] [-q]\n"
         "                      [--] CMD [ARGS...] [::: CMD_B [ARGS...] ...]\n\n"
         "Runs CMD (no shell; PATH is searched) with counters attached from its exec on,\n"
@@ -86,7 +90,13 @@ std::string stat_usage() {
         "--backend auto (the default) simulates those callgrind can (instructions, branches,\n"
         "branch-misses, L1-dcache-*, LLC-*) by running each command once more under valgrind\n"
         "--tool=callgrind (children followed); --backend sim always does, --backend perf never.\n"
-        "Every value is labelled hw, sw or sim; time is never simulated.\n"
+        "Every value is labelled hw, sw or sim; time is never simulated. The run under\n"
+        "callgrind writes its stdout to /dev/null and its stderr apart (shown when it fails):\n"
+        "the commands' output appears once per counted run. Under auto it runs only when\n"
+        "callgrind's time, estimated from the native runs (30x their wall time, 60x with a\n"
+        "cache event, then as measured), fits --sim-budget: by default the native runs' own\n"
+        "wall time or 10 s, whichever is larger (0: never; none: no limit; --backend sim: no\n"
+        "limit unless given); otherwise one line says what was left out and the flag to ask.\n"
         "--markers counts only the regions CMD marks with perfgauge_marker_start() and\n"
         "perfgauge_marker_stop() from the header-only <perfgauge/marker.h> (C or C++, nothing\n"
         "to link; they do nothing outside perfgauge; installed with perfgauge, or in a checkout\n"
@@ -137,6 +147,9 @@ void add_stat_options(po::options_description& options) {
         "inherit, enable_on_exec, read_format) first, and the full table, not the answer")(
         "quiet,q", "no progress line on the terminal")(
         "backend", po::value<std::string>()->default_value("auto"), "auto, perf or sim")(
+        "sim-budget", po::value<std::string>(),
+        "seconds callgrind may take (0: no simulation; none or inf: no limit; default: the "
+        "native runs' wall time or 10 s, the larger; --backend sim: none)")(
         "markers", "count only between CMD's perfgauge_marker_start()/stop() (marker.h)")(
         "delay", po::value<long>(),
         "enable the counters MS milliseconds after exec (1 to 3600000)");
@@ -171,6 +184,27 @@ void read_runs(const po::variables_map& vm, harness::StatRequest& request) {
                 "itself says when counting starts");
         request.delay = std::chrono::milliseconds(delay);
     }
+}
+
+// --sim-budget SECONDS: 0 or more seconds (0: nothing simulated), or none/inf (no limit).
+std::optional<double> sim_budget_option(const po::variables_map& vm, harness::Backend backend) {
+    if (!vm.count("sim-budget"))
+        return std::nullopt;
+    const std::string text = vm["sim-budget"].as<std::string>();
+    if (backend == harness::Backend::perf)
+        throw UsageError(
+            "--sim-budget goes with --backend auto or sim: --backend perf never simulates");
+    if (text == "none" || text == "inf")
+        return std::numeric_limits<double>::infinity();
+    double seconds = -1;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(seconds) ||
+        seconds < 0)
+        throw UsageError(fmt::format(
+            "--sim-budget must be seconds (0 or more; 0 simulates nothing) or none (no limit), "
+            "not '{}'",
+            text));
+    return seconds;
 }
 
 // --format: the result formats, and the answer (side by side, the table's summary first).
@@ -216,6 +250,7 @@ std::optional<harness::StatRequest> parse_stat_request(const std::vector<std::st
             {"the command", harness::executable_path(command.front()).value_or("")});
     refuse_outputs_over_inputs({{"-o", request.output.string()}}, executables);
     request.backend = backend_option(vm);
+    request.sim_budget = sim_budget_option(vm, request.backend);
     request.events = vm["events"].as<std::string>();
     return request;
 }

@@ -123,9 +123,9 @@ TEST(CliAnswer, ProgressOnATerminalKeepsItsTotal) {
     const auto r = run_process({"/usr/bin/script", "-qfec", command, "/dev/null"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     // Three rounds over the default two measuring processes: 2 in the first, 1 in the second.
-    EXPECT_NE(r.out.find("perfgauge run: process 1/2, sizing batches 1/"), std::string::npos)
+    // The first draws nothing in the run's first second; the second, past it, draws at once.
+    EXPECT_NE(r.out.find("perfgauge run: process 2/2, sizing batches 1/"), std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("perfgauge run: process 1/2, round 1/2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("perfgauge run: process 2/2, round 1/1"), std::string::npos) << r.out;
     const RE2 round("round ([0-9]+)/([0-9]+)");
     re2::StringPiece rest(r.out);

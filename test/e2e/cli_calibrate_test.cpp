@@ -18,6 +18,7 @@ namespace {
 TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
     const auto r = perfgauge({"calibrate", "--format", "json", "--samples", "2000", "--quick"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("seed experiment"), std::string::npos) << r.err;  // a pipe: no progress
     const auto j = nlohmann::json::parse(r.out);
     for (const char* key : {"clock", "clock_overhead_ns", "clock_granularity_ns",
                             "snapshot_read_ns", "snapshot_rdpmc_ns", "clocks", "correction"}) {
@@ -105,9 +106,9 @@ TEST(CliCalibrate, JsonHasClocksAndBothSweeps) {
 TEST(CliCalibrate, TableAndBadOptions) {
     const auto r = perfgauge({"calibrate", "--samples", "1000", "--quick", "-e", "task-clock"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* text : {"GRANULARITY", "Seed experiment", "with no counters",
-                             "with counters task-clock", "REFERENCE", "CORRECTED", " of 12 rows",
-                             "DRIFT"})
+    for (const char* text :
+         {"GRANULARITY", "Seed experiment", "with no counters", "with counters task-clock",
+          "REFERENCE", "CORRECTED", " of 12 rows", "DRIFT"})
         EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
     // The SNAPSHOTS column exists when some row kept a clean sample, which a loaded machine (or
     // a sanitized binary beside QEMU) may not: then neither it nor its legend is printed.

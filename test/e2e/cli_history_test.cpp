@@ -608,6 +608,39 @@ TEST(HistoryCliInput, BadInputIsRefusedAndStoresNothing) {
     EXPECT_NE(r.err.find("cannot connect to the history store"), std::string::npos) << r.err;
 }
 
+// history add of files taking past a second shows its progress on a terminal (script(1) gives
+// it one): the first file is a FIFO written 1.2 s later, so the second file is read after the
+// quiet second whatever the machine's speed. Not with -q, never into a pipe.
+TEST(HistoryCliInput, AddShowsProgressOnlyOnATerminal) {
+    if (!std::filesystem::exists("/usr/bin/script") || !std::filesystem::exists("/usr/bin/mkfifo"))
+        GTEST_SKIP() << "needs script(1) and mkfifo(1) from coreutils and util-linux";
+    TempDir dir;
+    const auto good =
+        dir.write("good.json", harness::render_run(synthetic_run(1), harness::OutputFormat::json));
+    // A shell line adding the late FIFO and the file twice into a store of its own.
+    const auto add_late = [&](const std::string& name, const std::string& options) {
+        const std::string fifo = (dir.path() / (name + ".fifo")).string();
+        const std::string store = (dir.path() / (name + ".db")).string();
+        return "mkfifo '" + fifo + "' || exit 9; (sleep 1.2; exec timeout 10 cp '" + good.string() +
+               "' '" + fifo + "') & exec '" + PERFGAUGE_CLI_PATH + "' history add " + options +
+               " --db '" + store + "' '" + fifo + "' '" + good.string() + "' '" + good.string() +
+               "'";
+    };
+    const auto tty = run_process({"/usr/bin/script", "-qec", add_late("tty", ""), "/dev/null"});
+    ASSERT_EQ(tty.exit_code, 0) << tty.out << tty.err;
+    EXPECT_NE(tty.out.find("\r\033[Kperfgauge history add: reading 2/3"), std::string::npos)
+        << tty.out;
+    EXPECT_NE(tty.out.find("added run 3"), std::string::npos) << tty.out;
+    const auto quiet =
+        run_process({"/usr/bin/script", "-qec", add_late("quiet", "-q"), "/dev/null"});
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
+    EXPECT_EQ(quiet.out.find("perfgauge history add: reading"), std::string::npos) << quiet.out;
+    const auto piped = run_process({"/bin/sh", "-c", add_late("piped", "")});
+    ASSERT_EQ(piped.exit_code, 0) << piped.err;
+    EXPECT_EQ(piped.err.find("reading"), std::string::npos) << piped.err;
+    EXPECT_EQ(piped.err.find('\r'), std::string::npos) << piped.err;
+}
+
 // Only postgresql:// and postgres:// (lower case) name a server; any other scheme, from --db or
 // $PERFGAUGE_DB, is exit 2 naming the accepted forms, and no file is made named like it.
 TEST(HistoryCliInput, UnknownSchemesAreRefusedAndMakeNoFile) {

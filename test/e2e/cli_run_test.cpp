@@ -84,6 +84,34 @@ TEST(CliRun, PrintsATableAndSavesTheJsonResult) {
     EXPECT_FALSE(saved["benchmarks"].empty());
 }
 
+// A run past a second shows its progress on a terminal (script(1) gives it one); not with -q,
+// and never into a pipe. 30 rounds of samples of at least 50 ms: past a second on any machine.
+TEST(CliRun, ProgressOnlyOnATerminal) {
+    if (!std::filesystem::exists("/usr/bin/script"))
+        GTEST_SKIP() << "needs script(1) from util-linux for a terminal";
+    const std::string args =
+        " run --workload varint --variant branchy --dist log-uniform --shape end-on-end --cache "
+        "hot --sizes 1K --l3 64K -r 30 --min-time 0.05 --processes 1 --warmup 0 -e task-clock "
+        "--json none";
+    const std::string line = std::string("'") + PERFGAUGE_CLI_PATH + "'" + args;
+    const auto tty = run_process({"/usr/bin/script", "-qec", line, "/dev/null"});
+    ASSERT_EQ(tty.exit_code, 0) << tty.out << tty.err;
+    EXPECT_NE(tty.out.find("\r\033[Kperfgauge run: round "), std::string::npos) << tty.out;
+    EXPECT_NE(tty.out.find(" left"), std::string::npos) << tty.out;
+    EXPECT_NE(tty.out.find("BENCHMARK"), std::string::npos) << tty.out;
+    const auto quiet = run_process({"/usr/bin/script", "-qec", line + " -q", "/dev/null"});
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
+    EXPECT_EQ(quiet.out.find("perfgauge run: round"), std::string::npos) << quiet.out;
+    std::vector<std::string> piped = {"run"};
+    std::istringstream words(args.substr(5));
+    for (std::string w; words >> w;)
+        piped.push_back(w);
+    const auto r = perfgauge(piped);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("round 1/"), std::string::npos) << r.err;
+}
+
 TEST(CliRun, ProcessesShareTheRoundsAndLeaveNothingBehind) {
     TempDir dir;
     auto args = quick(

@@ -25,6 +25,9 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
                                 "selftest", "--tiny", "--json", json_path.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(std::filesystem::is_empty(tmp));
+    // stderr is a pipe: no progress line, not even one now and then.
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("runs 0/"), std::string::npos) << r.err;
     for (const char* text :
          {"perfgauge selftest (tiny: 2 runs", "noise floor:", "disturbed samples:", "IN TURN",
           "ACROSS RUNS", "STAT SIDE BY SIDE", "RUN --AGAINST", "A/A called different",

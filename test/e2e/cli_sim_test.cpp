@@ -336,6 +336,10 @@ nlohmann::json stat_json(std::vector<std::string> args, int expected_exit = 0) {
     return nlohmann::json::parse(report, nullptr, false);
 }
 
+nlohmann::json report_json(const std::string& path) {
+    return nlohmann::json::parse(read_file(path), nullptr, false);
+}
+
 std::map<std::string, nlohmann::json> by_event(const nlohmann::json& j) {
     std::map<std::string, nlohmann::json> out;
     for (const auto& e : j["events"])
@@ -420,6 +424,85 @@ TEST(CliStatSim, PerfBackendReportsWhyInsteadOfSimulating) {
     EXPECT_EQ(j.at("instructions")["source"], "hw");
     EXPECT_EQ(j.at("instructions")["status"] == "counted", hardware_pmu_present());
     EXPECT_EQ(j.at("task-clock")["source"], "sw");
+}
+
+// The run under callgrind repeats none of the command's output: stdout and stderr come once
+// per counted run, and the note says where the simulated run's went.
+TEST(CliStatSim, TheRunUnderCallgrindKeepsItsOutputApart) {
+    SKIP_WITHOUT_SIMULATION();
+    TempDir dir;
+    const auto report = dir.path() / "r.json";
+    const auto r = perfgauge({"stat", "-r", "3", "--backend", "sim", "-e", "instructions",
+                              "--format", "json", "-o", report.string(), "--", "/bin/sh", "-c",
+                              "echo OUT-MARK; echo ERR-MARK >&2"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto count = [](const std::string& text, const std::string& what) {
+        std::size_t n = 0;
+        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+            ++n;
+        return n;
+    };
+    EXPECT_EQ(count(r.out, "OUT-MARK"), 3u) << r.out;
+    EXPECT_EQ(count(r.err, "ERR-MARK"), 3u) << r.err;
+    const auto j = report_json(report.string());
+    EXPECT_EQ(by_event(j).at("instructions")["status"], "counted") << j.dump();
+    EXPECT_NE(j["notes"].dump().find("stdout to /dev/null"), std::string::npos) << j["notes"];
+    // A command that fails only under callgrind: its stderr there is said, not passed through.
+    const auto flag = dir.path() / "ran";
+    const auto failing = perfgauge(
+        {"stat", "-r", "1", "--backend", "sim", "-e", "instructions", "--format", "json", "-o",
+         report.string(), "--", "/bin/sh", "-c",
+         "if [ -e '" + flag.string() + "' ]; then echo SECOND-TIME >&2; exit 4; fi; touch '" +
+             flag.string() + "'"});
+    EXPECT_EQ(failing.exit_code, 0) << failing.err;
+    EXPECT_EQ(failing.err.find("SECOND-TIME"), std::string::npos) << failing.err;
+    EXPECT_NE(report_json(report.string())["notes"].dump().find("its stderr ended: SECOND-TIME"),
+              std::string::npos);
+}
+
+// A budget too small for callgrind: nothing is simulated, one line says what was left out and
+// the flag that asks for it, and the events say why they have no value.
+TEST(CliStatSim, ATinyBudgetLeavesTheSimulationOutAndNamesTheFlag) {
+    SKIP_WITHOUT_SIMULATION();
+    TempDir dir;
+    const auto report = dir.path() / "r.json";
+    // Its output once per counted run (A B, then B A), never once more.
+    const auto r = perfgauge({"stat", "-r", "2", "--backend", "sim", "--sim-budget", "0.001", "-e",
+                              "instructions,task-clock", "--format", "json", "-o", report.string(),
+                              "--", "/bin/echo", "A-OUT", ":::", "/bin/echo", "B-OUT"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "A-OUT\nB-OUT\nB-OUT\nA-OUT\n");
+    EXPECT_NE(r.err.find("perfgauge stat: not simulated: instructions (callgrind would take about"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("over the 0 s budget; --sim-budget 5 or none asks for them)"),
+              std::string::npos)
+        << r.err;
+    const auto j = report_json(report.string());
+    for (const auto& command : j["commands"]) {
+        const auto events = by_event(command);
+        EXPECT_EQ(events.at("instructions")["status"], "not simulated") << command.dump();
+        EXPECT_EQ(events.at("task-clock")["status"], "counted") << command.dump();
+    }
+    const auto none = perfgauge({"stat", "--backend", "sim", "--sim-budget", "0", "-e",
+                                 "instructions", "--", kStatWorkload, "write", "10"});
+    EXPECT_EQ(none.exit_code, 0) << none.err;
+    EXPECT_NE(none.err.find("left out: --sim-budget 0"), std::string::npos) << none.err;
+}
+
+TEST(CliStatSim, BadBudgetsAreRefused) {
+    for (const char* bad : {"-1", "soon", "1e999", "", "5s"}) {
+        const auto r = perfgauge({"stat", "--sim-budget", bad, "--", "true"});
+        EXPECT_EQ(r.exit_code, 2) << bad;
+        EXPECT_NE(r.err.find("--sim-budget must be seconds (0 or more; 0 simulates nothing) or "
+                             "none (no limit), not '" +
+                             std::string(bad) + "'"),
+                  std::string::npos)
+            << r.err;
+    }
+    const auto perf = perfgauge({"stat", "--backend", "perf", "--sim-budget", "5", "--", "true"});
+    EXPECT_EQ(perf.exit_code, 2);
+    EXPECT_NE(perf.err.find("--backend perf never simulates"), std::string::npos) << perf.err;
 }
 
 // What `dir` holds, for a failure message ("" when empty).

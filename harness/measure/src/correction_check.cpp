@@ -81,7 +81,10 @@ CorrectionCheck check_correction(const std::string& events, const CorrectionChec
     CorrectionCheck check;
     check.events = events;
     std::atomic<std::uint64_t> target{0};
-    for (const std::uint64_t k : options.ks) {
+    for (std::size_t index = 0; index < options.ks.size(); ++index) {
+        const std::uint64_t k = options.ks[index];
+        if (options.on_row)
+            options.on_row(index);
         // One run per k: its two sides alternate batch by batch, so that a pair of one round is
         // a millisecond apart, not a whole sweep's round (the machine changes in between).
         const std::string name = "k=" + std::to_string(k);

@@ -2,6 +2,7 @@
 // child (perfgauge run), each in a private temporary directory, and reading what it wrote.
 #include "perfgauge/harness/simulation.hpp"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 #include <typeinfo>
@@ -17,6 +19,7 @@
 
 #include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/scratch_dir.hpp"
+#include "perfgauge/pmu/file_descriptor.hpp"
 #include "simulated_event.hpp"
 
 namespace perfgauge::harness {
@@ -29,6 +32,21 @@ std::string read_log_quietly(const std::filesystem::path& path) {
     } catch (const std::runtime_error&) {
         return "";
     }
+}
+
+// The last `bytes` of a file ("" when unreadable): the end of a command's stderr, however much
+// it wrote.
+std::string read_end_quietly(const std::filesystem::path& path, std::size_t bytes) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in)
+        return "";
+    const auto size = static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg()));
+    const std::size_t from = size > bytes ? size - bytes : 0;
+    in.seekg(static_cast<std::streamoff>(from));
+    std::string text(size - from, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+    return text;
 }
 
 std::vector<pmu::CallgrindDump> read_dumps(const std::filesystem::path& dir) {
@@ -94,7 +112,41 @@ struct ValgrindLeftoversSwept {
     ~ValgrindLeftoversSwept() { remove_valgrind_leftovers(temp_root()); }
 };
 
+// Opens `path` for the simulated command's output (close-on-exec: only the command's dup2'd
+// copy crosses its exec).
+pmu::FileDescriptor open_output(const std::filesystem::path& path, int flags) {
+    pmu::FileDescriptor fd(::open(path.c_str(), flags | O_WRONLY | O_CLOEXEC, 0600));
+    if (!fd)
+        throw pmu::SimulationError(
+            fmt::format("cannot open {} for the command's output under "
+                        "callgrind: {}",
+                        path.string(), std::strerror(errno)));
+    return fd;
+}
+
 }  // namespace
+
+std::string output_tail(const std::string& text, std::size_t max_lines, std::size_t max_bytes) {
+    std::string_view tail = text;
+    while (!tail.empty() && tail.back() == '\n')
+        tail.remove_suffix(1);
+    // Back over max_lines newlines: the kept lines start after the last one passed (at the
+    // start of the text when it has fewer).
+    std::size_t start = 0;
+    for (std::size_t lines = 0, end = tail.size(); lines < max_lines; ++lines) {
+        const auto newline = end == 0 ? std::string_view::npos : tail.rfind('\n', end - 1);
+        if (newline == std::string_view::npos) {
+            start = 0;
+            break;
+        }
+        start = newline + 1;
+        end = newline;
+    }
+    tail.remove_prefix(start);
+    if (tail.size() > max_bytes)
+        return "..." + std::string(tail.substr(tail.size() - max_bytes));
+    return std::string(tail);
+}
 
 bool needs_cache_simulation(const std::vector<std::string>& events) {
     return std::any_of(events.begin(), events.end(), [](const std::string& e) {
@@ -122,6 +174,13 @@ CommandSimulation simulate_command_in(const ScratchDir& dir, pmu::CallgrindSetup
     setup.trace_children = true;
     setup.cache_sim = needs_cache_simulation(events);
     ChildSetup child_setup;
+    // The command's output under callgrind is not the user's: it already came once per counted
+    // run. Its stdout is dropped; its stderr is kept apart, said only when the run fails.
+    const auto null = open_output("/dev/null", 0);
+    const auto error_path = dir.path() / "stderr";
+    const auto error = open_output(error_path, O_CREAT | O_TRUNC);
+    child_setup.stdout_fd = null.get();
+    child_setup.stderr_fd = error.get();
     // Sessions dump at their region boundaries only when told to (a user's own callgrind run
     // keeps one dump).
     child_setup.environment = {"PERFGAUGE_REGIONS=callgrind"};
@@ -137,14 +196,17 @@ CommandSimulation simulate_command_in(const ScratchDir& dir, pmu::CallgrindSetup
     sim.exit = child.wait();
     sim.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    sim.stderr_tail = output_tail(read_end_quietly(error_path, 4096), 5, 1000);
     const auto dumps = read_dumps(dir.path());
     if (sim.exit.exec_failed || dumps.empty()) {
-        throw pmu::SimulationError(
-            fmt::format("valgrind could not run '{}' under callgrind ({}){}{}", command.front(),
-                        sim.exit.describe(), dumps.empty() ? ", no output" : "", [&] {
-                            const auto log = read_log_quietly(setup.log_file);
-                            return log.empty() ? std::string() : "; valgrind said:\n" + log;
-                        }()));
+        throw pmu::SimulationError(fmt::format(
+            "valgrind could not run '{}' under callgrind ({}){}{}{}", command.front(),
+            sim.exit.describe(), dumps.empty() ? ", no output" : "",
+            [&] {
+                const auto log = read_log_quietly(setup.log_file);
+                return log.empty() ? std::string() : "; valgrind said:\n" + log;
+            }(),
+            sim.stderr_tail.empty() ? "" : "\nthe command's stderr ended:\n" + sim.stderr_tail));
     }
     // Sessions' region dumps make several files per process: count the processes.
     std::set<std::uint64_t> pids;

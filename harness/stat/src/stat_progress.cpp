@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "perfgauge/harness/progress_line.hpp"
+#include <utility>
+
 #include "perfgauge/harness/stat_report.hpp"
+#include "perfgauge/harness/terminal_progress.hpp"
 
 namespace perfgauge::harness {
 
@@ -13,9 +15,7 @@ std::string stat_progress_text(const StatStep& step, double elapsed_s) {
         out += " of " + side_by_side_letter(step.command);  // as the report names it
     // The runs of every command take turns, so one rate over all of them: the warmups' rate is
     // the rounds' too (the same commands).
-    if (const auto left = seconds_left(elapsed_s, step.done, step.total))
-        out += ", " + time_left_text(*left) + " left";
-    return out;
+    return with_time_left(std::move(out), elapsed_s, step.done, step.total);
 }
 
 }  // namespace perfgauge::harness

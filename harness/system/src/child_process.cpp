@@ -125,6 +125,10 @@ PendingChild::PendingChild(const std::vector<std::string>& argv, const ChildSetu
             ::fcntl(setup.inherited_fd, F_SETFD, 0);
         if (setup.stdout_to_stderr)
             ::dup2(STDERR_FILENO, STDOUT_FILENO);
+        if (setup.stdout_fd >= 0)
+            ::dup2(setup.stdout_fd, STDOUT_FILENO);
+        if (setup.stderr_fd >= 0)
+            ::dup2(setup.stderr_fd, STDERR_FILENO);
         if (own_environment)
             ::execvpe(args[0], args.data(), envp.data());
         else

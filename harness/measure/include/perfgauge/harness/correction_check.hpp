@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -107,6 +108,8 @@ struct CorrectionCheckOptions {
     double long_sample_time_s = 0.005;
     std::uint64_t long_from_k = 10000;
     double warmup_time_s = 0.02;
+    /// Called as each row (an index into `ks`) starts: calibrate's progress line.
+    std::function<void(std::size_t)> on_row;
 };
 
 /// Runs the sweep with a Runner counting `events` ("": none) on the calling thread.

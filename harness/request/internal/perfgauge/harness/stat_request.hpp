@@ -29,7 +29,11 @@ struct StatRequest {
     /// Side by side, the answer first (render_side_by_side_answer) instead of `format`'s full
     /// report: --format answer, stat's default (not with -v, which asks for the details).
     bool answer = false;
-    bool quiet = false;            ///< -q: no progress line on a terminal
+    bool quiet = false;  ///< -q: no progress line on a terminal
+    /// --sim-budget: seconds the runs under callgrind may take (0: none; infinity: no limit);
+    /// nullopt: under --backend auto, the native runs' wall time or 10 s, whichever is larger,
+    /// and no limit under --backend sim.
+    std::optional<double> sim_budget;
     std::filesystem::path output;  ///< -o; empty: stderr
 
     bool side_by_side() const { return commands.size() > 1; }

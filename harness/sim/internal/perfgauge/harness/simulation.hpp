@@ -141,10 +141,17 @@ struct CommandSimulation {
     std::size_t processes = 0;   ///< output files read (one per process)
     std::string creator;
     double wall_seconds = 0;
+    /// The end of what the command wrote to stderr under callgrind (its stdout went to
+    /// /dev/null): the command's output came once per counted run already, and is not repeated.
+    std::string stderr_tail;
     /// Per Session region inside the command (PERFGAUGE_REGIONS=callgrind makes Sessions dump
     /// at their region boundaries), totals per simulated event.
     std::vector<RegionCounts> regions;
 };
+
+/// Pure: the last `max_lines` lines of `text` (at most `max_bytes` of them, "..." before what
+/// is cut), without the final newline.
+std::string output_tail(const std::string& text, std::size_t max_lines, std::size_t max_bytes);
 
 /// Pure: the simulated counts of each Session region from a command's dumps (any order; they
 /// are put in order by process and part), per simulated event name as written.
@@ -152,12 +159,13 @@ std::vector<RegionCounts> simulated_regions(std::vector<pmu::CallgrindDump> dump
                                             const std::vector<std::string>& events);
 
 /// Runs `command` under callgrind (instrumented from the start, children followed) in a private
-/// temporary directory and sums every dump. With `markers` (`stat --markers`) instrumentation
-/// starts off and only the markers of perfgauge/marker.h turn it on (PERFGAUGE_MARKER_FD=callgrind
-/// tells them to issue callgrind's client requests). Sessions (perfgauge::harness::Session) in
-/// the command dump at their region boundaries (PERFGAUGE_REGIONS=callgrind), giving `regions`.
-/// Throws pmu::SimulationError when valgrind
-/// cannot run it or wrote nothing.
+/// temporary directory and sums every dump. Its stdout goes to /dev/null and its stderr to a
+/// file of that directory (CommandSimulation::stderr_tail), never into the user's output. With
+/// `markers` (`stat --markers`) instrumentation starts off and only the markers of
+/// perfgauge/marker.h turn it on (PERFGAUGE_MARKER_FD=callgrind tells them to issue callgrind's
+/// client requests). Sessions (perfgauge::harness::Session) in the command dump at their region
+/// boundaries (PERFGAUGE_REGIONS=callgrind), giving `regions`. Throws pmu::SimulationError when
+/// valgrind cannot run it or wrote nothing.
 CommandSimulation simulate_command(pmu::CallgrindSetup setup,
                                    const std::vector<std::string>& command,
                                    const std::vector<std::string>& events, bool markers = false);

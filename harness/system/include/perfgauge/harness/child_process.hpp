@@ -24,6 +24,11 @@ struct ChildSetup {
     /// The command's standard output goes to perfgauge's standard error: what a helper process
     /// prints must not mix into output perfgauge writes to stdout (a JSON document).
     bool stdout_to_stderr = false;
+    /// Descriptors the command's standard output and error are replaced with (-1: keep
+    /// perfgauge's): a run whose output is not the user's (stat's run under callgrind) writes
+    /// there instead. dup2'd after stdout_to_stderr.
+    int stdout_fd = -1;
+    int stderr_fd = -1;
 };
 
 /// CPU time a command used: its own and that of the descendants it waited for (wait4's rusage;
