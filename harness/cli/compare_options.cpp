@@ -83,8 +83,9 @@ po::options_description compare_options_description() {
         "and batch means over blocks of consecutive samples of each measuring process, widened\n"
         "by the spread between blocks and by any drift of perfgauge's machine probes (equivalence\n"
         "within a small --min-change then needs very steady runs); with --floor PCT (the\n"
-        "between-run floor perfgauge selftest measures) each time's interval widens by that\n"
-        "measured noise, in quadrature, instead of the probes. Runs joined with commas are\n"
+        "between-run floor perfgauge selftest measures, or a block spread larger than it) each\n"
+        "time's Hodges-Lehmann interval widens by that noise in quadrature, instead of by batch\n"
+        "means, the blocks' spread and the probes. Runs joined with commas are\n"
         "one side. Taken in turn - 3 or more a side, each pair's two runs before the next pair's\n"
         "by their dates (A B, B A, A B ...) - run i of one side is paired with run i of the\n"
         "other: the CI is the sign-test interval of the median of the pairs' ratios of\n"
@@ -123,7 +124,8 @@ po::options_description compare_options_description() {
         "floor", po::value<double>(),
         "PCT: this machine's between-run floor, the median movement of identical work's "
         "medians between separate runs as perfgauge selftest reports it (two files): each "
-        "time's interval widens by that measured noise instead of the machine probes' drift")(
+        "time's interval widens by that measured noise instead of batch means, the blocks' "
+        "spread and the machine probes' drift")(
         "fail-on-regression", po::value<double>(),
         "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT % "
         "(0 or more)");

@@ -182,7 +182,7 @@ std::string floor_text(const std::vector<double>& floors) {
     return fmt::format(
         "(across runs: each trial compared with --floor, the median between-run movement of the "
         "other trials' runs, {} to {}; (NO --FLOOR): the same trials as compare A.json B.json "
-        "compares them, widened by the machine probes' drift)",
+        "compares them: batch means, the blocks' spread and the machine probes' drift)",
         pct(used.front(), 2), pct(used.back(), 2));
 }
 

@@ -426,6 +426,33 @@ Interval paired_rounds_interval(MetricComparison& m, const std::vector<double>& 
     return ci;
 }
 
+// What separates the two runs, beyond the sampling noise `ci` holds (the Moses interval). Where
+// the machine's between-run floor is known (a time on the ratio scale), it is that very noise,
+// measured: the runs' difference has sd F / 0.6745, or the larger spread between a side's blocks
+// where a benchmark moves more than the machine's floor, and it adds to the sampling noise in
+// quadrature - in place of the batch-means interval (Welch's t over as few as 2 blocks a side
+// made it 20-30% wide on a busy machine) and of the probes' drift (compare_benchmarks). Where it
+// is not known, the interval spans the batch-means interval and widens by the blocks' spread:
+// what moves one block of a run against another moves whole runs too, and no run shows how much.
+void widen_across_runs(MetricComparison& m, Interval& ci, const std::optional<BlockMeans>& bb,
+                       const std::optional<BlockMeans>& cb, double confidence, double floor) {
+    const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
+    if (floor > 0 && m.ratio_scale && (m.is_time || is_clock_event(m.metric))) {
+        m.between_run_sd = std::max(kFloorToSd * floor, run_to_run);
+        const double z = normal_quantile(1 - (1 - confidence) / 2);
+        ci.low = m.shift - across_half_width(m.shift - ci.low, m.between_run_sd, z);
+        ci.high = m.shift + across_half_width(ci.high - m.shift, m.between_run_sd, z);
+        return;
+    }
+    if (bb && cb) {
+        const Interval batch = block_shift_interval(*bb, *cb, confidence);
+        ci.low = std::min(ci.low, batch.low);
+        ci.high = std::max(ci.high, batch.high);
+    }
+    ci.low -= run_to_run;
+    ci.high += run_to_run;
+}
+
 // The interval of two independent sample sets (two runs), widened by their blocks' spread;
 // a side too short for blocks raises the threshold instead.
 Interval independent_interval(MetricComparison& m, const std::vector<double>& baseline,
@@ -457,27 +484,7 @@ Interval independent_interval(MetricComparison& m, const std::vector<double>& ba
     };
     const auto bb = side_blocks(xb, blocks ? blocks->baseline : std::span<const std::size_t>{});
     const auto cb = side_blocks(xc, blocks ? blocks->contender : std::span<const std::size_t>{});
-    if (bb && cb) {
-        const Interval batch = block_shift_interval(*bb, *cb, confidence);
-        ci.low = std::min(ci.low, batch.low);
-        ci.high = std::max(ci.high, batch.high);
-    }
-    // The two runs' own noise, where it is known: the machine's between-run floor, which
-    // selftest measures on identical work in separate runs (it replaces the probes' drift:
-    // compare_benchmarks). Independent of the within-run sampling the interval holds so far,
-    // so the two add in quadrature. On the ratio scale only: the floor is a ratio.
-    if (floor > 0 && m.ratio_scale && (m.is_time || is_clock_event(m.metric))) {
-        m.between_run_sd = kFloorToSd * floor;
-        const double z = normal_quantile(1 - (1 - confidence) / 2);
-        ci.low = m.shift - across_half_width(m.shift - ci.low, m.between_run_sd, z);
-        ci.high = m.shift + across_half_width(ci.high - m.shift, m.between_run_sd, z);
-    }
-    // What moves one block of a run against another moves whole runs too, and no run
-    // shows how much: the interval widens by the larger spread between a side's blocks
-    // (the standard deviation of their medians) on both ends.
-    const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
-    ci.low -= run_to_run;
-    ci.high += run_to_run;
+    widen_across_runs(m, ci, bb, cb, confidence, floor);
     if (m.ratio_scale)
         log_to_metric_unit(m.baseline_median, m.shift, ci);
     m.baseline_blocks = bb ? bb->blocks : 0;
@@ -579,8 +586,9 @@ std::string floor_note(const CompareOptions& o) {
     const double z = normal_quantile(1 - o.alpha / 2);
     return fmt::format(
         "between-run floor {:.2f}% (--floor): each time's interval widens by the noise between "
-        "two runs it stands for (±{:.1f}% at {:g}%, added in quadrature to the runs' own "
-        "interval)",
+        "two runs it stands for (±{:.1f}% at {:g}%; a benchmark whose blocks move more, by "
+        "theirs), added in quadrature to its samples' own interval, instead of by batch means "
+        "and the blocks' spread",
         100 * o.between_run_floor, 100 * std::expm1(z * kFloorToSd * o.between_run_floor),
         100 * (1 - o.alpha));
 }
@@ -622,7 +630,7 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
     c.machine_drift = drift;
     if (floor) {
         notes.push_back(floor_note(c.options) +
-                        fmt::format(", not by perfgauge's machine probes, which moved {:+.1f}% "
+                        fmt::format(", nor by perfgauge's machine probes, which moved {:+.1f}% "
                                     "({} probe)",
                                     100 * drift, which));
         return std::fabs(std::log1p(drift));  // only for a time the floor could not widen

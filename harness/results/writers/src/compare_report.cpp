@@ -169,7 +169,8 @@ std::string thresholds_text(const CompareOptions& o) {
         "simulated counts compared exactly (no P); at least {} samples a side",
         100 * (1 - o.alpha), std::max(min_sign_test_pairs(1 - o.alpha), kMinPairedRuns),
         o.between_run_floor > 0
-            ? fmt::format("for times the between-run floor of {:.2f}% (--floor)",
+            ? fmt::format("for times, instead, the between-run floor of {:.2f}% (--floor) in "
+                          "quadrature",
                           100 * o.between_run_floor)
             : std::string("the machine probes' drift"),
         o.min_change * 100, o.min_work_delta, o.min_miss_delta, o.min_rare_delta, o.min_samples);

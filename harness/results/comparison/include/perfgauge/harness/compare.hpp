@@ -36,9 +36,10 @@ struct CompareOptions {
     /// The machine's between-run floor, as a share: how far a run's median of identical work
     /// typically moves from one separate run to the next (the median of |ratio - 1| of two runs'
     /// medians: selftest's "noise floor between runs"); 0: not known. Across two results, a
-    /// time compared as independent samples then widens by this measured noise (and by its own
-    /// blocks' spread where that is larger) instead of by the machine probes' drift: see
-    /// kFloorToSd. Pairs (rounds of one result, runs taken in turn) cancel it and ignore it.
+    /// time compared as independent samples then widens by this measured noise (or by its own
+    /// blocks' spread where that is larger), in quadrature with its Moses interval, instead of
+    /// by batch means, the blocks' spread and the machine probes' drift: see kFloorToSd. Pairs
+    /// (rounds of one result, runs taken in turn) cancel it and ignore it.
     double between_run_floor = 0;
 };
 
