@@ -1,5 +1,6 @@
 #include "compare_options.hpp"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,23 @@
 namespace perfgauge::cli {
 
 namespace {
+
+// --floor PCT: the machine's between-run floor, as selftest reports it; 0 (or absent): unknown.
+// Above 50% no change would be found: such a number is a mistake (a share typed as a percent is
+// the likelier one the other way, 0.0074 for 0.74%, which the message's example shows).
+double floor_option(const po::variables_map& vm) {
+    if (!vm.count("floor"))
+        return 0;
+    const double pct = vm["floor"].as<double>();
+    if (!std::isfinite(pct) || pct < 0 || pct > 50) {
+        throw UsageError(fmt::format(
+            "--floor must be a percentage in [0, 50], not {}: give the median between-run "
+            "movement of identical work that `perfgauge selftest` reports on this machine "
+            "(\"noise floor: ... 0.74% between runs\" is --floor 0.74)",
+            pct));
+    }
+    return pct / 100;
+}
 
 // Each threshold bounded and finite: an infinite --min-change would make every verdict
 // "equivalent", a NaN one none at all.
@@ -27,6 +45,7 @@ harness::CompareOptions compare_options(const po::variables_map& vm) {
         bounded_option(vm, "min-miss-delta", {0, std::nullopt, Open::none, ""});
     compare.min_rare_delta =
         bounded_option(vm, "min-rare-delta", {0, std::nullopt, Open::none, ""});
+    compare.between_run_floor = floor_option(vm);
     return compare;
 }
 
@@ -63,7 +82,10 @@ po::options_description compare_options_description() {
         "cannot show its run-to-run noise, so the CI spans the Hodges-Lehmann interval\n"
         "and batch means over blocks of consecutive samples of each measuring process, widened\n"
         "by the spread between blocks and by any drift of perfgauge's machine probes (equivalence\n"
-        "within a small --min-change then needs very steady runs). Runs joined with commas are\n"
+        "within a small --min-change then needs very steady runs); with --floor PCT (the\n"
+        "between-run floor perfgauge selftest measures, or a block spread larger than it) each\n"
+        "time's Hodges-Lehmann interval widens by that noise in quadrature, instead of by batch\n"
+        "means, the blocks' spread and the probes. Runs joined with commas are\n"
         "one side. Taken in turn - 3 or more a side, each pair's two runs before the next pair's\n"
         "by their dates (A B, B A, A B ...) - run i of one side is paired with run i of the\n"
         "other: the CI is the sign-test interval of the median of the pairs' ratios of\n"
@@ -99,6 +121,11 @@ po::options_description compare_options_description() {
         "smallest difference per item in misses and cache accesses worth a verdict")(
         "min-rare-delta", po::value<double>()->default_value(0.001, "0.001"),
         "smallest difference per item in context switches, migrations, faults, tracepoints")(
+        "floor", po::value<double>(),
+        "PCT: this machine's between-run floor, the median movement of identical work's "
+        "medians between separate runs as perfgauge selftest reports it (two files): each "
+        "time's interval widens by that measured noise instead of batch means, the blocks' "
+        "spread and the machine probes' drift")(
         "fail-on-regression", po::value<double>(),
         "exit 3 when a benchmark is slower (its whole CI beyond the threshold) by more than PCT % "
         "(0 or more)");
@@ -128,6 +155,12 @@ std::optional<harness::CompareRequest> parse_compare_request(const std::vector<s
             "give two result files (baseline, contender), or one file with --baseline and "
             "--contender (got {} file{})",
             files.size(), files.size() == 1 ? "" : "s"));
+    }
+    if (variants && vm.count("floor")) {
+        throw UsageError(
+            "--floor is the noise between separate runs; --baseline and --contender compare two "
+            "variants of one result, measured in the same runs and paired by round: leave "
+            "--floor out");
     }
     if (variants && vm["baseline"].as<std::string>() == vm["contender"].as<std::string>()) {
         throw UsageError(fmt::format(

@@ -114,6 +114,8 @@ nlohmann::json report_json(const SelftestReport& r) {
          {{"within_run", spread_json(r.within_run)}, {"between_runs", spread_json(r.between_run)}}},
         {"in_turn", resolution_json(r.in_turn, r.evidence.in_turn)},
         {"across_runs", resolution_json(r.across, r.evidence.across)},
+        {"across_runs_without_floor",
+         resolution_json(r.across_without_floor, r.evidence.across_without_floor)},
         {"stat_side_by_side", process_json(r.side_by_side)},
         {"run_against", process_json(r.against)},
         {"processes",
@@ -168,13 +170,32 @@ void add(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
     fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
+// How the trials across runs were floored: each with the median between-run movement of the
+// other trials' runs (compare --floor), never its own.
+std::string floor_text(const std::vector<double>& floors) {
+    std::vector<double> used;
+    std::copy_if(floors.begin(), floors.end(), std::back_inserter(used),
+                 [](double f) { return f > 0; });
+    if (used.empty())
+        return "(across runs: too few trials for a between-run floor, compared as compare A.json "
+               "B.json compares: the (NO --FLOOR) column)";
+    std::sort(used.begin(), used.end());
+    return fmt::format(
+        "(across runs: each trial compared with --floor, the median between-run movement of the "
+        "other trials' runs, {} to {}; (NO --FLOOR): the same trials as compare A.json B.json "
+        "compares them: batch means, the blocks' spread and the machine probes' drift)",
+        pct(used.front(), 2), pct(used.back(), 2));
+}
+
 // Every way of comparing in a column: A/A, each change, the smallest found, too few samples.
 std::string ways_table(const SelftestReport& r) {
     using Align = harness::TextTable::Align;
     const std::vector<const harness::ResolutionFigures*> ways = {
-        &r.in_turn, &r.across, &r.side_by_side.figures, &r.against.figures};
-    harness::TextTable table({"", "IN TURN", "ACROSS RUNS", "STAT SIDE BY SIDE", "RUN --AGAINST"},
-                             {Align::left, Align::right, Align::right, Align::right, Align::right});
+        &r.in_turn, &r.across, &r.across_without_floor, &r.side_by_side.figures,
+        &r.against.figures};
+    harness::TextTable table(
+        {"", "IN TURN", "ACROSS RUNS", "(NO --FLOOR)", "STAT SIDE BY SIDE", "RUN --AGAINST"},
+        {Align::left, Align::right, Align::right, Align::right, Align::right, Align::right});
     const auto row = [&](std::string label, const auto& cell) {
         std::vector<std::string> cells = {std::move(label)};
         for (const auto* way : ways)
@@ -219,6 +240,7 @@ std::string render(const SelftestReport& r) {
         "runs {}, side by side {}, run --against {})\n",
         100 * r.plan.compare.min_change, methods(r.evidence.in_turn), methods(r.evidence.across),
         methods(r.side_by_side.measured.trials), methods(r.against.measured.trials));
+    add(out, "{}\n", floor_text(r.evidence.across_floors));
     const auto& p = r.plan.processes;
     add(out,
         "(stat side by side: {} trials of {} rounds, each process the chain {} times, timed "

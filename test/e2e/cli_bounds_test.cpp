@@ -93,6 +93,12 @@ TEST(CliBounds, CompareOptions) {
                    "--min-miss-delta must be a finite number of at least 0, not -0.5");
     expect_refused({"compare", "a.json", "b.json", "--min-samples", "1"},
                    "--min-samples must be 2 to 1000000, not 1");
+    expect_refused({"compare", "a.json", "b.json", "--floor", "-1"},
+                   "--floor must be a percentage in [0, 50], not -1: give the median between-run "
+                   "movement of identical work that `perfgauge selftest` reports");
+    expect_refused({"compare", "a.json", "b.json", "--floor", "nan"}, "not nan");
+    expect_refused({"compare", "r.json", "--baseline", "a", "--contender", "b", "--floor", "1"},
+                   "--floor is the noise between separate runs");
 }
 
 // A small result, then copies edited to hold values no measurement produces. Built, not

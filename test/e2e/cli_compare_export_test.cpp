@@ -175,6 +175,34 @@ TEST(CliCompare, TwoFilesAndFailOnRegression) {
     EXPECT_NE(read_file(written).find("**slower**"), std::string::npos);
 }
 
+TEST(CliCompare, AFloorWidensEachTimeByTheNoiseItStandsFor) {
+    TempDir dir;
+    const auto base = write(dir, "base.json", with_known_times(1.0));
+    const auto slow = write(dir, "slow.json", with_known_times(1.10));
+    const auto r = perfgauge({"compare", base, slow, "--floor", "1", "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_DOUBLE_EQ(j["thresholds"]["between_run_floor"].get<double>(), 0.01);
+    const auto& time = j["benchmarks"][0]["metrics"][0];
+    EXPECT_NEAR(time["between_run_sd"].get<double>(), 0.01 / 0.6744897501960817, 1e-12);
+    // The interval holds at least the floor's noise: 1.96 x 1% / 0.6745 = 2.9% on the log
+    // scale below +10%, so its lower end is at most 1.1 x exp(-0.029) - 1 = +6.85%; the samples'
+    // own interval (two blocks a side) adds a little to that, in quadrature.
+    const double low = time["ci_low"].get<double>() / time["baseline_median"].get<double>();
+    EXPECT_LT(low, 0.0685);
+    EXPECT_GT(low, 0.04);
+    EXPECT_EQ(time["verdict"], "slower");
+    bool said = false;
+    for (const auto& note : j["notes"])
+        said = said || note.get<std::string>().find("between-run floor 1.00% (--floor)") !=
+                           std::string::npos;
+    EXPECT_TRUE(said) << j["notes"];
+    const auto bare =
+        nlohmann::json::parse(perfgauge({"compare", base, slow, "--format", "json"}).out);
+    EXPECT_TRUE(bare["thresholds"]["between_run_floor"].is_null());
+    EXPECT_TRUE(bare["benchmarks"][0]["metrics"][0]["between_run_sd"].is_null());
+}
+
 TEST(CliCompare, RunsJoinedWithCommasAreOneSide) {
     TempDir dir;
     const auto a1 = write(dir, "a1.json", with_known_times(1.0));

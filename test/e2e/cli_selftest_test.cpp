@@ -28,14 +28,26 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     // stderr is a pipe: no progress line, not even one now and then.
     EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("runs 0/"), std::string::npos) << r.err;
-    for (const char* text :
-         {"perfgauge selftest (tiny: 2 runs", "noise floor:", "disturbed samples:", "IN TURN",
-          "ACROSS RUNS", "STAT SIDE BY SIDE", "RUN --AGAINST", "A/A called different",
-          "+5% found (slower)", "+50% found (slower)", "smallest found in 95%",
-          "too few clean samples", "(stat side by side: 1 trials of 5 rounds",
-          "run --against: 1 trials, 3 to 3 pairs", "correction check (seed 000",
-          "side by side in processes (stat)", "in pairs of processes (run --against)",
-          "this machine resolves "}) {
+    for (const char* text : {"perfgauge selftest (tiny: 2 runs",
+                             "noise floor:",
+                             "disturbed samples:",
+                             "IN TURN",
+                             "ACROSS RUNS",
+                             "(NO --FLOOR)",
+                             "too few trials for a between-run floor",
+                             "STAT SIDE BY SIDE",
+                             "RUN --AGAINST",
+                             "A/A called different",
+                             "+5% found (slower)",
+                             "+50% found (slower)",
+                             "smallest found in 95%",
+                             "too few clean samples",
+                             "(stat side by side: 1 trials of 5 rounds",
+                             "run --against: 1 trials, 3 to 3 pairs",
+                             "correction check (seed 000",
+                             "side by side in processes (stat)",
+                             "in pairs of processes (run --against)",
+                             "this machine resolves "}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
     }
     // Every run and every trial measured to its end: nothing to say is not covered.
@@ -45,7 +57,8 @@ TEST(CliSelftest, TinyRunWritesTableAndJson) {
     EXPECT_EQ(j["depth"], "tiny");
     EXPECT_EQ(j["runs"], 2);
     EXPECT_EQ(j["changes_pct"], nlohmann::json::array({5, 50}));
-    for (const char* side : {"in_turn", "across_runs", "stat_side_by_side", "run_against"}) {
+    for (const char* side : {"in_turn", "across_runs", "across_runs_without_floor",
+                             "stat_side_by_side", "run_against"}) {
         const auto& s = j[side];
         ASSERT_TRUE(s.is_object()) << side;
         for (const char* key : {"hits", "trials", "share", "low95", "high95"}) {

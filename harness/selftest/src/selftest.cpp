@@ -63,9 +63,17 @@ std::vector<VerdictPart> verdict_parts(SelftestReport& report) {
         return way.measured.failure.empty() ? std::string("no trial completed")
                                             : way.measured.failure;
     };
+    // The floor a user would give compare: the one every run of this selftest measured.
+    const bool floored =
+        std::any_of(report.evidence.across_floors.begin(), report.evidence.across_floors.end(),
+                    [](double f) { return f > 0; });
+    const std::string across_how =
+        floored ? fmt::format("across separate runs with compare --floor {:.2f}",
+                              100 * report.between_run.median)
+                : std::string("across separate runs");
     const std::vector<Way> ways = {
         {&report.in_turn, "measured in turn", "in turn", true, runs_why},
-        {&report.across, "across separate runs", "across separate runs", true,
+        {&report.across, across_how.c_str(), "across separate runs", true,
          report.runs_failure.empty() ? std::string("fewer than two runs completed") : runs_why},
         {&report.side_by_side.figures, "side by side in processes (stat)", "stat side by side",
          plan.processes.side_by_side_trials > 0, process_why(report.side_by_side)},
@@ -117,6 +125,7 @@ void summarize_evidence(SelftestReport& report) {
     const TrialEvidence& e = report.evidence;
     report.in_turn = resolution(e.in_turn, plan.changes_pct, plan.power);
     report.across = resolution(e.across, plan.changes_pct, plan.power);
+    report.across_without_floor = resolution(e.across_without_floor, plan.changes_pct, plan.power);
     for (ProcessFigures* way : {&report.side_by_side, &report.against})
         way->figures = resolution(way->measured.trials, plan.changes_pct, plan.power);
     report.within_run = relative_spread(e.within_run_ratios);

@@ -156,11 +156,90 @@ Spread relative_spread(std::span<const double> ratios) {
     return s;
 }
 
+namespace {
+
+// Run 2t+1's base median over run 2t's: how far identical work moved between two separate runs
+// (NaN where a side kept no clean sample).
+std::vector<double> base_ratios(std::span<const RunResult> runs) {
+    std::vector<double> ratios;
+    for (std::size_t t = 0; t + 1 < runs.size(); t += 2) {
+        const BenchmarkResult* base = find_work(runs[t], kBaseWork);
+        const BenchmarkResult* again = find_work(runs[t + 1], kBaseWork);
+        double r = kNaN;
+        if (base != nullptr && again != nullptr && !base->ns_per_item.empty() &&
+            !again->ns_per_item.empty() && median(base->ns_per_item) > 0)
+            r = median(again->ns_per_item) / median(base->ns_per_item);
+        ratios.push_back(r);
+    }
+    return ratios;
+}
+
+// One trial across runs: run `first`'s base against each work of `second`, with `options`.
+void compare_pair(const RunResult& first, const RunResult& second, std::span<const double> changes,
+                  const CompareOptions& options, ComparisonTrials& trials) {
+    const BenchmarkResult* base = find_work(first, kBaseWork);
+    if (base == nullptr)
+        return;
+    const RunResult baseline = alone(first, *base);
+    const auto across = [&](const std::string& work) -> std::optional<Verdict> {
+        const BenchmarkResult* other = find_work(second, work);
+        if (other == nullptr)
+            return std::nullopt;
+        const Comparison c = compare_results(baseline, alone(second, *other), options);
+        const MetricComparison* m = time_row(c);
+        if (m == nullptr)
+            return std::nullopt;
+        note_method(trials.methods, m->method);
+        return m->verdict;
+    };
+    if (const auto v = across(kSameWork))
+        trials.aa.push_back(*v);
+    for (std::size_t level = 0; level < changes.size(); ++level) {
+        if (const auto v = across(change_label(changes[level])))
+            trials.changes[level].push_back(*v);
+    }
+}
+
+// Across: run 2t's base against run 2t+1's work, as two result files are compared - as
+// `compare A.json B.json` does, and with the between-run floor the other trials' runs measured
+// (`compare --floor`), never this trial's own, which would know its own noise.
+void compare_across(std::span<const RunResult> runs, std::span<const double> changes,
+                    const CompareOptions& options, TrialEvidence& e) {
+    const std::vector<double> ratios = base_ratios(runs);
+    for (const double r : ratios) {
+        if (std::isfinite(r))
+            e.between_run_ratios.push_back(r);
+    }
+    for (std::size_t t = 0; t < ratios.size(); ++t) {
+        const RunResult& first = runs[2 * t];
+        const RunResult& second = runs[2 * t + 1];
+        compare_pair(first, second, changes, options, e.across_without_floor);
+        CompareOptions floored = options;
+        floored.between_run_floor = floor_without(ratios, t);
+        e.across_floors.push_back(floored.between_run_floor);
+        compare_pair(first, second, changes, floored, e.across);
+    }
+}
+
+}  // namespace
+
+double floor_without(std::span<const double> ratios, std::size_t left_out) {
+    std::vector<double> others;
+    for (std::size_t i = 0; i < ratios.size(); ++i) {
+        if (i != left_out && std::isfinite(ratios[i]))
+            others.push_back(ratios[i]);
+    }
+    if (others.size() < kMinFloorTrials)
+        return 0;
+    return relative_spread(others).median;
+}
+
 TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const double> changes,
                              const CompareOptions& options) {
     TrialEvidence e;
     e.in_turn.changes.resize(changes.size());
     e.across.changes.resize(changes.size());
+    e.across_without_floor.changes.resize(changes.size());
     for (const RunResult& run : runs) {
         for (const auto& b : run.benchmarks) {
             e.samples += b.ns_per_item.size() + b.disturbed.size();
@@ -187,38 +266,7 @@ TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const do
                 e.in_turn.changes[level].push_back(m->verdict);
         }
     }
-    // Across: run 2t's base against run 2t+1's work, as two result files are compared.
-    for (std::size_t t = 0; t + 1 < runs.size(); t += 2) {
-        const RunResult& first = runs[t];
-        const RunResult& second = runs[t + 1];
-        const BenchmarkResult* base = find_work(first, kBaseWork);
-        if (base == nullptr)
-            continue;
-        const BenchmarkResult* again = find_work(second, kBaseWork);
-        if (again != nullptr && !base->ns_per_item.empty() && !again->ns_per_item.empty()) {
-            const double m0 = median(base->ns_per_item);
-            if (m0 > 0)
-                e.between_run_ratios.push_back(median(again->ns_per_item) / m0);
-        }
-        const RunResult baseline = alone(first, *base);
-        const auto across = [&](const std::string& work) -> std::optional<Verdict> {
-            const BenchmarkResult* other = find_work(second, work);
-            if (other == nullptr)
-                return std::nullopt;
-            const Comparison c = compare_results(baseline, alone(second, *other), options);
-            const MetricComparison* m = time_row(c);
-            if (m == nullptr)
-                return std::nullopt;
-            note_method(e.across.methods, m->method);
-            return m->verdict;
-        };
-        if (const auto v = across(kSameWork))
-            e.across.aa.push_back(*v);
-        for (std::size_t level = 0; level < changes.size(); ++level) {
-            if (const auto v = across(change_label(changes[level])))
-                e.across.changes[level].push_back(*v);
-        }
-    }
+    compare_across(runs, changes, options, e);
     return e;
 }
 

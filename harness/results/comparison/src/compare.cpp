@@ -196,9 +196,13 @@ BenchmarkComparison compare_benchmarks(const RunResult& rb, const BenchmarkResul
     // Times (and CPU clocks) also move when the machine does: the interval widens by that drift
     // on both sides, so a change within it is inconclusive rather than "equivalent". Paired
     // runs cancel it pair by pair; a metric that could not be paired is widened like any other.
+    // A between-run floor replaces it: the probes are a proxy whose drift between two runs went
+    // up to 8.8% while identical work's medians moved 1% (docs/cli/compare.md); the floor is that
+    // very movement, measured.
     for (auto& m : out.metrics) {
         if (time_drift > 0 && m.verdict != Verdict::too_few_samples &&
-            m.method != Method::paired_runs && (m.is_time || is_clock_event(m.metric)))
+            m.method != Method::paired_runs && m.between_run_sd == 0 &&
+            (m.is_time || is_clock_event(m.metric)))
             widen_by_drift(m, time_drift);
     }
     return out;
@@ -327,6 +331,10 @@ std::size_t min_sign_test_pairs(double confidence) {
     return n;
 }
 
+double across_half_width(double within, double run_sd, double z) {
+    return std::hypot(std::max(within, 0.0), z * run_sd);
+}
+
 std::optional<double> median_pair_half_width(std::span<const double> pair_changes,
                                              double confidence) {
     if (pair_changes.size() < min_sign_test_pairs(confidence))
@@ -418,11 +426,38 @@ Interval paired_rounds_interval(MetricComparison& m, const std::vector<double>& 
     return ci;
 }
 
+// What separates the two runs, beyond the sampling noise `ci` holds (the Moses interval). Where
+// the machine's between-run floor is known (a time on the ratio scale), it is that very noise,
+// measured: the runs' difference has sd F / 0.6745, or the larger spread between a side's blocks
+// where a benchmark moves more than the machine's floor, and it adds to the sampling noise in
+// quadrature - in place of the batch-means interval (Welch's t over as few as 2 blocks a side
+// made it 20-30% wide on a busy machine) and of the probes' drift (compare_benchmarks). Where it
+// is not known, the interval spans the batch-means interval and widens by the blocks' spread:
+// what moves one block of a run against another moves whole runs too, and no run shows how much.
+void widen_across_runs(MetricComparison& m, Interval& ci, const std::optional<BlockMeans>& bb,
+                       const std::optional<BlockMeans>& cb, double confidence, double floor) {
+    const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
+    if (floor > 0 && m.ratio_scale && (m.is_time || is_clock_event(m.metric))) {
+        m.between_run_sd = std::max(kFloorToSd * floor, run_to_run);
+        const double z = normal_quantile(1 - (1 - confidence) / 2);
+        ci.low = m.shift - across_half_width(m.shift - ci.low, m.between_run_sd, z);
+        ci.high = m.shift + across_half_width(ci.high - m.shift, m.between_run_sd, z);
+        return;
+    }
+    if (bb && cb) {
+        const Interval batch = block_shift_interval(*bb, *cb, confidence);
+        ci.low = std::min(ci.low, batch.low);
+        ci.high = std::max(ci.high, batch.high);
+    }
+    ci.low -= run_to_run;
+    ci.high += run_to_run;
+}
+
 // The interval of two independent sample sets (two runs), widened by their blocks' spread;
 // a side too short for blocks raises the threshold instead.
 Interval independent_interval(MetricComparison& m, const std::vector<double>& baseline,
                               const std::vector<double>& contender, const SampleBlocks* blocks,
-                              double confidence) {
+                              double confidence, double floor) {
     Interval ci;
     // Two runs: the Hodges-Lehmann shift and its Moses interval, which treats every
     // sample as an independent draw; a run's neighbouring samples share the machine's
@@ -449,17 +484,7 @@ Interval independent_interval(MetricComparison& m, const std::vector<double>& ba
     };
     const auto bb = side_blocks(xb, blocks ? blocks->baseline : std::span<const std::size_t>{});
     const auto cb = side_blocks(xc, blocks ? blocks->contender : std::span<const std::size_t>{});
-    if (bb && cb) {
-        const Interval batch = block_shift_interval(*bb, *cb, confidence);
-        ci.low = std::min(ci.low, batch.low);
-        ci.high = std::max(ci.high, batch.high);
-    }
-    // What moves one block of a run against another moves whole runs too, and no run
-    // shows how much: the interval widens by the larger spread between a side's blocks
-    // (the standard deviation of their medians) on both ends.
-    const double run_to_run = std::max(bb ? bb->spread : 0.0, cb ? cb->spread : 0.0);
-    ci.low -= run_to_run;
-    ci.high += run_to_run;
+    widen_across_runs(m, ci, bb, cb, confidence, floor);
     if (m.ratio_scale)
         log_to_metric_unit(m.baseline_median, m.shift, ci);
     m.baseline_blocks = bb ? bb->blocks : 0;
@@ -504,7 +529,8 @@ bool compare_by_test(MetricComparison& m, const std::vector<double>& baseline,
     else if (method == Method::paired && baseline.size() == contender.size())
         ci = paired_rounds_interval(m, baseline, contender, confidence);
     else
-        ci = independent_interval(m, baseline, contender, blocks, confidence);
+        ci = independent_interval(m, baseline, contender, blocks, confidence,
+                                  options.between_run_floor);
     // Paired: the change the verdict rests on is the pairs' (median ratio of the rounds,
     // mean ratio of the runs), so ratio and change follow it (the regression gate reads
     // them): the pooled medians of runs lean towards the side whose slow runs took more
@@ -555,6 +581,18 @@ MetricComparison compare_samples(std::string metric, bool is_time,
 
 namespace {
 
+// What a between-run floor does to the times across two results, for a note.
+std::string floor_note(const CompareOptions& o) {
+    const double z = normal_quantile(1 - o.alpha / 2);
+    return fmt::format(
+        "between-run floor {:.2f}% (--floor): each time's interval widens by the noise between "
+        "two runs it stands for (±{:.1f}% at {:g}%; a benchmark whose blocks move more, by "
+        "theirs), added in quadrature to its samples' own interval, instead of by batch means "
+        "and the blocks' spread",
+        100 * o.between_run_floor, 100 * std::expm1(z * kFloorToSd * o.between_run_floor),
+        100 * (1 - o.alpha));
+}
+
 // How much faster or slower the machine itself was in the contender's run: perfgauge's fixed
 // probes (the same work in both runs) - the fastest dependent chain, and the median of the
 // copies that share a core's bandwidth with a busy sibling thread - whichever moved more. The
@@ -564,6 +602,11 @@ namespace {
 double machine_drift(const RunResult& baseline, const RunResult& contender, Comparison& c,
                      bool paired_runs, std::vector<std::string>& notes) {
     const double a = baseline.machine_probe_ns, b = contender.machine_probe_ns;
+    const bool floor = c.options.between_run_floor > 0;  // paired runs: for the unpaired
+    if (floor && (baseline.kind != ResultKind::run || !(a > 0) || !(b > 0))) {
+        notes.push_back(floor_note(c.options) + " (no machine probe on both sides)");
+        return 0;
+    }
     if (baseline.kind != ResultKind::run) {
         notes.push_back(fmt::format(
             "{}s carry no machine probe (perfgauge run records one): a change of the machine's "
@@ -585,6 +628,13 @@ double machine_drift(const RunResult& baseline, const RunResult& contender, Comp
         which = "fixed copy";
     }
     c.machine_drift = drift;
+    if (floor) {
+        notes.push_back(floor_note(c.options) +
+                        fmt::format(", nor by perfgauge's machine probes, which moved {:+.1f}% "
+                                    "({} probe)",
+                                    100 * drift, which));
+        return std::fabs(std::log1p(drift));  // only for a time the floor could not widen
+    }
     if (std::fabs(drift) > c.options.min_change) {
         // Where nothing was paired, say how to see a smaller change: runs taken in turn pair
         // processes whose machine was the same, which cancels the drift.
@@ -820,7 +870,9 @@ Comparison compare_within(const RunResult& result, const std::string& param_key,
                           const std::string& baseline_value, const std::string& contender_value,
                           const CompareOptions& options) {
     Comparison c;
+    // The variants of one result share its runs: no between-run noise separates them.
     c.options = options;
+    c.options.between_run_floor = 0;
     c.baseline_label = baseline_value;
     c.contender_label = contender_value;
     std::map<std::string, const BenchmarkResult*> contenders;
@@ -837,7 +889,7 @@ Comparison compare_within(const RunResult& result, const std::string& param_key,
             continue;
         }
         c.benchmarks.push_back(compare_benchmarks(result, b, result, *it->second,
-                                                  name_without(b.name, baseline_value), options,
+                                                  name_without(b.name, baseline_value), c.options,
                                                   Method::paired));
     }
     note_times_paired_by_difference(c);

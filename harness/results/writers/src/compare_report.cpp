@@ -160,16 +160,19 @@ std::string thresholds_text(const CompareOptions& o) {
         "taken in turn, the median of the pairs of runs' ratios of medians (differences for "
         "counts) with its sign-test interval, Student's t over the mean below {} pairs; across "
         "other results Hodges-Lehmann and batch means over blocks of consecutive samples, widened "
-        "by "
-        "the blocks' spread and the machine probes' drift); faster/slower (fewer/more) when it "
-        "lies "
-        "beyond the threshold, equivalent when within, inconclusive otherwise; threshold = the "
+        "by the blocks' spread and {}); faster/slower (fewer/more) when it lies beyond the "
+        "threshold, equivalent when within, inconclusive otherwise; threshold = the "
         "largest of {:g}% of the baseline, the counter's floor per item ({:g} for "
         "instructions/cycles/branches, {:g} for misses and accesses, {:g} for switches/faults) "
         "and, across results for a side too short for two blocks, its IQR (then never "
         "equivalent); "
         "simulated counts compared exactly (no P); at least {} samples a side",
         100 * (1 - o.alpha), std::max(min_sign_test_pairs(1 - o.alpha), kMinPairedRuns),
+        o.between_run_floor > 0
+            ? fmt::format("for times, instead, the between-run floor of {:.2f}% (--floor) in "
+                          "quadrature",
+                          100 * o.between_run_floor)
+            : std::string("the machine probes' drift"),
         o.min_change * 100, o.min_work_delta, o.min_miss_delta, o.min_rare_delta, o.min_samples);
 }
 
@@ -267,7 +270,9 @@ std::string render_json(const Comparison& c) {
                        {"min_work_delta_per_item", c.options.min_work_delta},
                        {"min_miss_delta_per_item", c.options.min_miss_delta},
                        {"min_rare_delta_per_item", c.options.min_rare_delta},
-                       {"min_samples", c.options.min_samples}};
+                       {"min_samples", c.options.min_samples},
+                       {"between_run_floor",
+                        value_if(c.options.between_run_floor > 0, c.options.between_run_floor)}};
     j["machine_drift"] =
         c.machine_drift ? nlohmann::json(*c.machine_drift) : nlohmann::json(nullptr);
     j["paired_runs"] = c.paired_runs;
@@ -300,6 +305,7 @@ std::string render_json(const Comparison& c) {
                  {"baseline_blocks", m.baseline_blocks},
                  {"contender_blocks", m.contender_blocks},
                  {"run_pairs", m.run_pairs},
+                 {"between_run_sd", value_if(m.between_run_sd > 0, m.between_run_sd)},
                  {"paired_by", value_if(*paired_by(m) != '\0', paired_by(m))},
                  {"pair_center", value_if(*pair_center(m) != '\0', pair_center(m))},
                  {"verdict", verdict_text(m)}});

@@ -28,7 +28,9 @@ struct ProcessFigures {
 struct SelftestReport {
     SelftestPlan plan;
     TrialEvidence evidence;
-    ResolutionFigures in_turn, across;
+    /// across: with the between-run floor (compare --floor); across_without_floor: as a bare
+    /// `compare A.json B.json` (the probes' drift and the blocks' spread widen it).
+    ResolutionFigures in_turn, across, across_without_floor;
     ProcessFigures side_by_side, against;
     /// Why the separate runs stopped before plan.runs ("": they did not).
     std::string runs_failure;

@@ -81,17 +81,31 @@ void add_trial(ComparisonTrials& trials, const Comparison& comparison,
 
 /// What the trials' result files tell, before any rate is taken.
 struct TrialEvidence {
-    ComparisonTrials in_turn, across;
+    /// across: with the between-run floor of the other trials' runs (compare --floor);
+    /// across_without_floor: the same trials as a bare `compare A.json B.json` compares them.
+    ComparisonTrials in_turn, across, across_without_floor;
+    /// The floor each trial across runs was compared with (0: too few other trials for one).
+    std::vector<double> across_floors;
     /// base/same medians within one run, and base/base medians of two separate runs.
     std::vector<double> within_run_ratios, between_run_ratios;
     std::size_t samples = 0, disturbed = 0;  ///< clean and disturbed samples of every run
 };
 
+/// The fewest other trials whose base medians make a between-run floor for a trial across runs:
+/// fewer leave it compared without one.
+inline constexpr std::size_t kMinFloorTrials = 5;
+
+/// The between-run floor for trial `left_out` across runs: the median of |r - 1| over the other
+/// trials' ratios of base medians (`ratios`, one per trial, NaN where a side kept no sample) -
+/// never the trial's own, which would know its own noise. 0 with fewer than kMinFloorTrials.
+double floor_without(std::span<const double> ratios, std::size_t left_out);
+
 /// Compares the trials' runs as users get them compared: within each run, base against same
 /// and against each change (compare_within, paired by round: `run --against`'s and side by
 /// side's kind of pairing); across runs 2t and 2t+1, run 2t's base against run 2t+1's same and
 /// each change (compare_results: independent samples, batch means, machine drift: what
-/// `compare A.json B.json` does). A benchmark with too few clean samples still makes a trial,
+/// `compare A.json B.json` does; and again with the floor_without of the trial: what `compare
+/// --floor` does). A benchmark with too few clean samples still makes a trial,
 /// as its user would get it: "too few samples", which finds nothing and calls nothing.
 /// `changes`: the injected change of each level, in percent.
 TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const double> changes,

@@ -33,7 +33,19 @@ struct CompareOptions {
     double min_work_delta = 1.0;
     double min_miss_delta = 0.01;
     double min_rare_delta = 0.001;
+    /// The machine's between-run floor, as a share: how far a run's median of identical work
+    /// typically moves from one separate run to the next (the median of |ratio - 1| of two runs'
+    /// medians: selftest's "noise floor between runs"); 0: not known. Across two results, a
+    /// time compared as independent samples then widens by this measured noise (or by its own
+    /// blocks' spread where that is larger), in quadrature with its Moses interval, instead of
+    /// by batch means, the blocks' spread and the machine probes' drift: see kFloorToSd. Pairs
+    /// (rounds of one result, runs taken in turn) cancel it and ignore it.
+    double between_run_floor = 0;
 };
+
+/// The standard deviation of the log ratio of two runs' medians, per unit of floor: for a
+/// normal difference, the median of its absolute value is 0.6745 standard deviations.
+inline constexpr double kFloorToSd = 1 / 0.6744897501960817;
 
 /// How one metric's two sample sets were compared.
 enum class Method {
@@ -113,6 +125,10 @@ struct MetricComparison {
     /// fall below 0, so an interval taken on differences (a count of 0 on a side) is cut at
     /// -100% of the baseline's median.
     bool non_negative = false;
+    /// Across results with a between-run floor: the standard deviation of the runs' difference
+    /// (log ratio) the interval was widened by - the floor's, or the blocks' where larger; 0 when
+    /// no floor widened this metric (the probes' drift and the blocks' spread did, if anything).
+    double between_run_sd = 0;
     std::size_t baseline_samples = 0, contender_samples = 0;
     Verdict verdict = Verdict::inconclusive;
 };
@@ -135,6 +151,12 @@ struct Comparison {
     /// Across runs taken in turn: the pairs of runs (0: not paired).
     std::size_t paired_runs = 0;
 };
+
+/// The half-width, on the log-ratio scale, of the interval of two independent runs' difference:
+/// the within-run interval's half-width `within` (sampling) and the runs' own noise, whose
+/// difference has standard deviation `run_sd`, are independent, so they add in quadrature; `z`
+/// the normal quantile of the confidence (1.96 at 95%).
+double across_half_width(double within, double run_sd, double z);
 
 /// "paired", "independent", "deterministic", "paired-runs".
 const char* method_name(Method method);
