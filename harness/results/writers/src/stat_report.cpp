@@ -234,7 +234,10 @@ nlohmann::json detail::stat_json(const StatResult& r) {
             ev["max"] = quantile(e.samples, 1);
             ev["mad"] = median_absolute_deviation(e.samples);
         } else {
-            ev["value"] = nullptr;
+            // Every field the schema names, null when there is nothing to say: a reader
+            // tells "not counted" from the status, never from a missing key.
+            for (const char* key : {"value", "running_fraction", "min", "max", "mad"})
+                ev[key] = nullptr;
             ev["reason"] = e.refusal.reason;
             ev["fix"] = e.refusal.fix;
         }
