@@ -55,7 +55,7 @@ std::optional<Registers> registers(pid_t pid) {
         return std::nullopt;
     r.return_address = static_cast<std::uint64_t>(top);
 #elif defined(__aarch64__)
-    user_pt_regs regs{};
+    user_regs_struct regs{};  // glibc's: regs[31] (x30 the link register), sp, pc, pstate
     iovec io{&regs, sizeof regs};
     if (::ptrace(PTRACE_GETREGSET, pid, reinterpret_cast<void*>(NT_PRSTATUS), &io) != 0)
         return std::nullopt;
