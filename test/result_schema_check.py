@@ -61,6 +61,8 @@ def kind_of(document):
         return "session"
     if {"noise_floor", "in_turn", "across_runs"} <= document.keys():
         return "selftest"
+    if set(document.keys()) <= {"schema_version", "checks"} and "checks" in document:
+        return "selftest-counters"
     return None
 
 
@@ -146,6 +148,8 @@ def main():
                                           "json", "-o", "compare-stat.json"]),
         ("calibrate", "calibrate.json", ["calibrate", "--quick", "--format", "json", "-o",
                                          "calibrate.json"]),
+        ("selftest-counters", "counters.json", ["selftest", "--counters", "--json",
+                                                "counters.json"]),
     ]
     if session_program:
         jobs.append(("session", "session.json", [session_program, "session.json"]))

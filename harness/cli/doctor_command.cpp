@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "doctor_hybrid.hpp"
 #include "doctor_options.hpp"
 #include "hints.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
@@ -11,6 +12,7 @@
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/access_probe.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
+#include "perfgauge/pmu/core_pmus.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/libpfm_info.hpp"
 #include "perfgauge/pmu/perf_event.hpp"
@@ -71,6 +73,11 @@ int doctor_command(const std::vector<std::string>& args) {
     auto system = harness::collect_system_info();
     system.cpu_gaps = harness::measure_cpu_gaps();
     auto checks = harness::build_doctor_report(pmu::detect_pmu_environment(), system, probes);
+    const auto core_pmus =
+        pmu::read_core_pmus(pmu::kPmuDevicesDirectory, pmu::native_core_pmu_naming());
+    if (auto hybrid =
+            core_types_check(core_pmus, pmu::core_pmus_for_cpus(core_pmus, pmu::task_cpus())))
+        checks.insert(checks.begin() + 1, std::move(*hybrid));
     for (auto& check : workloads::isa_checks(system.cpu))
         checks.push_back(std::move(check));
     if (request->brief)

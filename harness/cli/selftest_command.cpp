@@ -1,4 +1,5 @@
 // perfgauge selftest [--quick | --thorough] [--runs N] [--json FILE]
+// perfgauge selftest --counters [--json FILE]
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "perfgauge/harness/selftest.hpp"
 #include "perfgauge/harness/terminal_progress.hpp"
 #include "perfgauge/harness/text_table.hpp"
+#include "selftest_counters.hpp"
 #include "selftest_options.hpp"
 
 namespace perfgauge::cli {
@@ -283,6 +285,8 @@ int selftest_command(const std::vector<std::string>& args) {
     const SelftestRequest& request = *parsed;
     if (request.child_job)
         return harness::run_chain_job(*request.child_job);
+    if (request.counters_only)
+        return counter_selftest(request.json_path);
 
     harness::SelftestPlan plan = harness::plan_for(request.depth);
     if (request.runs)
@@ -311,9 +315,10 @@ int selftest_command(const std::vector<std::string>& args) {
                                                     total));
         });
     progress.clear();
-    std::fputs(render(report).c_str(), stdout);
+    nlohmann::json json = report_json(report);
+    std::fputs((render(report) + "\n" + counter_section(json)).c_str(), stdout);
     if (!request.json_path.empty())
-        harness::write_output_file(request.json_path, harness::json_text(report_json(report)));
+        harness::write_output_file(request.json_path, harness::json_text(json));
     if (report.not_measured.empty())
         return kExitOk;
     // Figures of a way that made no trial are not measurements: the run failed at that.

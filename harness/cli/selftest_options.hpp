@@ -16,6 +16,7 @@ struct SelftestRequest {
     std::optional<std::size_t> runs;  ///< instead of the depth's
     std::string json_path;            ///< "": no JSON
     bool quiet = false;               ///< -q: no progress line on a terminal
+    bool counters_only = false;       ///< --counters: the counter checks alone
     /// This perfgauge is one of a selftest's child processes (the hidden --internal-job): it
     /// does this and nothing else.
     std::optional<harness::ChainJob> child_job;

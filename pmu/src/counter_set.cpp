@@ -259,7 +259,7 @@ CounterSet::Snapshot CounterSet::make_snapshot() const {
     return s;
 }
 
-void CounterSet::read(Snapshot& out) const {
+void CounterSet::read_groups(Snapshot& out, bool user_space_reads) const {
     if (out.groups.size() != groups_.size())
         out = make_snapshot();
     bool all_rdpmc = !groups_.empty();
@@ -267,7 +267,7 @@ void CounterSet::read(Snapshot& out) const {
         const Group& group = *groups_[g];
         GroupReading& reading = out.groups[g];
         bool done = false;
-        if (group.rdpmc_capable()) {
+        if (user_space_reads && group.rdpmc_capable()) {
             UserCounters hw;
             done = true;
             for (std::size_t i = 0; i < group.pages.size() && done; ++i) {

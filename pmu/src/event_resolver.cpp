@@ -10,6 +10,7 @@
 
 #include "extra_software_events.hpp"
 #include "libpfm.hpp"
+#include "perfgauge/pmu/core_pmus.hpp"
 #include "perfgauge/pmu/pmu_environment.hpp"
 #include "perfgauge/pmu/raw_event.hpp"
 #include "perfgauge/pmu/suggest.hpp"
@@ -109,7 +110,12 @@ std::vector<GroupSpec> EventResolver::resolve(const EventList& list) const {
             spec.events.push_back(resolve(term));
         groups.push_back(std::move(spec));
     }
-    return groups;
+    // A hybrid CPU counts an event only on the cores of the PMU it is opened on: each core PMU
+    // this task may run on gets its own (core_pmus.hpp). One core PMU: unchanged.
+    const auto core_pmus = read_core_pmus(pmu_devices_, native_core_pmu_naming());
+    if (core_pmus.size() < 2)
+        return groups;
+    return per_core_pmu(groups, core_pmus_for_cpus(core_pmus, task_cpus()));
 }
 
 EventSpec EventResolver::resolve(const EventTerm& term) const {

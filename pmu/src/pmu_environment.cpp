@@ -15,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include "perfgauge/pmu/core_pmus.hpp"
 #include "perfgauge/pmu/file_descriptor.hpp"
 
 namespace perfgauge::pmu {
@@ -134,25 +135,12 @@ std::string read_kernel_log() {
     return log;
 }
 
+// arm64 core PMUs are named after the CPU (armv8_pmuv3_0, armv8_cortex_a72, one per core type
+// on big.LITTLE) and list their CPUs in "cpus", where uncore PMUs have "cpumask".
 std::vector<std::string> core_pmus_in(const fs::path& devices) {
     std::vector<std::string> pmus;
-#if defined(__aarch64__)
-    // arm64 core PMUs are named after the CPU (armv8_pmuv3_0, armv8_cortex_a72, one per core
-    // type on big.LITTLE); they list their CPUs in "cpus", where uncore PMUs have "cpumask".
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(devices, ec)) {
-        std::error_code exists_ec;
-        if (fs::exists(entry.path() / "cpus", exists_ec))
-            pmus.push_back(entry.path().filename().string());
-    }
-    std::sort(pmus.begin(), pmus.end());
-#else
-    for (const char* name : {"cpu", "cpu_core", "cpu_atom"}) {
-        std::error_code ec;
-        if (fs::exists(devices / name, ec))
-            pmus.emplace_back(name);
-    }
-#endif
+    for (const auto& pmu : read_core_pmus(devices, native_core_pmu_naming()))
+        pmus.push_back(pmu.name);
     return pmus;
 }
 

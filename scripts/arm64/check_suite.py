@@ -276,6 +276,33 @@ for ua in ["1", "0"]:
                        f"corrected {per_entry:.1f} per entry, work {region['work_per_entry']:.0f}"
                        f" ({off:+.1f})")
 
+# 6b. selftest --counters: pass where QEMU's PMU counts (instructions exactly, cycles equal to
+# them, a multiplexed list, user-space reads, Session regions), unavailable with the kernel's
+# reason for branch-misses, which it does not implement; one line per check on stdout.
+try:
+    counters = json.load(open(os.path.join(out_dir, "counters.json"), encoding="utf-8"))
+except (FileNotFoundError, json.JSONDecodeError) as e:
+    counters = None
+    check("selftest --counters wrote its checks", False, f"{status('counters')}; {e}; {tail('counters')}")
+if counters is not None:
+    verdicts = {c["name"]: c for c in counters.get("checks", [])}
+    check("selftest --counters exits 0", status("counters") == "exit 0", status("counters"))
+    lines = (read("counters", "out") or "").split("\n")
+    for name in ["instructions", "cycles", "multiplexing", "user-space reads", "regions"]:
+        c = verdicts.get(name, {})
+        check(f"selftest --counters: {name} passes", c.get("verdict") == "pass",
+              f"{c.get('verdict')}: {c.get('detail')}")
+    for name in ["branch-misses predictable", "branch-misses random"]:
+        c = verdicts.get(name, {})
+        check(f"selftest --counters: {name} unavailable with the kernel's reason",
+              c.get("verdict") == "unavailable" and "branch-misses" in (c.get("detail") or ""),
+              f"{c.get('verdict')}: {c.get('detail')}")
+    check("selftest --counters prints one line per check",
+          all(any(l.split(" ", 1)[0] == c["verdict"] and f" {c['name']}: " in l for l in lines)
+              for c in counters.get("checks", [])), "\n".join(lines)[-600:])
+    for c in counters.get("checks", []):
+        figures.append(f"selftest --counters: {c['verdict']} {c['name']}: {c.get('detail')}")
+
 # 7. paranoid 3, unprivileged: doctor and stat say counting is disabled and what fixes it.
 doctor = (read("doctor_user", "out") or "") + (read("doctor_user", "err") or "")
 check("paranoid 3 as a user: doctor says counting is refused to unprivileged users",

@@ -193,5 +193,28 @@ TEST(CounterSetReal, OneReadSyscallPerSnapshotWhateverTheGroupSize) {
     EXPECT_EQ(probe.delta(p0, p1)[0].value, 101.0) << "100 snapshots + the closing probe read";
 }
 
+// read_with_system_call() is selftest --counters' reference for user-space reads: one read()
+// per group whatever the page allows, counted like read(). Every write() of 137 is seen by
+// both, on a mapped set (software events: no user-space read here, but the same set and path).
+TEST(CounterSetReal, ReadWithSystemCallCountsLikeRead) {
+    if (!tracepoints_usable())
+        GTEST_SKIP() << "needs root and tracefs (syscalls:sys_enter_write)";
+    auto set = open_self_monitoring(resolve("syscalls:sys_enter_write"));
+    ASSERT_EQ(set.opened_count(), 1u);
+    set.enable();
+    const int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    auto a = set.make_snapshot(), b = set.make_snapshot(), c = set.make_snapshot();
+    set.read(a);
+    set.read_with_system_call(b);
+    for (int i = 0; i < 137; ++i)
+        ASSERT_EQ(::syscall(SYS_write, fd, "x", 1), 1);
+    set.read_with_system_call(c);
+    ::close(fd);
+    EXPECT_EQ(b.path, ReadPath::read_syscall);
+    EXPECT_EQ(c.path, ReadPath::read_syscall);
+    EXPECT_EQ(set.delta(b, c)[0].raw, 137u);
+    EXPECT_EQ(set.delta(a, c)[0].raw, 137u) << "both ways read the same counter";
+}
+
 }  // namespace
 }  // namespace perfgauge::pmu

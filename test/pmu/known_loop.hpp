@@ -1,21 +1,17 @@
-// A loop whose instruction count is known exactly: 3 instructions per iteration, plus the move
-// that loads the count. For tests that hold a real PMU to exact numbers.
+// A loop whose instruction count is known exactly, for tests that hold a real PMU to exact
+// numbers: 3 instructions per iteration (pmu/known_loops.hpp), plus the move that loads the count.
 #pragma once
 
 #include <cstdint>
 
+#include "perfgauge/pmu/known_loops.hpp"
+
 namespace perfgauge::test {
 
-inline constexpr unsigned kLoopInstructionsPerIteration = 3;
+inline constexpr unsigned kLoopInstructionsPerIteration = pmu::kStraightLoopInstructions;
 
 [[gnu::always_inline]] inline void known_loop(std::uint64_t iterations) {
-#if defined(__aarch64__)
-    asm volatile("1:\n\tnop\n\tsubs %0, %0, #1\n\tb.ne 1b" : "+r"(iterations) : : "cc");
-#elif defined(__x86_64__)
-    asm volatile("1:\n\tnop\n\tsub $1, %0\n\tjnz 1b" : "+r"(iterations) : : "cc");
-#else
-#error "known_loop: no loop written for this architecture"
-#endif
+    pmu::straight_loop(iterations);
 }
 
 }  // namespace perfgauge::test

@@ -44,7 +44,8 @@ class EventResolver {
                            std::filesystem::path pmu_devices = kPmuDevicesDirectory);
 
     /// Parses and resolves an event list (throws EventListSyntaxError, UnknownEventError,
-    /// InvalidEventError).
+    /// InvalidEventError). On a hybrid CPU (two core PMUs or more in the PMU directory) every
+    /// core-PMU event is opened on each core PMU the task may run on (per_core_pmu()).
     std::vector<GroupSpec> resolve(const std::string& list_text) const;
     std::vector<GroupSpec> resolve(const EventList& list) const;
     EventSpec resolve(const EventTerm& term) const;
