@@ -18,6 +18,7 @@
 #include "cli_common.hpp"
 #include "console.hpp"
 #include "hints.hpp"
+#include "perfgauge/harness/compare.hpp"
 #include "perfgauge/harness/cpu_gaps.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
@@ -117,6 +118,8 @@ harness::RunnerOptions runner_options(const harness::RunRequest& request,
         options.progress = progress_line(request, events);
     options.interruption = interruption;
     options.probe_cpu_gaps = !request.measuring_child;  // its parent spins once, after all
+    if (request.show_answer && options.precision > 0)   // the answer's verdicts, at its margin
+        options.verdict_stop = harness::StoppingRule{harness::CompareOptions{}.min_change};
     return options;
 }
 
@@ -144,7 +147,8 @@ harness::RunResult measure_here(const harness::RunRequest& request, const RunPla
     }
     if (!plan.events.notice.empty() && !child)
         say("perfgauge run: {}\n", plan.events.notice);
-    harness::RunResult result = runner.run(suite.benchmarks);
+    harness::RunResult result =
+        runner.run(suite.benchmarks, workloads::verdict_groups(suite.benchmarks));
     if (plan.runner.progress)
         say("\r\033[K");
     result.context = suite.context;

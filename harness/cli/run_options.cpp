@@ -44,7 +44,10 @@ Before anything is timed, each variant is checked against the reference decoder 
 
 Samples are taken in interleaved rounds: -r rounds, then more rounds for the benchmarks whose
 median is not yet known within --precision % (the distribution-free 95% interval of the
-median), each until its samples have taken --max-time seconds. A sample during which the thread
+median), each until its samples have taken --max-time seconds; where the answer is printed,
+a size whose decoders' verdicts against the baseline are decided (their paired interval clear
+of +-1% or within it, looked at after 9, 14, 21, ... pairs at 99.375% each: at most 5% wrong
+over all looks) takes no more of those rounds. A sample during which the thread
 lost the CPU (an involuntary switch, unless 50 us per switch + 20x the time away is at most
 0.1% of the sample's timed time, 50 ms or more; wall time beyond CPU time; or the hypervisor's
 steal time advancing) or the machine ran slow (perfgauge's probe around it) is disturbed: set

@@ -139,7 +139,31 @@ TEST(CacheSweep, APowerOfFourNearACachePointIsLeftOut) {
                                      4u << 20, 18304u << 10, 73216u << 10})
         EXPECT_NE(std::find(sizes.begin(), sizes.end(), kept), sizes.end()) << kept;
     EXPECT_EQ(sizes.back(), 73216u << 10);  // 2x L3
-    EXPECT_EQ(sizes.size(), 15u);
+    EXPECT_EQ(sizes.size(), 14u);           // 256K is inside L2, between 64K and L2/2 (below)
+}
+
+TEST(CacheSweep, PowersOfFourInsideALevelBeyondL1AreLeftOut) {
+    // Sapphire Rapids VM: 48K L1d, 2M L2, a measured 128M last level. L2 keeps 64K (its first
+    // power of 4) and 1M (L2/2); L3 keeps 4M and 64M (L3/2): 256K and 16M measure them again.
+    const CacheSizes spr{48 << 10, 2 << 20, 128u << 20};
+    EXPECT_EQ(sweep_sizes(spr, 3),
+              (std::vector<std::uint64_t>{3, 16, 64, 256, 1 << 10, 4 << 10, 16 << 10, 36 << 10,
+                                          64 << 10, 1 << 20, 4 << 20, 64u << 20, 256u << 20}));
+    EXPECT_TRUE(inside_a_level(spr, 256 << 10));
+    EXPECT_TRUE(inside_a_level(spr, 16u << 20));
+    for (const std::uint64_t kept : {16u, 4u << 10, 16u << 10, 64u << 10, 4u << 20})
+        EXPECT_FALSE(inside_a_level(spr, kept)) << kept;
+    // Zen 3 (32K, 512K, 32M): 4M lies between L3's 1M and its 16M point.
+    const CacheSizes zen3{32 << 10, 512 << 10, 32 << 20};
+    EXPECT_TRUE(inside_a_level(zen3, 4u << 20));
+    EXPECT_FALSE(inside_a_level(zen3, 64u << 10));
+    // A level whose point is not above the level below has nothing inside; a huge given L2
+    // ends the search for L3's first power of 4 instead of overflowing it.
+    EXPECT_FALSE(inside_a_level(CacheSizes{32 << 10, 48 << 10, 0}, 64u << 10));
+    const CacheSizes huge{32 << 10, std::uint64_t{3} << 61,
+                          std::numeric_limits<std::uint64_t>::max()};
+    EXPECT_FALSE(inside_a_level(huge, std::uint64_t{1} << 62));
+    EXPECT_TRUE(inside_a_level(huge, (std::uint64_t{1} << 62) + 1));
 }
 
 TEST(CacheSweep, WithoutAnL3TheLastLevelIsL2) {

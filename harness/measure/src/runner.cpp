@@ -449,6 +449,7 @@ void Runner::report_round(std::size_t round, std::size_t wanting, std::size_t be
 }
 
 std::vector<double> Runner::sample_rounds(const std::vector<Benchmark>& benchmarks,
+                                          const std::vector<VerdictGroup>& groups,
                                           RunResult& result, std::vector<SamplingTally>& tallies) {
     std::vector<double> sample_chains_ns;  // the machine probe around every sample
     std::mt19937_64 rng(result.seed);
@@ -457,10 +458,16 @@ std::vector<double> Runner::sample_rounds(const std::vector<Benchmark>& benchmar
         options_.repetitions + options_.retake_rounds.value_or(options_.repetitions), sample_room(),
         options_.precision, options_.max_time_s * 1e9};
     for (std::size_t round = 0; !interrupted(); ++round) {
+        // Between rounds, never inside one: which groups' verdicts are decided.
+        const std::vector<bool> settled =
+            options_.verdict_stop
+                ? settled_by_verdicts(groups, result.benchmarks, *options_.verdict_stop)
+                : std::vector<bool>(benchmarks.size(), false);
         std::vector<std::size_t> order;
         for (std::size_t b = 0; b < benchmarks.size(); ++b) {
             const auto& r = result.benchmarks[b];
-            if (wants_sample(plan, round, r.ns_per_item, r.disturbed.size(), tallies[b].spent_ns))
+            if (wants_sample(plan, round, r.ns_per_item, r.disturbed.size(), tallies[b].spent_ns,
+                             settled[b]))
                 order.push_back(b);
         }
         if (order.empty())
@@ -551,7 +558,8 @@ void Runner::describe_machine(RunResult& result) {
         result.warnings.push_back(std::move(w));
 }
 
-RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
+RunResult Runner::run(const std::vector<Benchmark>& benchmarks,
+                      const std::vector<VerdictGroup>& groups) {
     RunResult result = begin_result();
     apply_noise_controls(result.warnings);
     // Size every batch (this is also the warm-up), then allocate every sample up front.
@@ -563,7 +571,7 @@ RunResult Runner::run(const std::vector<Benchmark>& benchmarks) {
     // every sample's probes are held against.
     result.machine_probe_ns = probe_.fastest_chain_ns();
     result.precision_target = options_.precision;
-    const std::vector<double> sample_chains_ns = sample_rounds(benchmarks, result, tallies);
+    const std::vector<double> sample_chains_ns = sample_rounds(benchmarks, groups, result, tallies);
     warn_about_samples(result, benchmarks, tallies, sample_chains_ns);
     describe_machine(result);
     return result;

@@ -11,13 +11,16 @@ namespace perfgauge::harness {
 
 bool wants_sample(const SamplingPlan& plan, std::size_t round,
                   const std::vector<double>& clean_ns_per_item, std::size_t disturbed,
-                  double spent_ns) {
+                  double spent_ns, bool settled) {
     const std::size_t taken = clean_ns_per_item.size() + disturbed;
     if (taken >= plan.room)
         return false;
     if (clean_ns_per_item.size() < plan.repetitions && round < plan.retake_rounds)
         return true;
-    return plan.precision > 0 && spent_ns < plan.budget_ns &&
+    // A settled benchmark still short of its clean samples (a rider set aside more often than
+    // the decoders it rides with) keeps them coming, as before.
+    const bool short_of_count = clean_ns_per_item.size() < plan.repetitions;
+    return plan.precision > 0 && (!settled || short_of_count) && spent_ns < plan.budget_ns &&
            !(median_precision(clean_ns_per_item) <= plan.precision);
 }
 

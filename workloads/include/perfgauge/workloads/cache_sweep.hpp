@@ -29,9 +29,14 @@ std::optional<std::uint64_t> parse_size(std::string_view text);
 /// The shortest exact label: "24K", "16M", "3B" (used in benchmark names).
 std::string size_label(std::uint64_t bytes);
 
+/// Whether `size` is a power of 4 the sweep leaves out as adding nothing within its cache
+/// level: beyond L1, between the level's first power of 4 (above the level below) and the
+/// level's own point (L2/2 for L2, L3/2 for L3). L1 keeps every power of 4.
+bool inside_a_level(const CacheSizes& caches, std::uint64_t size);
+
 /// From `smallest` (one item) to 2x the last-level cache: powers of 4 from 16 bytes, plus
 /// 3/4 L1d, L2/2, L3/2 and 2 L3 (those the machine has), which replace a power of 4 within 25%
-/// of them; sorted, without duplicates.
+/// of them, less those inside_a_level(); sorted, without duplicates.
 std::vector<std::uint64_t> sweep_sizes(const CacheSizes& caches, std::uint64_t smallest);
 
 }  // namespace perfgauge::workloads

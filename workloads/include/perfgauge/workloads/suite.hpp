@@ -106,4 +106,11 @@ std::vector<std::uint64_t> suite_sizes(const SuiteSpec& spec);
 /// spec.simulated) are skipped with a note.
 Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu);
 
+/// The verdicts a run of `benchmarks` answers (perfgauge run's answer): per distribution, cache
+/// state and size, every end-on-end decoder against the baseline (branchy where it is among
+/// them, else the first decoder), memcpy at the same point riding along. Sizes with one decoder
+/// form no group.
+std::vector<harness::VerdictGroup> verdict_groups(
+    const std::vector<harness::Benchmark>& benchmarks);
+
 }  // namespace perfgauge::workloads

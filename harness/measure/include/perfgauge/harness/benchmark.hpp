@@ -51,4 +51,14 @@ struct Benchmark {
     double min_sample_time_s = 0;
 };
 
+/// Benchmarks (indices into a run's list) whose verdicts are asked together: each contender is
+/// compared with the baseline round by round; riders are there for what the verdicts are read
+/// beside (memcpy's speed beside the decoders'). The runner may stop sampling a group once its
+/// verdicts are decided (verdict_stopping.hpp).
+struct VerdictGroup {
+    std::size_t baseline = 0;
+    std::vector<std::size_t> contenders;
+    std::vector<std::size_t> riders;
+};
+
 }  // namespace perfgauge::harness

@@ -21,6 +21,7 @@
 #include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/sample_health.hpp"
 #include "perfgauge/harness/system_info.hpp"
+#include "perfgauge/harness/verdict_stopping.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
 
 namespace perfgauge::harness {
@@ -61,6 +62,11 @@ struct RunnerOptions {
     /// (how many it keeps, retakes, records) sets a rule that does not depend on how busy the
     /// machine running it is. Optional.
     std::function<Disturbance(const SampleHealth&)> judge;
+    /// Where set, the precision rounds of a benchmark in a verdict group (run()'s `groups`) end
+    /// once the group's verdicts are decided by this rule (verdict_stopping.hpp): a contender's
+    /// time ratios to its baseline clear of, or within, +-margin at the rule's confidence. The
+    /// planned and retake rounds are taken all the same. Unset: precision and budget alone.
+    std::optional<StoppingRule> verdict_stop;
     /// After the samples, spin on the clock for 50 ms to see what this thread's time loses to
     /// gaps it cannot see (system.cpu_gaps; a warning where it is 1% or more).
     bool probe_cpu_gaps = true;
@@ -133,7 +139,9 @@ class Runner {
     // Its pause state and probe point at its clock and counters: never copied or moved.
     Runner(const Runner&) = delete;
     Runner& operator=(const Runner&) = delete;
-    RunResult run(const std::vector<Benchmark>& benchmarks);
+    /// `groups`: the benchmarks whose verdicts are asked together (see verdict_stop).
+    RunResult run(const std::vector<Benchmark>& benchmarks,
+                  const std::vector<VerdictGroup>& groups = {});
 
   private:
     struct Batch {
@@ -185,7 +193,8 @@ class Runner {
     /// The interleaved rounds: one sample of every benchmark that wants_sample(), in a fresh
     /// shuffled order each round, until none does or the run is interrupted. Returns the
     /// machine probe's chains around every sample.
-    std::vector<double> sample_rounds(const std::vector<Benchmark>& benchmarks, RunResult& result,
+    std::vector<double> sample_rounds(const std::vector<Benchmark>& benchmarks,
+                                      const std::vector<VerdictGroup>& groups, RunResult& result,
                                       std::vector<SamplingTally>& tallies);
     /// options_.progress as a round starts: planned round `round`, or beyond the plan, how
     /// many of the `benchmarks` are `wanting` more samples.

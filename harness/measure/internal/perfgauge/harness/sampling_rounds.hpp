@@ -26,11 +26,13 @@ struct SamplingPlan {
 
 /// Whether a benchmark gets a sample in `round`: within its room, short of clean samples (in the
 /// retake rounds), or short of the precision target (within its time budget; a benchmark still
-/// short of clean samples is short of it too). `clean_ns_per_item`: its clean samples;
+/// short of clean samples is short of it too) while the verdicts it takes part in are not yet
+/// decided (`settled`: settled_by_verdicts; one short of clean samples is not settled by them).
+/// `clean_ns_per_item`: its clean samples;
 /// `disturbed`: how many were set aside; `spent_ns`: the wall time its samples took.
 bool wants_sample(const SamplingPlan& plan, std::size_t round,
                   const std::vector<double>& clean_ns_per_item, std::size_t disturbed,
-                  double spent_ns);
+                  double spent_ns, bool settled = false);
 
 /// Reserves `room` samples of every series of `r` (no allocation while measuring), with
 /// `events` counter series, each event's running fraction 1 until a sample lowers it, and the
