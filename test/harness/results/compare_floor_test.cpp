@@ -69,7 +69,8 @@ Tally compare_pairs(const Machine& machine, double factor, double floor, std::si
     for (std::size_t i = 0; i < trials; ++i) {
         const RunResult a = synthetic_run(normal, machine, 1);
         const RunResult b = synthetic_run(normal, machine, factor);
-        const MetricComparison& m = compare_results(a, b, options).benchmarks.at(0).metrics.at(0);
+        // A copy: a reference into the temporary comparison would dangle (ASan caught it).
+        const MetricComparison m = compare_results(a, b, options).benchmarks.at(0).metrics.at(0);
         ++t.trials;
         t.called += m.verdict == Verdict::lower || m.verdict == Verdict::higher;
         t.found += m.verdict == Verdict::higher;
