@@ -64,8 +64,11 @@ names_regex() {
 # end-to-end tests were 188 of 193 release tests run a second time (320 s of test time out of
 # 568 in the sanitizer stage, docs/measurements.md); the measuring scenarios cost minutes each
 # under the sanitizers, and their logic (pairing, stopping, fan-out, merging) is unit-tested
-# under the sanitizers with injected children (test/harness/orchestrate).
-RELEASE_STAGE_TESTS='^(CliAgainst\..*|CliCalibrate\..*|CliSim\..*|PlotSweep\..*|CliPlot\.WritesAPngAndAnSvg|CliRun\.(JsonHasEveryVariantAndComparePyReadsIt|PrintsATableAndSavesTheJsonResult|ProcessesShareTheRoundsAndLeaveNothingBehind)|fleet_slurm|install_and_consume|result_schemas)$'
+# under the sanitizers with injected children (test/harness/orchestrate). The statistical
+# trials (perfgauge_trials_tests: the suites named first below) run there too: pure arithmetic
+# over a thousand seeded series, thirty times slower under the sanitizers (143 s against 4.7 s
+# for compare --floor's), whose code the unit tests run under the sanitizers.
+RELEASE_STAGE_TESTS='^(CompareFloorTrials\..*|GateTrials\..*|CliAgainst\..*|CliCalibrate\..*|CliSim\..*|PlotSweep\..*|CliPlot\.WritesAPngAndAnSvg|CliRun\.(JsonHasEveryVariantAndComparePyReadsIt|PrintsATableAndSavesTheJsonResult|ProcessesShareTheRoundsAndLeaveNothingBehind)|fleet_slurm|install_and_consume|result_schemas)$'
 
 # The arm64 guest (scripts/arm64-guest.sh) emulates one CPU (-icount keeps QEMU to one
 # thread), so it runs in the background beside the sanitizer and fuzz stages, on the core they
