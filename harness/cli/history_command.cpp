@@ -417,10 +417,11 @@ std::set<std::string> compared_classes(const std::map<std::string, ClassValues>&
         for (const auto& [machine_class, value] : by_class)
             classes.insert(machine_class);
     if (classes.size() < 2) {
-        throw UsageError(
-            fmt::format("{} machine class{} measured the matching benchmarks{}: nothing to compare",
-                        classes.size(), classes.size() == 1 ? "" : "es",
-                        commit.empty() ? "" : " at commit " + commit));
+        throw UsageError(fmt::format(
+            "{} machine class{} measured the matching benchmarks{}: nothing to compare (compare "
+            "--by machine needs runs of two or more; history list shows each run's class)",
+            classes.size(), classes.size() == 1 ? "" : "es",
+            commit.empty() ? "" : " at commit " + commit));
     }
     return classes;
 }

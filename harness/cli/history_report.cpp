@@ -129,9 +129,10 @@ harness::ReportSeries report_series(const harness::SeriesKey& key,
 }
 
 harness::ReportModel build_model(harness::HistoryStore& store, const ReportRequest& request) {
-    const auto keys = selected_series(store, history_pattern(request.patterns), kEveryMetric);
+    const auto pattern = history_pattern(request.patterns);
+    const auto keys = selected_series(store, pattern, kEveryMetric);
     if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+        throw UsageError(no_series_matches(pattern));
     harness::ReportModel model;
     model.acceptances = store.acceptances();
     model.runs = store.runs().size();
@@ -159,6 +160,9 @@ int history_report(const std::vector<std::string>& args) {
         return kExitOk;
     refuse_non_directory(request->dir);
     const auto index = request->dir / "index.html";
+    // An existing DIR it may not write is refused before the store is read, as export -o is.
+    if (fs::is_directory(request->dir))
+        check_output_path(index.string());
     refuse_output_over_store(index.string(), request->store);
     auto store = open_store(request->store);
     const auto model = build_model(*store, *request);

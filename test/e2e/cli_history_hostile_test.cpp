@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <libpq-fe.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -182,6 +184,26 @@ TEST(HistoryHostile, AnAddToAReadOnlyStoreSaysWhy) {
     EXPECT_NE(r.err.find("read-only file system"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--db names another"), std::string::npos) << r.err;
     EXPECT_EQ(listed.exit_code, 0) << listed.err;  // reading still works
+}
+
+// Misleading message: an add to a read-only PostgreSQL database quoted the server's error and
+// the SQL, naming neither the store nor what to do.
+TEST(HistoryHostile, AnAddToAReadOnlyPostgreSQLDatabaseSaysWhyNamingTheStore) {
+    TempDir dir;
+    const auto store = shared_postgres().new_database();
+    const auto result = dir.write("a.json", gbench(1)).string();
+    ASSERT_EQ(perfgauge({"history", "add", result, "--db", store}).exit_code, 0);
+    const auto name = store.substr(store.find("///") + 3, store.find('?') - store.find("///") - 3);
+    std::unique_ptr<PGconn, decltype(&PQfinish)> admin(PQconnectdb(store.c_str()), &PQfinish);
+    PQclear(PQexec(admin.get(),
+                   ("ALTER DATABASE " + name + " SET default_transaction_read_only = on").c_str()));
+    const auto r = perfgauge({"history", "add", result, "--db", store});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("history store " + store + ": cannot execute"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("the database is read-only"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("(in: "), std::string::npos) << r.err;
+    EXPECT_EQ(perfgauge({"history", "list", "--db", store}).exit_code, 0);
 }
 
 // Whether a process whose command line names `path` is blocked opening it (the syscall it

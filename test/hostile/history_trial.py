@@ -587,7 +587,8 @@ def group_patterns():
         for pattern in patterns:
             for sub in ("show", "export", "check"):
                 want = 2 if pattern == "(x+x+)+y" else {0, 3}
-                needs = ["no stored series matches"] if want == 2 and sub != "export" else []
+                needs = [f"REGEX '{pattern}' matches no stored series"] \
+                    if want == 2 and sub != "export" else []
                 if sub == "export" and want == 2:
                     want = 0  # export of nothing is an empty table, not an error
                 code, _, _, seconds = case(g, f"{engine}: {sub} '{pattern}' on a 1 MB name",
@@ -742,7 +743,7 @@ def group_outputs():
     case(g, "report without -o", ["history", "report"] + db, 2, ["-o DIR"])
     case(g, "report -o with no series matching", ["history", "report", "-o", path("rep-none"),
                                                   "BM_nomatch"] + db, 2,
-         ["no stored series matches"],
+         ["REGEX 'BM_nomatch' matches no stored series"],
          after=lambda c, o, e: [("orphan/temp", "made the directory")]
          if os.path.exists(path("rep-none")) else [])
     case(g, "plot -o .jpg", ["history", "plot", "-o", path("x.jpg")] + db, 2, [".png"])

@@ -140,11 +140,32 @@ class PostgresDatabase final : public Database {
 
     void check(const PGresult* r, std::string_view sql) const {
         const auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-            throw DatabaseError(
-                fmt::format("history store (PostgreSQL): {} (in: {:.60})",
-                            said(r ? PQresultErrorMessage(r) : PQerrorMessage(conn_.get())), sql));
-        }
+        if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+            return;
+        const char* primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+        const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+        const std::string fix = remedy(state ? state : "");
+        throw DatabaseError(fmt::format("history store {}: {}{}", said(uri_),
+                                        said(primary ? primary : PQerrorMessage(conn_.get())),
+                                        fix.empty() ? fmt::format(" (in: {:.60})", sql) : fix));
+    }
+
+    // What a user does about a server error whose cause is known (by SQLSTATE); empty for the
+    // others (then the statement is named, for a bug report).
+    static std::string remedy(std::string_view state) {
+        if (state == "25006")  // read_only_sql_transaction
+            return "; the database is read-only (default_transaction_read_only, or a standby): "
+                   "list, show, check and export read it, add, accept and forget need one they "
+                   "may write";
+        if (state == "42501")  // insufficient_privilege
+            return "; this role may not write there: add, accept and forget need INSERT (and, "
+                   "on a new store, CREATE) rights; list, show, check and export need SELECT";
+        if (state == "53100")  // disk_full
+            return "; the server's disk is full: nothing of the transaction is stored";
+        if (state.starts_with("08"))  // connection_exception
+            return "; the connection to the server was lost: nothing of the transaction is "
+                   "stored, try again";
+        return {};
     }
 
     static Value cell(const PGresult* r, int t, int c) {

@@ -52,14 +52,15 @@ std::string unwritable(const std::string& path) {
     const auto parent = std::filesystem::path(path).parent_path();
     const std::string dir = parent.empty() ? "." : parent.string();
     for (const auto& [what, name] :
-         {std::pair{"the store", path}, std::pair{"its directory", dir}}) {
+         {std::pair{std::string("it"), path}, std::pair{"its directory " + dir, dir}}) {
         if (access(name.c_str(), F_OK) == 0 && access(name.c_str(), W_OK) != 0) {
             return fmt::format(
-                "cannot write the history store {}: {} {}: {} (list, show, check and export "
-                "read it as it is; add, accept and forget need a store they may write: --db "
-                "names another)",
-                path, what, name,
-                errno == EROFS ? "is on a read-only file system" : std::strerror(errno));
+                "cannot write the history store {}: {} {} (list, show, check and export read it "
+                "as it is; add, accept and forget need a store they may write: --db names "
+                "another)",
+                path, what,
+                errno == EROFS ? "is on a read-only file system"
+                               : fmt::format("may not be written ({})", std::strerror(errno)));
         }
     }
     return {};
