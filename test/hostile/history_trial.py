@@ -624,10 +624,10 @@ def group_options():
     for engine in engines():
         s = series_store(engine)
         db = ["--db", s.db]
-        for since, needs in (("zzz", ["--since zzz", "no stored run", "history list"]),
-                             ("aaa", ["--since aaa", "matches 2 commits"]),
+        for since, needs in (("zzz", ["--since 'zzz'", "no stored run", "history list"]),
+                             ("aaa", ["--since 'aaa'", "matches 2 commits"]),
                              ("", ["--since", "empty"]),
-                             ("c\udcff", ["--since c\\xFF"])):
+                             ("c\udcff", ["--since 'c\\xFF'"])):
             case(g, f"{engine}: check --since '{since}'", ["history", "check", "--since", since] +
                  db, 2, needs)
         for metric in ("tim", "", "TIME", "time "):
@@ -635,7 +635,7 @@ def group_options():
                 extra = ["-o", path("m.png")] if sub == "plot" else []
                 case(g, f"{engine}: {sub} --metric '{metric}'",
                      ["history", sub, "--metric", metric] + extra + db, 2,
-                     [f"--metric {metric}", "stored: "])
+                     [f"--metric '{metric}'", "stored: "])
         for value in ("-1", "nan", "inf", "abc", "1e9", "", "5%", "-0"):
             case(g, f"{engine}: check --min-change '{value}'",
                  ["history", "check", "--min-change", value] + db,
