@@ -206,6 +206,16 @@ TEST(HistoryHostile, AnAddToAReadOnlyPostgreSQLDatabaseSaysWhyNamingTheStore) {
     EXPECT_EQ(perfgauge({"history", "list", "--db", store}).exit_code, 0);
 }
 
+// Misleading message: `add -` said "cannot read '-': No such file or directory".
+TEST(HistoryHostile, AnAddOfDashPointsToDevStdin) {
+    TempDir dir;
+    const auto r = perfgauge({"history", "add", "-", "--db", (dir.path() / "h.db").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("cannot read '-'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("standard input is /dev/stdin"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir.path() / "h.db"));
+}
+
 // Whether a process whose command line names `path` is blocked opening it (the syscall it
 // waits in, /proc/PID/syscall, is openat): the moment an interrupt must end the wait.
 bool blocked_opening(const std::string& path) {
