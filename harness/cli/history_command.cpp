@@ -103,13 +103,16 @@ std::string git_head() {
 }
 
 // One file's run stored; when the store fails, what was stored before it is said (`out`) and
-// the message names the file that was not.
-std::int64_t add_one(harness::HistoryStore& store, const harness::RunResult& result,
-                     const harness::AddedRun& how, std::vector<std::string>* escaped,
-                     const std::string& out) {
+// the message names the file that was not. nullopt when an interrupt ended its wait for the
+// store's write lock (nothing of it stored).
+std::optional<std::int64_t> add_one(harness::HistoryStore& store, const harness::RunResult& result,
+                                    const harness::AddedRun& how, std::vector<std::string>* escaped,
+                                    const std::string& out) {
     try {
         return store.add(result, how, escaped);
     } catch (const std::runtime_error& e) {
+        if (harness::interrupt_signal())
+            return std::nullopt;
         write_output(out, "");
         throw std::runtime_error(fmt::format(
             "{} was not stored (nothing of it is in the store{}): {}",
@@ -162,14 +165,16 @@ int add(const std::vector<std::string>& args) {
         how.command = inputs[i].command;
         std::vector<std::string> escaped;
         const auto id = add_one(*store, inputs[i].result, how, &escaped, out);
-        out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", id,
+        if (!id)
+            break;
+        out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", *id,
                            harness::store_text(how.source), inputs[i].result.benchmarks.size(),
                            short_commit(harness::store_text(how.commit)));
         for (const auto& e : escaped)
             notes += fmt::format(
                 "perfgauge history add: note: run {}: {}: stored with \\xNN "
                 "for bytes that are not UTF-8 and for NULs\n",
-                id, e);
+                *id, e);
     }
     write_output(out, "");
     say("{}", notes);

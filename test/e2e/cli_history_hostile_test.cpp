@@ -3,12 +3,13 @@
 // interrupted add stored runs it never said (silent loss), a report onto a full disk left its
 // directory (orphan), an add to a read-only store and a forget of a missing run said nothing
 // useful (misleading message), an export to a FIFO nobody reads ignored an interrupt's message
-// (hang).
+// and an add waiting for another writer's lock held the interrupt (hang).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
 #include <libpq-fe.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -129,6 +130,65 @@ TEST_P(HistoryHostileEngines, AnInterruptedAddSaysEveryRunStoredAndNamesTheRest)
     for (std::size_t i = said; i < 30; ++i)
         EXPECT_NE(r.err.find("/f" + std::to_string(i) + ".json"), std::string::npos) << i;
     EXPECT_EQ(r.err.find("/f" + std::to_string(said - 1) + ".json"), std::string::npos);
+}
+
+// The pid of the perfgauge whose command line names `marker`, 0 when none runs.
+pid_t perfgauge_naming(const std::string& marker) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+        std::ifstream cmdline(e.path() / "cmdline");
+        const std::string words((std::istreambuf_iterator<char>(cmdline)), {});
+        if (words.find(marker) != std::string::npos && words.find("perfgauge") != std::string::npos)
+            return static_cast<pid_t>(std::atoi(e.path().filename().c_str()));
+    }
+    return 0;
+}
+
+// Whether that perfgauge handles SIGINT (its SigCgt mask): add does while it stores the files.
+bool handles_sigint(const std::string& marker) {
+    const pid_t pid = perfgauge_naming(marker);
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; pid && std::getline(status, line);)
+        if (line.starts_with("SigCgt:"))
+            return (std::stoull(line.substr(7), nullptr, 16) >> (SIGINT - 1)) & 1;
+    return false;
+}
+
+// Hang: with the write lock held by another writer, an interrupted add waited for it (SQLite's
+// 120 s busy timeout; on PostgreSQL as long as the other held it) since its handler kept the
+// interrupt from killing it. The wait now gives way: nothing stored, the file named, 130.
+TEST_P(HistoryHostileEngines, AnInterruptEndsAnAddsWaitForTheWriteLock) {
+    const auto store = db();
+    ASSERT_EQ(perfgauge({"history", "add", dir_.write("a.json", gbench(1)).string(), "--db", store})
+                  .exit_code,
+              0);
+    // The lock, held as another perfgauge's add holds it.
+    std::unique_ptr<PGconn, decltype(&PQfinish)> pg(nullptr, &PQfinish);
+    sqlite3* lite = nullptr;
+    if (GetParam()) {
+        pg.reset(PQconnectdb(store.c_str()));
+        PQclear(PQexec(pg.get(), "SELECT pg_advisory_lock(4040404040)"));
+    } else {
+        ASSERT_EQ(sqlite3_open(store.c_str(), &lite), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(lite, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    }
+    const auto waiting = dir_.write("waiting-for-the-lock.json", gbench(1)).string();
+    ProcessOptions options;
+    options.signal = SIGINT;
+    options.signal_when = [&] { return handles_sigint("waiting-for-the-lock"); };
+    const auto r = perfgauge_with(options, {"history", "add", waiting, "--db", store});
+    if (lite) {
+        sqlite3_exec(lite, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(lite);
+    }
+    pg.reset();
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_NE(r.err.find("interrupted by SIGINT: 0 of 1 files stored (above); not stored, add "
+                         "them again: " +
+                         waiting),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(stored_runs(store), 1u);
 }
 
 // Misleading message: forget of a run that is not stored said only "forgot 0 runs".

@@ -3,12 +3,15 @@
 // transaction-level advisory lock, so that concurrent schema migrations run one at a time.
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <string_view>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "database.hpp"
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/store_location.hpp"
 
 namespace perfgauge::harness::history_db {
@@ -20,6 +23,9 @@ constexpr Oid kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700, kFloat8 = 701, 
 // A password shorter than this is not searched for as plain text in messages (it would star
 // out pieces of ordinary words); its user:pass@ and password= forms are redacted all the same.
 constexpr std::size_t kShortestRedactedValue = 4;
+
+// How often a writer tries the write lock while another holds it.
+constexpr int kLockStepMs = 20;
 
 // The password the URI carries (its user:pass@, else its password= parameter), decoded as
 // libpq decodes it; empty when none.
@@ -113,10 +119,22 @@ class PostgresDatabase final : public Database {
             query("SELECT to_regclass($1)::text", {std::string(name)}).at(0).at(0));
     }
 
+    // The lock is tried in steps that an interrupt ends: libpq retries a wait a signal
+    // interrupted, so a blocking pg_advisory_xact_lock would hold Ctrl-C while another writer
+    // holds the lock.
     void begin_write() override {
         script("BEGIN");
         // Any constant will do, as long as every perfgauge uses the same one.
-        script("SELECT pg_advisory_xact_lock(4040404040)");
+        while (as_text(query("SELECT pg_try_advisory_xact_lock(4040404040)", {}).at(0).at(0)) !=
+               "t") {
+            if (harness::interrupt_signal() != 0) {
+                script("ROLLBACK");
+                throw WaitInterrupted(fmt::format(
+                    "interrupted while waiting for the write lock of the history store {}",
+                    said(uri_)));
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(kLockStepMs));
+        }
     }
 
   private:

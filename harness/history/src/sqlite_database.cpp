@@ -12,12 +12,27 @@
 #include <fmt/format.h>
 
 #include "database.hpp"
+#include "perfgauge/harness/interrupt.hpp"
 
 namespace perfgauge::harness::history_db {
 namespace {
 
 // How long a writer waits for another's transaction: adds are short, but many may queue.
 constexpr int kBusyTimeoutMs = 120'000;
+constexpr int kBusyStepMs = 10;
+
+// SQLite's busy wait, in steps that an interrupt ends (perfgauge's handler records SIGINT
+// instead of dying, so a plain sqlite3_busy_timeout would hold Ctrl-C for up to 120 s).
+int wait_while_busy(void* interrupted, int waits) {
+    if (harness::interrupt_signal() != 0) {
+        *static_cast<bool*>(interrupted) = true;
+        return 0;
+    }
+    if (waits * kBusyStepMs >= kBusyTimeoutMs)
+        return 0;
+    sqlite3_sleep(kBusyStepMs);
+    return 1;
+}
 
 // What a user does about an engine error whose cause is known; empty for the others (then the
 // statement is named, for a bug report).
@@ -140,7 +155,17 @@ class SqliteDatabase final : public Database {
         }
     }
 
-    void begin_write() override { script("BEGIN IMMEDIATE"); }
+    void begin_write() override {
+        interrupted_ = false;
+        try {
+            script("BEGIN IMMEDIATE");
+        } catch (const DatabaseError&) {
+            if (interrupted_)
+                throw WaitInterrupted(fmt::format(
+                    "interrupted while waiting for the write lock of the history store {}", path_));
+            throw;
+        }
+    }
 
     bool has_table(std::string_view name) override {
         return as_int(query("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
@@ -164,7 +189,7 @@ class SqliteDatabase final : public Database {
         if (rc != SQLITE_OK)
             throw DatabaseError(fmt::format("cannot open the history store {}: {}", path_,
                                             handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc)));
-        sqlite3_busy_timeout(db_.get(), kBusyTimeoutMs);
+        sqlite3_busy_handler(db_.get(), wait_while_busy, &interrupted_);
     }
 
     // Whether the schema can be read: a file that is no SQLite database, or a WAL database whose
@@ -226,6 +251,7 @@ class SqliteDatabase final : public Database {
     }
 
     std::string path_;
+    bool interrupted_ = false;  ///< the busy wait was ended by an interrupt
     std::unique_ptr<sqlite3, Closer> db_;
 };
 
