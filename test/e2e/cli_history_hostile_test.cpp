@@ -276,6 +276,28 @@ TEST(HistoryHostile, AnAddOfDashPointsToDevStdin) {
     EXPECT_FALSE(fs::exists(dir.path() / "h.db"));
 }
 
+// Misleading message: `forget -1` was "unrecognised option '-1'", `check --min-change 5%` "the
+// argument ('5%') for option '--min-change' is invalid".
+TEST(HistoryHostile, ANegativeRunIdAndAPercentSignAreSaidForWhatTheyAre) {
+    TempDir dir;
+    const auto store = (dir.path() / "h.db").string();
+    ASSERT_EQ(perfgauge({"history", "add", dir.write("a.json", gbench(1)).string(), "--db", store})
+                  .exit_code,
+              0);
+    auto r = perfgauge({"history", "forget", "-1", "--db", store});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("'-1' is not a run id (a positive integer)"), std::string::npos) << r.err;
+    for (const auto& args : {std::vector<std::string>{"--min-change", "5%"}, {"--min-change=5%"}}) {
+        std::vector<std::string> command = {"history", "check", "--db", store};
+        command.insert(command.end(), args.begin(), args.end());
+        r = perfgauge(command);
+        EXPECT_EQ(r.exit_code, 2);
+        EXPECT_NE(r.err.find("--min-change '5%': give the number alone (5 means 5%)"),
+                  std::string::npos)
+            << r.err;
+    }
+}
+
 // Whether a process whose command line names `path` is blocked opening it (the syscall it
 // waits in, /proc/PID/syscall, is openat): the moment an interrupt must end the wait.
 bool blocked_opening(const std::string& path) {
