@@ -11,6 +11,7 @@
 #include "cli_common.hpp"
 #include "export_options.hpp"
 #include "perfgauge/harness/bmf.hpp"
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/json_reader.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/result_file.hpp"
@@ -64,7 +65,9 @@ int export_command(const std::vector<std::string>& args) {
     if (bmf) {
         std::erase_if(result.benchmarks,
                       [&](const harness::BenchmarkResult& b) { return !keep(b.name); });
-        write_output(harness::render_bmf(result), output);
+        const auto bmf_text = harness::render_bmf(result);
+        const harness::InterruptHandling interrupts;  // as below
+        write_output(bmf_text, output);
         return kExitOk;
     }
     if (result.kind != harness::ResultKind::run) {
@@ -89,6 +92,8 @@ int export_command(const std::vector<std::string>& args) {
                       [&](const harness::BenchmarkResult& b) { return !keep(b.name); });
         rendered = harness::render_run(result, format);
     }
+    // A FIFO nobody reads blocks the write: an interrupt ends the wait and says so.
+    const harness::InterruptHandling interrupts;
     write_output(rendered, output);
     return kExitOk;
 }

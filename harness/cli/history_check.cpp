@@ -24,14 +24,16 @@ using Kind = GateVerdict::Kind;
 // stored.
 std::vector<harness::SeriesKey> checked_series(harness::HistoryStore& store,
                                                const HistoryCheckRequest& request) {
-    const auto all = selected_series(store, history_pattern(request.patterns), kEveryMetric);
+    const auto pattern = history_pattern(request.patterns);
+    const auto all = selected_series(store, pattern, kEveryMetric);
     std::set<std::string> stored;
     for (const auto& key : all)
         stored.insert(key.metric);
     for (const auto& metric : request.metrics) {
         if (!stored.count(metric)) {
             throw UsageError(fmt::format(
-                "--metric {}: no matching series stores it (stored: {})", metric,
+                "--metric '{}': no matching series stores it (stored: {})",
+                harness::store_text(metric),
                 stored.empty() ? std::string("none") : fmt::format("{}", fmt::join(stored, ", "))));
         }
     }
@@ -41,7 +43,7 @@ std::vector<harness::SeriesKey> checked_series(harness::HistoryStore& store,
             std::count(request.metrics.begin(), request.metrics.end(), key.metric))
             out.push_back(key);
     if (out.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+        throw UsageError(no_series_matches(pattern));
     return out;
 }
 
@@ -50,7 +52,7 @@ std::int64_t first_run_of(harness::HistoryStore& store, const std::string& commi
     try {
         return store.first_run_of_commit(commit).run_id;
     } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("--since {}: {}", harness::store_text(commit), e.what()));
+        throw UsageError(fmt::format("--since '{}': {}", harness::store_text(commit), e.what()));
     }
 }
 

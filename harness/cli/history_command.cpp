@@ -44,7 +44,8 @@ machines are never judged against it.
 subcommands:
   add RESULT... [--label K=V]... [--commit REV] [-q]
                      store results (perfgauge run or stat JSON, Google Benchmark JSON);
-                     --commit defaults to the git HEAD of the current directory
+                     --commit defaults to the git HEAD of the current directory;
+                     one transaction per file: Ctrl-C names the files not stored
   list               the stored runs: each one's file (absolute path) and the
                      command that made it when the result records one
   show [REGEX] [--metric M]
@@ -102,6 +103,39 @@ std::string git_head() {
     return out;
 }
 
+// One file's run stored; when the store fails, what was stored before it is said (`out`) and
+// the message names the file that was not. nullopt when an interrupt ended its wait for the
+// store's write lock (nothing of it stored).
+std::optional<std::int64_t> add_one(harness::HistoryStore& store, const harness::RunResult& result,
+                                    const harness::AddedRun& how, std::vector<std::string>* escaped,
+                                    const std::string& out) {
+    try {
+        return store.add(result, how, escaped);
+    } catch (const std::runtime_error& e) {
+        if (harness::interrupt_signal())
+            return std::nullopt;
+        write_output(out, "");
+        throw std::runtime_error(fmt::format(
+            "{} was not stored (nothing of it is in the store{}): {}",
+            harness::store_text(how.source), out.empty() ? "" : "; the runs above are", e.what()));
+    }
+}
+
+// After an interrupt: the files from `next` on, which were not stored, named for a later add;
+// 128+N. kExitOk when every file was stored.
+int not_added_after_interrupt(const std::vector<std::string>& files, std::size_t next) {
+    const int signal = harness::interrupt_signal();
+    if (!signal)
+        return kExitOk;
+    std::string left;
+    for (std::size_t i = next; i < files.size(); ++i)
+        left += " " + harness::store_text(files[i]);
+    say("perfgauge history add: interrupted by {}: {} of {} files stored (above){}\n",
+        harness::signal_name(signal), next, files.size(),
+        left.empty() ? "" : "; not stored, add them again:" + left);
+    return harness::interrupted_exit_status(signal);
+}
+
 int add(const std::vector<std::string>& args) {
     const auto request = parse_history_add(args);
     if (!request)
@@ -131,27 +165,33 @@ int add(const std::vector<std::string>& args) {
     auto store = open_store(request->store, StoreUse::create);
     std::string out, notes;
     const double storing_from = progress.elapsed();
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
+    // Each file is one transaction: an interrupt waits for the one in progress, then the runs
+    // stored are said and the files left are named (added_until_interrupted).
+    const harness::InterruptHandling interrupts;
+    std::size_t i = 0;
+    for (; i < inputs.size() && !harness::interrupt_signal(); ++i) {
         progress.update(harness::with_time_left(fmt::format("storing {}/{}", i + 1, files),
                                                 progress.elapsed() - storing_from, i, files));
         how.source = request->results[i];
         how.path = inputs[i].path;
         how.command = inputs[i].command;
         std::vector<std::string> escaped;
-        const auto id = store->add(inputs[i].result, how, &escaped);
-        out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", id,
+        const auto id = add_one(*store, inputs[i].result, how, &escaped, out);
+        if (!id)
+            break;
+        out += fmt::format("added run {}: {} ({} benchmarks, commit {})\n", *id,
                            harness::store_text(how.source), inputs[i].result.benchmarks.size(),
                            short_commit(harness::store_text(how.commit)));
         for (const auto& e : escaped)
             notes += fmt::format(
                 "perfgauge history add: note: run {}: {}: stored with \\xNN "
                 "for bytes that are not UTF-8 and for NULs\n",
-                id, e);
+                *id, e);
     }
     progress.clear();
     write_output(out, "");
     say("{}", notes);
-    return kExitOk;
+    return not_added_after_interrupt(request->results, i);
 }
 
 // The acceptances after the runs: what was accepted, where, for which series, why and when.
@@ -395,10 +435,11 @@ std::set<std::string> compared_classes(const std::map<std::string, ClassValues>&
         for (const auto& [machine_class, value] : by_class)
             classes.insert(machine_class);
     if (classes.size() < 2) {
-        throw UsageError(
-            fmt::format("{} machine class{} measured the matching benchmarks{}: nothing to compare",
-                        classes.size(), classes.size() == 1 ? "" : "es",
-                        commit.empty() ? "" : " at commit " + commit));
+        throw UsageError(fmt::format(
+            "{} machine class{} measured the matching benchmarks{}: nothing to compare (compare "
+            "--by machine needs runs of two or more; history list shows each run's class)",
+            classes.size(), classes.size() == 1 ? "" : "es",
+            commit.empty() ? "" : " at commit " + commit));
     }
     return classes;
 }
@@ -568,6 +609,8 @@ int export_history(const std::vector<std::string>& args) {
     }
     if (json)
         text = harness::json_text(array);
+    // A FIFO nobody reads blocks the write: an interrupt ends the wait and says so.
+    const harness::InterruptHandling interrupts;
     write_output(text, output);
     return kExitOk;
 }
@@ -578,11 +621,20 @@ int forget(const std::vector<std::string>& args) {
         return kExitOk;
     const auto& ids = request->runs;
     auto store = open_store(request->store, StoreUse::write);
+    std::set<std::int64_t> stored, missing;
+    for (const auto& r : store->runs())
+        stored.insert(r.id);
+    for (const auto id : ids)
+        if (!stored.count(id))
+            missing.insert(id);
     const auto existed = store->forget(ids);
-    write_output(fmt::format("forgot {} run{}{}\n", existed, existed == 1 ? "" : "s",
-                             existed < ids.size() ? " (the others were not stored)" : ""),
-                 "");
-    return existed == ids.size() ? kExitOk : kExitUsage;
+    write_output(fmt::format("forgot {} run{}\n", existed, existed == 1 ? "" : "s"), "");
+    if (missing.empty())
+        return kExitOk;
+    say("perfgauge history forget: run{} {}: not in {} (history list shows the runs there){}\n",
+        missing.size() == 1 ? "" : "s", fmt::join(missing, ", "), request->store.shown(),
+        existed ? "; the others were forgotten" : "");
+    return kExitUsage;
 }
 
 // A mistyped --metric or REGEX would record an acceptance that never applies: refused, with

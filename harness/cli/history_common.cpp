@@ -8,6 +8,8 @@
 #include <fmt/ranges.h>
 
 #include "cli_common.hpp"
+#include "perfgauge/harness/store_text.hpp"
+#include "perfgauge/harness/text_table.hpp"
 
 namespace perfgauge::cli {
 
@@ -15,6 +17,16 @@ namespace perfgauge::cli {
 void refuse_output_over_store(const std::string& output, const HistoryLocation& store) {
     if (!output.empty() && store.engine == harness::StoreLocation::Engine::sqlite)
         refuse_outputs_over_inputs({{"-o", output}}, {{"the history store", store.target}});
+}
+
+std::string no_series_matches(const UserPattern& pattern) {
+    if (pattern.pattern().empty())
+        return "the store holds no series yet (perfgauge history add stores runs; history list "
+               "shows them)";
+    return fmt::format(
+        "REGEX '{}' matches no stored series (perfgauge history list shows the runs, history "
+        "show every series)",
+        harness::truncate(harness::store_text(pattern.pattern()), 200));
 }
 
 namespace {
@@ -88,9 +100,9 @@ void require_stored_metric(harness::HistoryStore& store, const UserPattern& patt
         stored.insert(key.metric);
     }
     if (stored.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
-    throw UsageError(fmt::format("--metric {}: no matching series stores it (stored: {})", metric,
-                                 fmt::join(stored, ", ")));
+        throw UsageError(no_series_matches(pattern));
+    throw UsageError(fmt::format("--metric '{}': no matching series stores it (stored: {})",
+                                 harness::store_text(metric), fmt::join(stored, ", ")));
 }
 
 // The matching series of --metric, for show and plot; UsageError when none matches.

@@ -33,6 +33,9 @@ std::string short_commit(const std::string& commit);
 /// Each machine class's summary, by class id.
 std::map<std::string, std::string> class_summaries(harness::HistoryStore& store);
 
+/// "REGEX 'x' matches no stored series (...)", or that the store holds none when no REGEX is given.
+std::string no_series_matches(const UserPattern& pattern);
+
 /// The metric that selects every metric's series.
 inline const std::string kEveryMetric;
 

@@ -144,7 +144,21 @@ std::optional<HistorySeriesRequest> parse_history_show(const std::vector<std::st
                         "usage: perfgauge history show [REGEX] [--metric M] [--db ...]\n\noptions");
 }
 
+// --min-change 5% (or --min-change=5%): the option parser would call it "invalid" only.
+void refuse_percent_sign(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool joined = args[i].starts_with("--min-change=");
+        const std::string value = joined ? args[i].substr(13)
+                                  : args[i] == "--min-change" && i + 1 < args.size() ? args[i + 1]
+                                                                                     : "";
+        if (value.ends_with('%'))
+            throw UsageError(fmt::format("--min-change '{}': give the number alone ({} means {})",
+                                         value, value.substr(0, value.size() - 1), value));
+    }
+}
+
 std::optional<HistoryCheckRequest> parse_history_check(const std::vector<std::string>& args) {
+    refuse_percent_sign(args);
     po::options_description extra;
     extra.add_options()("metric", po::value<std::vector<std::string>>(),
                         "a metric to judge (repeatable; default: every stored metric)")(
@@ -235,6 +249,11 @@ std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::
 }
 
 std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::string>& args) {
+    // "-1" would reach the option parser as an option it does not know.
+    for (const auto& a : args)
+        if (a.size() > 1 && a[0] == '-' &&
+            a.find_first_not_of("0123456789", 1) == std::string::npos)
+            run_id(a);
     auto p = parse(args, "usage: perfgauge history forget RUN_ID... [--db ...]\n\noptions");
     if (!p)
         return std::nullopt;

@@ -72,11 +72,29 @@ void refuse_non_directory(const fs::path& dir) {
 }
 
 // DIR created when missing, once there is a page to put in it: a refused command leaves none.
-void make_report_directory(const fs::path& dir) {
+// Returns the directories it made, outermost first.
+std::vector<fs::path> make_report_directory(const fs::path& dir) {
+    std::vector<fs::path> made;
     std::error_code ec;
+    for (auto d = dir; !d.empty() && !fs::exists(d, ec); d = d.parent_path())
+        made.insert(made.begin(), d);
     if (!fs::create_directories(dir, ec) && ec)
         throw UsageError(
             fmt::format("-o {}: cannot create the directory: {}", dir.string(), ec.message()));
+    return made;
+}
+
+// A page that could not be written (a full disk) leaves no directory it made behind either.
+void write_report(const fs::path& index, const std::string& html) {
+    const auto made = make_report_directory(index.parent_path());
+    try {
+        harness::write_output_file(index, html);
+    } catch (...) {
+        std::error_code ec;
+        for (auto d = made.rbegin(); d != made.rend(); ++d)
+            fs::remove(*d, ec);  // only when empty: nothing else is taken with it
+        throw;
+    }
 }
 
 // The latest acceptance that applies to the series, and where its baseline starts (as check).
@@ -111,9 +129,10 @@ harness::ReportSeries report_series(const harness::SeriesKey& key,
 }
 
 harness::ReportModel build_model(harness::HistoryStore& store, const ReportRequest& request) {
-    const auto keys = selected_series(store, history_pattern(request.patterns), kEveryMetric);
+    const auto pattern = history_pattern(request.patterns);
+    const auto keys = selected_series(store, pattern, kEveryMetric);
     if (keys.empty())
-        throw UsageError("no stored series matches (perfgauge history list shows the runs)");
+        throw UsageError(no_series_matches(pattern));
     harness::ReportModel model;
     model.acceptances = store.acceptances();
     model.runs = store.runs().size();
@@ -141,11 +160,13 @@ int history_report(const std::vector<std::string>& args) {
         return kExitOk;
     refuse_non_directory(request->dir);
     const auto index = request->dir / "index.html";
+    // An existing DIR it may not write is refused before the store is read, as export -o is.
+    if (fs::is_directory(request->dir))
+        check_output_path(index.string());
     refuse_output_over_store(index.string(), request->store);
     auto store = open_store(request->store);
     const auto model = build_model(*store, *request);
-    make_report_directory(request->dir);
-    harness::write_output_file(index, harness::report_html(model));
+    write_report(index, harness::report_html(model));
     write_output(fmt::format("wrote {}: {} series, {} runs\n", index.string(), model.series.size(),
                              model.runs),
                  "");

@@ -181,7 +181,7 @@ TEST_F(HistoryReport, BadOutputsAreRefusedAndNothingIsLost) {
     r = perfgauge(
         {"history", "report", "nomatch", "-o", (dir_.path() / "x").string(), "--db", store_});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("no stored series matches"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("REGEX 'nomatch' matches no stored series"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir_.path() / "x"));  // refused: no directory left behind
     // A missing DIR, nested, is created; the page is complete (its last line closes it).
     const auto nested = dir_.path() / "a" / "b";

@@ -482,7 +482,7 @@ TEST_P(HistoryCli, AMistypedMetricListsTheStoredOnes) {
                   .exit_code,
               0);
     const std::string said =
-        "--metric instructons: no matching series stores it (stored: instructions, task-clock, "
+        "--metric 'instructons': no matching series stores it (stored: instructions, task-clock, "
         "time)";
     for (const auto& args :
          std::vector<std::vector<std::string>>{{"show"},
@@ -497,8 +497,8 @@ TEST_P(HistoryCli, AMistypedMetricListsTheStoredOnes) {
         EXPECT_NE(r.err.find(said), std::string::npos) << args[0] << "\n" << r.err;
     }
     const auto r = perfgauge({"history", "show", "memcpy", "--db", store});
-    EXPECT_EQ(r.exit_code, 2);  // no benchmark matches at all: said as before
-    EXPECT_NE(r.err.find("no stored series matches"), std::string::npos) << r.err;
+    EXPECT_EQ(r.exit_code, 2);  // no benchmark matches at all: the REGEX named
+    EXPECT_NE(r.err.find("REGEX 'memcpy' matches no stored series"), std::string::npos) << r.err;
 }
 
 // add records the file named as given, its absolute path and the command the result records

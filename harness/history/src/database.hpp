@@ -25,6 +25,12 @@ class DatabaseError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// An interrupt (SIGINT, SIGTERM, SIGHUP, harness/system's interrupt_signal) ended a wait for
+/// the store's write lock: the transaction was not begun, nothing of it is stored.
+class WaitInterrupted : public DatabaseError {
+    using DatabaseError::DatabaseError;
+};
+
 /// The file is no SQLite database (another file named by --db).
 class NotADatabase : public DatabaseError {
     using DatabaseError::DatabaseError;

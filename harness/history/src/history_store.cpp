@@ -260,6 +260,11 @@ void HistoryStore::check_version(int found) {
 }
 
 void HistoryStore::migrate() {
+    // A store of this schema has nothing to migrate: no write lock taken at opening, so that a
+    // writer waits for another's transaction only where an interrupt can end the wait (add's
+    // loop), and concurrent adds queue once each, not twice.
+    if (version_ == kHistorySchemaVersion)
+        return;
     history_db::WriteTransaction tx(*db_);
     db_->script(
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, applied_at TEXT "

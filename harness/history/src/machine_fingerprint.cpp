@@ -44,8 +44,8 @@ std::string unidentified_machine(const RunResult& result, const std::string& mac
     if (identifies_cpu(result) || !machine_label.empty() || !result.system.host_name.empty())
         return {};
     return fmt::format(
-        "the {} file records neither its CPU nor its host, so its runs cannot be kept apart from "
-        "other machines': name the machine with --label machine=NAME",
+        "{} records neither its CPU nor its host, so its runs cannot be kept apart from other "
+        "machines' runs: name the machine with --label machine=NAME",
         kind_description(result.kind));
 }
 

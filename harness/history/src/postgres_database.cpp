@@ -3,12 +3,15 @@
 // transaction-level advisory lock, so that concurrent schema migrations run one at a time.
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <string_view>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "database.hpp"
+#include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/store_location.hpp"
 
 namespace perfgauge::harness::history_db {
@@ -20,6 +23,9 @@ constexpr Oid kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700, kFloat8 = 701, 
 // A password shorter than this is not searched for as plain text in messages (it would star
 // out pieces of ordinary words); its user:pass@ and password= forms are redacted all the same.
 constexpr std::size_t kShortestRedactedValue = 4;
+
+// How often a writer tries the write lock while another holds it.
+constexpr int kLockStepMs = 20;
 
 // The password the URI carries (its user:pass@, else its password= parameter), decoded as
 // libpq decodes it; empty when none.
@@ -113,10 +119,22 @@ class PostgresDatabase final : public Database {
             query("SELECT to_regclass($1)::text", {std::string(name)}).at(0).at(0));
     }
 
+    // The lock is tried in steps that an interrupt ends: libpq retries a wait a signal
+    // interrupted, so a blocking pg_advisory_xact_lock would hold Ctrl-C while another writer
+    // holds the lock.
     void begin_write() override {
         script("BEGIN");
         // Any constant will do, as long as every perfgauge uses the same one.
-        script("SELECT pg_advisory_xact_lock(4040404040)");
+        while (as_text(query("SELECT pg_try_advisory_xact_lock(4040404040)", {}).at(0).at(0)) !=
+               "t") {
+            if (harness::interrupt_signal() != 0) {
+                script("ROLLBACK");
+                throw WaitInterrupted(fmt::format(
+                    "interrupted while waiting for the write lock of the history store {}",
+                    said(uri_)));
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(kLockStepMs));
+        }
     }
 
   private:
@@ -140,11 +158,32 @@ class PostgresDatabase final : public Database {
 
     void check(const PGresult* r, std::string_view sql) const {
         const auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-            throw DatabaseError(
-                fmt::format("history store (PostgreSQL): {} (in: {:.60})",
-                            said(r ? PQresultErrorMessage(r) : PQerrorMessage(conn_.get())), sql));
-        }
+        if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+            return;
+        const char* primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+        const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+        const std::string fix = remedy(state ? state : "");
+        throw DatabaseError(fmt::format("history store {}: {}{}", said(uri_),
+                                        said(primary ? primary : PQerrorMessage(conn_.get())),
+                                        fix.empty() ? fmt::format(" (in: {:.60})", sql) : fix));
+    }
+
+    // What a user does about a server error whose cause is known (by SQLSTATE); empty for the
+    // others (then the statement is named, for a bug report).
+    static std::string remedy(std::string_view state) {
+        if (state == "25006")  // read_only_sql_transaction
+            return "; the database is read-only (default_transaction_read_only, or a standby): "
+                   "list, show, check and export read it, add, accept and forget need one they "
+                   "may write";
+        if (state == "42501")  // insufficient_privilege
+            return "; this role may not write there: add, accept and forget need INSERT (and, "
+                   "on a new store, CREATE) rights; list, show, check and export need SELECT";
+        if (state == "53100")  // disk_full
+            return "; the server's disk is full: nothing of the transaction is stored";
+        if (state.starts_with("08"))  // connection_exception
+            return "; the connection to the server was lost: nothing of the transaction is "
+                   "stored, try again";
+        return {};
     }
 
     static Value cell(const PGresult* r, int t, int c) {

@@ -3,16 +3,83 @@
 // instead of failing. A reader opens it read-only and writes nothing, not even the journal
 // mode, so that it reads a file or directory it may not write.
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "database.hpp"
+#include "perfgauge/harness/interrupt.hpp"
 
 namespace perfgauge::harness::history_db {
 namespace {
 
 // How long a writer waits for another's transaction: adds are short, but many may queue.
 constexpr int kBusyTimeoutMs = 120'000;
+constexpr int kBusyStepMs = 10;
+
+// SQLite's busy wait, in steps that an interrupt ends (perfgauge's handler records SIGINT
+// instead of dying, so a plain sqlite3_busy_timeout would hold Ctrl-C for up to 120 s).
+int wait_while_busy(void* interrupted, int waits) {
+    if (harness::interrupt_signal() != 0) {
+        *static_cast<bool*>(interrupted) = true;
+        return 0;
+    }
+    if (waits * kBusyStepMs >= kBusyTimeoutMs)
+        return 0;
+    sqlite3_sleep(kBusyStepMs);
+    return 1;
+}
+
+// What a user does about an engine error whose cause is known; empty for the others (then the
+// statement is named, for a bug report).
+std::string remedy(int rc, const std::string& path) {
+    switch (rc & 0xff) {  // the primary code of an extended one
+        case SQLITE_FULL:
+            return fmt::format(
+                "; free space on the file system of {} (the transaction was rolled back: nothing "
+                "of it is stored)",
+                path);
+        case SQLITE_READONLY:
+        case SQLITE_CANTOPEN:
+        case SQLITE_PERM:
+            return fmt::format(
+                "; perfgauge may not write {} or its directory (read-only, or another user's): "
+                "list, show, check and export read it as it is, add, accept and forget need a "
+                "store they may write",
+                path);
+        case SQLITE_BUSY:
+            return "; another perfgauge held the store's write lock for 120 s: try again once "
+                   "it has finished";
+        case SQLITE_CORRUPT:
+            return fmt::format("; the file {} is damaged: restore it from a copy", path);
+        default:
+            return {};
+    }
+}
+
+// Why a writer cannot write `path` (its file or its directory, where SQLite puts its journal),
+// empty when it may: said before SQLite's own "unable to open database file".
+std::string unwritable(const std::string& path) {
+    const auto parent = std::filesystem::path(path).parent_path();
+    const std::string dir = parent.empty() ? "." : parent.string();
+    for (const auto& [what, name] :
+         {std::pair{std::string("it"), path}, std::pair{"its directory " + dir, dir}}) {
+        if (access(name.c_str(), F_OK) == 0 && access(name.c_str(), W_OK) != 0) {
+            return fmt::format(
+                "cannot write the history store {}: {} {} (list, show, check and export read it "
+                "as it is; add, accept and forget need a store they may write: --db names "
+                "another)",
+                path, what,
+                errno == EROFS ? "is on a read-only file system"
+                               : fmt::format("may not be written ({})", std::strerror(errno)));
+        }
+    }
+    return {};
+}
 
 struct StatementCloser {
     void operator()(sqlite3_stmt* s) const noexcept { sqlite3_finalize(s); }
@@ -23,6 +90,8 @@ class SqliteDatabase final : public Database {
   public:
     SqliteDatabase(const std::string& path, Access access) : path_(path) {
         if (access == Access::write) {
+            if (const auto why = unwritable(path); !why.empty())
+                throw DatabaseError(why);
             open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
         } else {
             open(path, SQLITE_OPEN_READONLY);
@@ -37,8 +106,9 @@ class SqliteDatabase final : public Database {
                     "{} is not a SQLite database (perfgauge history add creates a store; --db "
                     "names another)",
                     path_));
-            throw DatabaseError(
-                fmt::format("history store {}: {}", path_, sqlite3_errmsg(db_.get())));
+            throw DatabaseError(fmt::format("history store {}: {}{}", path_,
+                                            sqlite3_errmsg(db_.get()),
+                                            remedy(sqlite3_errcode(db_.get()), path_)));
         }
     }
 
@@ -80,11 +150,22 @@ class SqliteDatabase final : public Database {
         if (rc != SQLITE_OK) {
             const std::string why = message ? message : sqlite3_errstr(rc);
             sqlite3_free(message);
-            throw DatabaseError(fmt::format("history store {}: {}", path_, why));
+            throw DatabaseError(
+                fmt::format("history store {}: {}{}", path_, why, remedy(rc, path_)));
         }
     }
 
-    void begin_write() override { script("BEGIN IMMEDIATE"); }
+    void begin_write() override {
+        interrupted_ = false;
+        try {
+            script("BEGIN IMMEDIATE");
+        } catch (const DatabaseError&) {
+            if (interrupted_)
+                throw WaitInterrupted(fmt::format(
+                    "interrupted while waiting for the write lock of the history store {}", path_));
+            throw;
+        }
+    }
 
     bool has_table(std::string_view name) override {
         return as_int(query("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
@@ -108,7 +189,7 @@ class SqliteDatabase final : public Database {
         if (rc != SQLITE_OK)
             throw DatabaseError(fmt::format("cannot open the history store {}: {}", path_,
                                             handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc)));
-        sqlite3_busy_timeout(db_.get(), kBusyTimeoutMs);
+        sqlite3_busy_handler(db_.get(), wait_while_busy, &interrupted_);
     }
 
     // Whether the schema can be read: a file that is no SQLite database, or a WAL database whose
@@ -132,8 +213,10 @@ class SqliteDatabase final : public Database {
 
     void check(int rc, std::string_view sql) const {
         if (rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE) {
-            throw DatabaseError(fmt::format("history store {}: {} (in: {:.60})", path_,
-                                            sqlite3_errmsg(db_.get()), sql));
+            const auto fix = remedy(rc, path_);
+            throw DatabaseError(fmt::format("history store {}: {}{}", path_,
+                                            sqlite3_errmsg(db_.get()),
+                                            fix.empty() ? fmt::format(" (in: {:.60})", sql) : fix));
         }
     }
 
@@ -168,6 +251,7 @@ class SqliteDatabase final : public Database {
     }
 
     std::string path_;
+    bool interrupted_ = false;  ///< the busy wait was ended by an interrupt
     std::unique_ptr<sqlite3, Closer> db_;
 };
 

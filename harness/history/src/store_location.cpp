@@ -122,10 +122,19 @@ std::string StoreLocation::shown() const {
 StoreLocation parse_store_location(const std::string& text) {
     if (text.empty())
         throw std::invalid_argument(fmt::format("an empty location; give {}", kAcceptedStoreForms));
+    // A quoting slip (PERFGAUGE_DB=" postgresql://..."), never meant as a file named so.
+    if (std::isspace(static_cast<unsigned char>(text.front())) ||
+        std::isspace(static_cast<unsigned char>(text.back())))
+        refuse(text, "space at its start or end (remove it)");
     const std::string scheme = scheme_of(text);
+    // A URI inside another (jdbc:postgresql://h/db) would be a SQLite file named like a URI.
+    if (const auto at = text.find("://"); at != std::string::npos && at != scheme.size())
+        refuse(text, "a URI that is not postgresql:// or postgres:// at its start");
     if (scheme.empty())
         return {StoreLocation::Engine::sqlite, text};
     const std::string folded = lower(scheme);
+    if (folded == "sqlite" || folded == "sqlite3")
+        refuse(text, fmt::format("'{}:' (a SQLite store is named by its path alone)", scheme));
     const bool slashes = text.compare(scheme.size(), 3, "://") == 0;
     if (is_server_scheme(scheme) && slashes)
         return {StoreLocation::Engine::postgresql, text};

@@ -20,7 +20,8 @@ namespace perfgauge::harness {
 namespace {
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& why) {
-    throw std::runtime_error(fmt::format("cannot read '{}': {}", path.string(), why));
+    throw std::runtime_error(fmt::format("cannot read '{}': {}{}", path.string(), why,
+                                         path == "-" ? " (standard input is /dev/stdin)" : ""));
 }
 
 std::string too_large(std::size_t limit) {

@@ -343,7 +343,10 @@ TEST(StoreLocation, ParsesTheAcceptedFormsOnce) {
 TEST(StoreLocation, RefusesEveryOtherSchemeNamingTheAcceptedForms) {
     for (const std::string bad :
          {"", "mysql://u@h/db", "postgresql+psycopg://h/db", "HTTP://h/x", "POSTGRESQL://h/db",
-          "Postgres://h/db", "file:h.db", "file:///tmp/h.db", "sqlite:///h.db", "postgresql:h"}) {
+          "Postgres://h/db", "file:h.db", "file:///tmp/h.db", "sqlite:///h.db", "postgresql:h",
+          // Named like a URI all the same: a new local file would be made of each (issue 49).
+          "jdbc:postgresql://h/db", "sqlite:h.db", "SQLite3:h.db", "/srv/x://h",
+          " postgresql://h/db", "postgresql://h/db\n", "h.db "}) {
         try {
             harness::parse_store_location(bad);
             ADD_FAILURE() << bad << " was taken";
