@@ -19,9 +19,9 @@ if [ "$(id -u)" -ne 0 ]; then
   as_root=(sudo)
 fi
 echo "install-test-browser: installing chromium"
-install() {
+install_chromium() {
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends chromium
 }
 # scripts/test.sh calls this right after install-deps.sh has updated the package lists: try
 # them first, and update only when they do not know chromium (a third update cost seconds).
-install 2>/dev/null || { "${as_root[@]}" apt-get update -qq && install; }
+install_chromium 2>/dev/null || { "${as_root[@]}" apt-get update -qq && install_chromium; }
