@@ -25,14 +25,17 @@ SimulationBudget::SimulationBudget(double budget_s, SimulationCostModel model,
                                    std::vector<double> native_wall_s)
     : budget_s_(budget_s), model_(model), native_wall_s_(std::move(native_wall_s)) {}
 
-double SimulationBudget::estimate(std::size_t c) const {
+double SimulationBudget::modelled(std::size_t c) const {
     const double wall = c < native_wall_s_.size() && native_wall_s_[c] > 0 ? native_wall_s_[c] : 0;
-    const double model = model_.startup_seconds + model_.factor * wall;
+    return model_.startup_seconds + model_.factor * wall;
+}
+
+double SimulationBudget::estimate(std::size_t c) const {
     // The runs done say how far off the model is on this machine, now (its load, the kind of
     // program): their time over their estimate.
     const double correction =
         estimated_done_s_ > 0 && spent_s_ > 0 ? spent_s_ / estimated_done_s_ : 1;
-    return model * correction;
+    return modelled(c) * correction;
 }
 
 double SimulationBudget::estimate_left() const {
@@ -58,8 +61,7 @@ void SimulationBudget::done(double seconds) {
     if (next_ >= native_wall_s_.size())
         return;
     // The model's own estimate (uncorrected), so the correction is the ratio over every run.
-    const double wall = native_wall_s_[next_] > 0 ? native_wall_s_[next_] : 0;
-    estimated_done_s_ += model_.startup_seconds + model_.factor * wall;
+    estimated_done_s_ += modelled(next_);
     spent_s_ += std::max(0.0, seconds);
     ++next_;
 }

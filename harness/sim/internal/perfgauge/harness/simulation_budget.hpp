@@ -55,6 +55,9 @@ class SimulationBudget {
     void done(double seconds);
 
   private:
+    /// The cost model's own estimate for command `c` (startup + factor x its native wall).
+    double modelled(std::size_t c) const;
+
     double budget_s_;
     SimulationCostModel model_;
     std::vector<double> native_wall_s_;
