@@ -1,82 +1,38 @@
 // perfgauge: counters around timed regions. This file only dispatches to subcommands.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <map>
 #include <new>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "cli_common.hpp"
-#include "console.hpp"
-#include "hints.hpp"
+#include "common/cli_common.hpp"
+#include "common/console.hpp"
+#include "common/hints.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/interrupted.hpp"
 #include "perfgauge/harness/stage_failures.hpp"
 #include "perfgauge/pmu/event_list.hpp"
 #include "perfgauge/pmu/suggest.hpp"
+#include "registry.hpp"
 
 namespace {
-
-constexpr const char* kUsage = R"(usage: perfgauge COMMAND [OPTIONS]
-
-Performance counters (cycles, instructions, branch-misses, any libpfm4 event) around timed code.
-
-commands:
-  run [OPTIONS]      the built-in workloads (varint decoders, memcpy) over sizes and cache
-                     states; with no options the default suite, saved as JSON
-  list               workloads, variants (and whether they run here), the default sweep
-  compare A.json B.json | R.json --baseline V --contender W
-                     medians, ratios, confidence intervals and verdicts, time and counters
-  export R.json --format csv|md|json|table|bmf [--filter REGEX]
-                     re-render a stored result
-  plot R.json -o sweep.png|sweep.svg
-                     draw a run result's sweep (needs python3-matplotlib)
-  doctor             can this machine count? PMU, permissions, clocks, CPU, noise sources
-  events [FILTER]    list the events known here and whether each can be opened
-  events --resolve LIST
-                     parse and resolve an event list, show each event's encoding
-  calibrate          clock granularity and overhead, snapshot cost, overhead correction check
-  selftest [--quick | --thorough]
-                     how far measurements here can be trusted, now: noise floor, A/A
-                     false positives, the smallest change found in turn and across runs
-  stat [-e LIST] [-r N] -- CMD [ARGS...] [::: CMD_B [ARGS...] ...]
-                     count a command like perf stat (the exit status is the command's), or
-                     commands side by side, interleaved, each against the first
-  history add|list|show|check|plot|report|compare|export|accept|forget
-                     results over time and across machines (SQLite or PostgreSQL), change
-                     points per series; check exits 3 on a regression
-
-Run 'perfgauge COMMAND --help' (or 'perfgauge help COMMAND') for a command's options.
-Exit status: 0 success, 1 the work could not be done, 2 bad input (options, event names),
-3 compare --fail-on-regression or history check found a regression.
-)";
-
-using Handler = int (*)(const std::vector<std::string>&);
-
-const std::map<std::string, Handler>& commands() {
-    using namespace perfgauge;
-    static const std::map<std::string, Handler> all = {
-        {"calibrate", cli::calibrate_command}, {"compare", cli::compare_command},
-        {"doctor", cli::doctor_command},       {"events", cli::events_command},
-        {"export", cli::export_command},       {"list", cli::list_command},
-        {"history", cli::history_command},
-        {"plot", cli::plot_command},           {"run", cli::run_command},
-        {"selftest", cli::selftest_command},   {"stat", cli::stat_command}};
-    return all;
-}
 
 // Exit 2 for a command perfgauge does not have, with the nearest names when a typo is likely
 // ("stta" -> stat) and the usage otherwise.
 int unknown_command(const std::string& command) {
+    // In alphabetical order: closest_matches keeps the first of equally close names.
     std::vector<std::string> names;
-    for (const auto& [name, handler] : commands())
-        names.push_back(name);
+    for (const auto& c : perfgauge::cli::commands())
+        names.emplace_back(c.name);
+    std::sort(names.begin(), names.end());
     const auto close = perfgauge::pmu::closest_matches(command, names, 3);
     if (close.empty()) {
-        perfgauge::cli::say("perfgauge: unknown command '{}'\n\n{}", command, kUsage);
+        perfgauge::cli::say("perfgauge: unknown command '{}'\n\n{}", command,
+                            perfgauge::cli::usage_text());
     } else {
         perfgauge::cli::say(
             "perfgauge: unknown command '{}' (did you mean {}?)\nRun 'perfgauge --help' for the "
@@ -89,10 +45,10 @@ int unknown_command(const std::string& command) {
 int dispatch(const std::string& command, const std::vector<std::string>& args) {
     using namespace perfgauge;
     try {
-        const auto it = commands().find(command);
-        if (it == commands().end())
+        const cli::Command* found = cli::find_command(command);
+        if (found == nullptr)
             return unknown_command(command);
-        return it->second(args);
+        return found->handler(args);
     } catch (const cli::UsageError& e) {
         cli::say("perfgauge {}: {}\nRun 'perfgauge {} --help' for usage.\n", command, e.what(),
                  command);
@@ -129,10 +85,10 @@ int main(int argc, char** argv) {
     std::string prefix = "perfgauge";  // of messages: "perfgauge run: ..."
     int status = cli::kExitOk;
     if (all.empty()) {
-        cli::say_text(kUsage);
+        cli::say_text(cli::usage_text());
         status = cli::kExitUsage;
     } else if (all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
-        std::fputs(kUsage, stdout);
+        std::fputs(cli::usage_text().c_str(), stdout);
     } else if (all[0] == "--version") {
         fmt::print("perfgauge {}\n", PERFGAUGE_VERSION);
     } else {

@@ -1,6 +1,6 @@
 # One matcher for every pattern (issue 49): std::regex backtracks (`(a|a)*b` on a 40-character
 # name never returns) and recurses per character (a 50,000-character benchmark name overflowed
-# the stack), so user patterns go through RE2 (harness/cli/user_pattern.hpp) and no source
+# the stack), so user patterns go through RE2 (harness/cli/common/user_pattern.hpp) and no source
 # uses <regex> at all, tests included (a test that used it would make it look usable). A line
 # counts unless the use is inside a // comment or a comment block's " * " line.
 cmake_policy(SET CMP0007 NEW)

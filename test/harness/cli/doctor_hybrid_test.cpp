@@ -1,7 +1,7 @@
 // doctor's core-types line on fake core PMUs: two core types, one, and a PMU of unknown type.
 #include <gtest/gtest.h>
 
-#include "doctor_hybrid.hpp"
+#include "doctor/hybrid.hpp"
 
 namespace perfgauge::cli {
 namespace {

@@ -1,6 +1,6 @@
 // Where an accepted baseline starts in a series: the acceptances `history check` (issue 48)
 // and `history plot` read, matched on plain data, without a store.
-#include "history_common.hpp"
+#include "history/common.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "cli_common.hpp"
+#include "common/cli_common.hpp"
 
 namespace perfgauge::cli {
 namespace {
