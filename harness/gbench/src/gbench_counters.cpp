@@ -74,9 +74,23 @@ void plan(AdapterState& s) {
     }
 }
 
+// As Google Benchmark's "Library was built as DEBUG": in the context, which the console
+// reporter prints on stderr above its table and the JSON reporter writes into "context", so a
+// tool sees it too. Once (Google Benchmark complains of a context key added twice).
+void say_if_unoptimized(AdapterState& s, bool caller_optimized) {
+    if (caller_optimized || s.said_unoptimized)
+        return;
+    s.said_unoptimized = true;
+    benchmark::AddCustomContext(
+        std::string(kUnoptimizedContextKey),
+        "built without optimization: the code calling perfgauge::gbench::initialize (or "
+        "run_main) was compiled without -O (__OPTIMIZE__ undefined), so these timings are not "
+        "those of the code you ship; compile it with -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)");
+}
+
 }  // namespace
 
-bool initialize(int* argc, char** argv) {
+bool initialize(int* argc, char** argv, bool caller_optimized) {
     AdapterState& s = adapter_state();
     s.user_args.assign(argv + 1, argv + *argc);
     if (std::find(s.user_args.begin(), s.user_args.end(), "--help") != s.user_args.end())
@@ -101,6 +115,7 @@ bool initialize(int* argc, char** argv) {
         }
         return true;
     }
+    say_if_unoptimized(s, caller_optimized);
     if (!s.flags.events)
         return true;
     try {

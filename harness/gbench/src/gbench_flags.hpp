@@ -12,6 +12,10 @@
 
 namespace perfgauge::gbench {
 
+/// The Google Benchmark context key that says the benchmarks were built without optimization
+/// (absent when they were).
+inline constexpr std::string_view kUnoptimizedContextKey = "perfgauge_unoptimized";
+
 struct GbenchFlags {
     std::optional<std::string> events;                       ///< --perfgauge_events=LIST
     harness::Backend backend = harness::Backend::automatic;  ///< --perfgauge_backend=

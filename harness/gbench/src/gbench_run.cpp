@@ -160,8 +160,8 @@ std::size_t run_specified_benchmarks() {
     return benchmark::RunSpecifiedBenchmarks(&display, &file);
 }
 
-int run_main(int argc, char** argv) {
-    if (!initialize(&argc, argv))
+int run_main(int argc, char** argv, bool caller_optimized) {
+    if (!initialize(&argc, argv, caller_optimized))
         return 2;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))

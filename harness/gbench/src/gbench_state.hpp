@@ -27,6 +27,7 @@ struct AdapterState {
     std::vector<pmu::GroupSpec> native_groups;  ///< counted by perf, per thread
     std::vector<std::string> simulated_events;  ///< counted by callgrind (as written)
     std::optional<std::string> valgrind;        ///< when simulated_events is not empty
+    bool said_unoptimized = false;              ///< the context line is added once
     std::vector<PendingDump> pending;           ///< simulation child only
     std::uint64_t next_dump = 0;                ///< simulation child only
     /// Simulation child: the threads of the current run that started and finished counting,

@@ -102,10 +102,11 @@ void Session::discard_top() {
         stack_.back().nested_regions += 1 + open.nested_regions;
 }
 
-Session::Session(const std::string& events, SessionOptions options)
+Session::Session(const std::string& events, SessionOptions options, bool caller_optimized)
     : owner_(std::this_thread::get_id()),
       clock_(Clock::best()),
-      counters_(pmu::open_self_monitoring(CountedEvents(events).groups())) {
+      counters_(pmu::open_self_monitoring(CountedEvents(events).groups())),
+      caller_optimized_(caller_optimized) {
     for (const auto& slot : counters_.events())
         event_names_.push_back(slot.spec.name);
     unsupported_ = pmu::describe_unopened(counters_);
@@ -349,6 +350,7 @@ std::string Session::report(OutputFormat format) const {
     report.bookkeeping_count = bookkeeping_count_;
     report.bookkeeping_ns = bookkeeping_ns_;
     report.regions_ended_elsewhere = regions_ended_elsewhere();
+    report.caller_optimized = caller_optimized_;
     std::vector<std::size_t> counted;  // event columns: refused ones are listed once below
     for (std::size_t i = 0; i < event_names_.size(); ++i) {
         if (counters_.events()[i].opened) {

@@ -422,6 +422,41 @@ TEST(Session, AReportTakenWhileRegionsAreOpenSaysWhich) {
     EXPECT_EQ(j["regions"].size(), 1u) << "no entry of either open region has ended";
 }
 
+// The flag forced either way; its default (this file's __OPTIMIZE__) is checked too, and
+// install_and_consume builds a consumer at -O0 and at -O2 to prove the real path.
+TEST(Session, CodeBuiltWithoutOptimizationIsSaidFirstAndInTheJson) {
+    constexpr const char* kSaid = "built without optimization: ";
+    {
+        Session session("", SessionOptions{20, 8}, false);
+        EXPECT_FALSE(session.caller_optimized());
+        { auto r = session.region("work"); }
+        const std::string table = session.report();
+        // The first line under the table: it puts every number above it in doubt.
+        EXPECT_NE(table.find("\nbuilt without optimization: "), std::string::npos) << table;
+        EXPECT_LT(table.find(kSaid), table.find("clock ")) << table;
+        EXPECT_NE(table.find("-DCMAKE_BUILD_TYPE=Release"), std::string::npos) << table;
+        EXPECT_NE(session.report(OutputFormat::markdown).find(std::string("- ") + kSaid),
+                  std::string::npos);
+        const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+        EXPECT_EQ(j.at("caller_optimized"), false);
+        EXPECT_EQ(j.at("notes").at(0).get<std::string>().rfind(kSaid, 0), 0u) << j.dump();
+    }
+    {
+        Session session("", SessionOptions{20, 8}, true);
+        EXPECT_TRUE(session.caller_optimized());
+        { auto r = session.region("work"); }
+        EXPECT_EQ(session.report().find("optimization"), std::string::npos) << session.report();
+        const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
+        EXPECT_EQ(j.at("caller_optimized"), true);
+    }
+#ifdef __OPTIMIZE__
+    constexpr bool kThisFileOptimized = true;
+#else
+    constexpr bool kThisFileOptimized = false;
+#endif
+    EXPECT_EQ(Session("", SessionOptions{20, 8}).caller_optimized(), kThisFileOptimized);
+}
+
 TEST(Session, DisabledMarkersCompileToNothing) {
     // Without PERFGAUGE_ENABLE_MARKERS the arguments are not evaluated: not even declared here.
     PERFGAUGE_REGION(no_such_session, no_such_name);

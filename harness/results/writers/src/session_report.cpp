@@ -86,13 +86,22 @@ void add_region(const SessionReport& report, const SessionRegionReport& r, bool 
     rows.json.push_back(std::move(region));
 }
 
-// What the table cannot show, after the regions' own notes: the clock and the overhead first.
+// What the table cannot show, after the regions' own notes: unoptimized code first (it puts
+// every number above in doubt), then the clock and the overhead.
 void add_session_notes(const SessionReport& report, RegionRows& rows) {
     auto& notes = rows.notes;
     notes.insert(notes.begin(),
                  fmt::format("clock {}; overhead of one region {} subtracted (CORRECTED, MEDIAN "
                              "and counters); SPREAD = IQR / median of the corrected entries",
                              report.clock, format_duration_ns(report.overhead_ns)));
+    if (!report.caller_optimized) {
+        // As Google Benchmark warns of a DEBUG build: at -O0 a loop may run tens of times
+        // slower than the code that ships (the README's sum: 16.3 ms instead of 274 us).
+        notes.insert(notes.begin(),
+                     "built without optimization: the code that made this Session was compiled "
+                     "without -O (__OPTIMIZE__ undefined), so these times are not those of the "
+                     "code you ship; compile it with -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)");
+    }
     if (!rows.mostly_subtracted.empty()) {
         // What remains is a small difference of two large numbers, each calibrated to a few
         // percent (with software counters, whose reads are system calls, a child's cost moved
@@ -143,6 +152,7 @@ std::string session_json(const SessionReport& report, const RegionRows& rows) {
                               {"bookkeeping_count", report.bookkeeping_count},
                               {"bookkeeping_ns", report.bookkeeping_ns},
                               {"regions_ended_elsewhere", report.regions_ended_elsewhere},
+                              {"caller_optimized", report.caller_optimized},
                               {"regions", rows.json},
                               {"not_counted", report.not_counted},
                               {"notes", rows.notes}};

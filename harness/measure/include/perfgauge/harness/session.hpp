@@ -17,6 +17,11 @@
 // PERFGAUGE_REGIONS=callgrind), a Session dumps callgrind's counters at every region boundary
 // and stat reports simulated counts per region name. Otherwise that costs one predictable branch
 // per boundary.
+//
+// A Session made by code compiled without optimization (no -O: CMake's default build type)
+// says so in its report: "built without optimization", as Google Benchmark warns of a DEBUG
+// build: its regions then time code nobody ships (the README's `sum` took 16.3 ms at -O0
+// where the README shows 274 us).
 #pragma once
 
 #include <atomic>
@@ -31,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "perfgauge/harness/caller_optimized.hpp"
 #include "perfgauge/harness/clock.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/output_format.hpp"
@@ -67,9 +73,12 @@ class Session {
   public:
     /// Opens `events` (perf stat syntax) on the calling thread; events the kernel refuses are
     /// reported by unsupported_events() and count nothing (never fails for that reason).
-    /// Throws pmu::EventError for names that do not exist.
-    explicit Session(const std::string& events = kDefaultLibraryEvents,
-                     SessionOptions options = {});
+    /// Throws pmu::EventError for names that do not exist. `caller_optimized` is whether the
+    /// code making the session was compiled with optimization: left to its default, the
+    /// caller's own translation unit answers; false puts "built without optimization" in the
+    /// report.
+    explicit Session(const std::string& events = kDefaultLibraryEvents, SessionOptions options = {},
+                     bool caller_optimized = PERFGAUGE_CALLER_OPTIMIZED);
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
@@ -117,6 +126,8 @@ class Session {
     /// parent once per region nested in it, at any depth).
     double nested_overhead_ns() const { return nested_overhead_.ns; }
     const Clock& clock() const { return clock_; }
+    /// Whether the code that made this session was compiled with optimization.
+    bool caller_optimized() const { return caller_optimized_; }
     /// perfgauge's own bookkeeping done while regions were open (a new name's slot, an entry
     /// buffer growing): how often, and its time, taken out of every region open around it.
     std::size_t bookkeeping_count() const { return bookkeeping_count_; }
@@ -221,6 +232,7 @@ class Session {
     Overhead overhead_;               ///< inside one empty region
     Overhead nested_overhead_;        ///< of one empty region, seen from its parent
     bool simulated_regions_ = false;  ///< under perfgauge's simulation, after calibration
+    bool caller_optimized_ = true;    ///< said in the report when false
 };
 
 }  // namespace perfgauge::harness

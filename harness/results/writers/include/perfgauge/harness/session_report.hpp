@@ -30,6 +30,9 @@ struct SessionReport {
     std::size_t bookkeeping_count = 0;
     double bookkeeping_ns = 0;
     std::size_t regions_ended_elsewhere = 0;
+    /// Whether the code that made the session was compiled with optimization: false puts
+    /// "built without optimization" first among the notes.
+    bool caller_optimized = true;
     std::vector<std::string> counted_events;   ///< the columns, in the session's order
     std::vector<SessionRegionReport> regions;  ///< in order of first entry
     /// (inner, outer): a region still open when the one around it closed, and closed with it.
