@@ -68,7 +68,7 @@ names_regex() {
 # trials (perfgauge_trials_tests: the suites named first below) run there too: pure arithmetic
 # over a thousand seeded series, thirty times slower under the sanitizers (143 s against 4.7 s
 # for compare --floor's), whose code the unit tests run under the sanitizers.
-RELEASE_STAGE_TESTS='^(CompareFloorTrials\..*|GateTrials\..*|CliAgainst\..*|CliCalibrate\..*|CliSim\..*|PlotSweep\..*|CliPlot\.WritesAPngAndAnSvg|CliRun\.(JsonHasEveryVariantAndComparePyReadsIt|PrintsATableAndSavesTheJsonResult|ProcessesShareTheRoundsAndLeaveNothingBehind|ProgressOnlyOnATerminal)|fleet_slurm|install_and_consume|result_schemas)$'
+RELEASE_STAGE_TESTS='^(CompareFloorTrials\..*|GateTrials\..*|CliAgainst\..*|CliCalibrate\..*|CliSim\..*|PlotSweep\..*|CliPlot\.WritesAPngAndAnSvg|CliRun\.(JsonHasEveryVariantAndComparePyReadsIt|PrintsATableAndSavesTheJsonResult|ProcessesShareTheRoundsAndLeaveNothingBehind|ProgressOnlyOnATerminal)|cli_docs|fleet_slurm|install_and_consume|result_schemas)$'
 
 # The arm64 guest (scripts/arm64-guest.sh) emulates one CPU (-icount keeps QEMU to one
 # thread), so it runs in the background beside the sanitizer and fuzz stages, on the core they
