@@ -3,6 +3,8 @@
 # headers):
 #   - workloads reach no pmu header: they describe code to measure; counters (and callgrind's
 #     client requests) are the harness's and pmu's;
+#   - the workloads' kernels (workloads/kernels: decoders, data sets) include nothing of the
+#     harness, of pmu or of the suite above them (workloads/suite);
 #   - measure includes no writer: it measures and fills the results model; tables, JSON text and
 #     every report are the results library's writers. Session::report, public API, hands its
 #     model to the one writer made for it (session_report.hpp) and includes no other (but the
@@ -34,14 +36,13 @@ function(forbid_includes folder pattern why)
   message(STATUS "${folder}: no ${why}")
 endfunction()
 
-# The pattern of the headers of results' LAYER (its include/ and internal/), leaving out the
-# names in EXCEPT.
-function(layer_headers layer out)
-  cmake_parse_arguments(ARG "" "" "EXCEPT" ${ARGN})
-  file(GLOB headers ${SOURCE_DIR}/harness/results/${layer}/include/perfgauge/harness/*.hpp
-                    ${SOURCE_DIR}/harness/results/${layer}/internal/perfgauge/harness/*.hpp)
+# The pattern of the headers GLOBS finds, included as PREFIX/NAME.hpp, leaving out the names in
+# EXCEPT (a header's name is its file's without .hpp).
+function(headers_pattern out prefix)
+  cmake_parse_arguments(ARG "" "" "GLOBS;EXCEPT" ${ARGN})
+  file(GLOB headers ${ARG_GLOBS})
   if(NOT headers)
-    message(FATAL_ERROR "no header in harness/results/${layer} (moved?)")
+    message(FATAL_ERROR "no header in ${ARG_GLOBS} (moved?)")
   endif()
   set(names "")
   foreach(header ${headers})
@@ -52,7 +53,19 @@ function(layer_headers layer out)
     endif()
   endforeach()
   list(JOIN names "|" alternatives)
-  set(${out} "perfgauge/harness/(${alternatives})\\.hpp" PARENT_SCOPE)
+  set(${out} "${prefix}/(${alternatives})\\.hpp" PARENT_SCOPE)
+endfunction()
+
+# The pattern of the headers of results' LAYER (its include/ and internal/), leaving out the
+# names in EXCEPT.
+function(layer_headers layer out)
+  cmake_parse_arguments(ARG "" "" "EXCEPT" ${ARGN})
+  set(folder ${SOURCE_DIR}/harness/results/${layer})
+  headers_pattern(pattern perfgauge/harness
+                  GLOBS ${folder}/include/perfgauge/harness/*.hpp
+                        ${folder}/internal/perfgauge/harness/*.hpp
+                  EXCEPT ${ARG_EXCEPT})
+  set(${out} ${pattern} PARENT_SCOPE)
 endfunction()
 
 layer_headers(comparison comparison)
@@ -62,6 +75,11 @@ layer_headers(writers writers_but_json_text EXCEPT json_text)
 layer_headers(writers writers_but_session_report EXCEPT session_report output_format)
 
 forbid_includes(workloads "perfgauge/pmu/" "pmu header")
+headers_pattern(suite_headers perfgauge/workloads
+                GLOBS ${SOURCE_DIR}/workloads/suite/include/perfgauge/workloads/*.hpp)
+forbid_includes(workloads/kernels "perfgauge/(harness|pmu|gbench)/" "harness or pmu header")
+forbid_includes(workloads/kernels "${suite_headers}" "suite header")
+forbid_includes(workloads/kernels "(fmt|nlohmann|benchmark|valgrind)/" "library of the harness")
 forbid_includes(harness/measure "${writers_but_session_report}" "writer header")
 foreach(layer model statistics)
   forbid_includes(harness/results/${layer} "${comparison}" "comparison header")

@@ -103,7 +103,7 @@ endif()
 # A source folder's include/ holds only what is installed, and internal/ nothing that is
 # (harness/CMakeLists.txt): the folder a header sits in says whether users may include it.
 get_filename_component(source_dir ${README} DIRECTORY)
-file(GLOB header_dirs LIST_DIRECTORIES true ${source_dir}/pmu/include ${source_dir}/workloads/include
+file(GLOB header_dirs LIST_DIRECTORIES true ${source_dir}/pmu/include ${source_dir}/workloads/*/include
      ${source_dir}/harness/*/include ${source_dir}/harness/*/internal
      ${source_dir}/harness/*/*/include ${source_dir}/harness/*/*/internal)
 set(public_headers "")

@@ -55,6 +55,18 @@ TEST(Datasets, ArenaIsWholeVarintsAndAtLeastTheRequestedSize) {
     EXPECT_EQ(parsed.consumed, arena.bytes.size());
 }
 
+TEST(Datasets, ExtentIsTheArenasWithoutIt) {
+    for (const auto d : all_distributions()) {
+        for (const std::size_t bytes : {std::size_t{1}, std::size_t{4096}, std::size_t{100003}}) {
+            const auto arena = make_varint_arena(d, bytes, 11);
+            const auto extent = varint_arena_extent(d, bytes, 11);
+            EXPECT_EQ(extent.bytes, arena.bytes.size()) << distribution_name(d) << " " << bytes;
+            EXPECT_EQ(extent.count, arena.count) << distribution_name(d) << " " << bytes;
+            EXPECT_EQ(extent.mean_size(), arena.mean_size()) << distribution_name(d);
+        }
+    }
+}
+
 TEST(Datasets, SpansAndBoundaries) {
     const std::uint8_t data[] = {0x01, 0x80, 0x01, 0xff, 0xff, 0x03, 0x05};
     EXPECT_EQ(span_of_varints(data, data + 7, 0), 0u);

@@ -55,7 +55,7 @@ Selections benchmark_selections(const harness::RunRequest& request, workloads::S
                                 const harness::SystemInfo& system) {
     Selections benchmarks;
     spec.check_decoders = false;  // every child checks its own data
-    const auto suite = workloads::build_suite(spec, system.cpu);
+    const auto suite = workloads::enumerate(spec, system.cpu);
     for (const auto& note : suite.notes)
         say("perfgauge run: {}\n", note);
     for (const auto& b : suite.benchmarks)

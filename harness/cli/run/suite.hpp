@@ -1,5 +1,6 @@
-// perfgauge run's suite: the request's selection on this machine (cache sizes detected or
-// measured), checked against available memory; and one benchmark's selection for a child.
+// perfgauge run's suite, command-line side: the request's selection on this machine (the
+// suite's own fit_caches_here and memory_refusal, workloads/suite_here.hpp), refusals as usage
+// errors; and one benchmark's selection for a child (from its key, benchmark_key.hpp).
 #pragma once
 
 #include <string>

@@ -1,11 +1,11 @@
 // Turns a selection (workloads, variants, distributions, shapes, cache states, sizes) into
 // runner benchmarks with their data placed in memory, after checking every selected variant
-// against the reference decoder on that very data.
+// against the reference decoder on that very data; or lists them without their data.
 //
 // Benchmark names: varint/<variant>/<dist>/<shape>/<cache>/<size>, memcpy/<dist>/<cache>/<size>
-// (size = working set in bytes, labelled like 256K; one-shot uses the varint's own length).
-// Each benchmark also carries the same facts as params (workload, variant, dist, shape, cache,
-// size_bytes, items, bytes_per_item, windows) so results can be matched on everything but one.
+// (benchmark_key.hpp). Each benchmark also carries the same facts as params (its key's workload,
+// variant, dist, shape, cache, size_bytes, then items, bytes_per_item, windows) so results can be
+// matched on everything but one.
 #pragma once
 
 #include <cstdint>
@@ -18,26 +18,12 @@
 
 #include "perfgauge/harness/benchmark.hpp"
 #include "perfgauge/harness/system_facts.hpp"
+#include "perfgauge/workloads/benchmark_key.hpp"
 #include "perfgauge/workloads/cache_sweep.hpp"
 #include "perfgauge/workloads/cold_preparation.hpp"
 #include "perfgauge/workloads/datasets.hpp"
 
 namespace perfgauge::workloads {
-
-/// one-shot: the same varint decoded again and again (its address hidden from the compiler);
-/// end-on-end: a buffer parsed in sequence, each start depending on the previous length.
-enum class Shape { one_shot, end_on_end };
-/// hot: the same buffer every iteration; cold: rotate over buffers totalling >= 2x the last-
-/// level cache in shuffled order, at least a cache line apart (or, without a usable last-level
-/// size, evict the buffer as SuiteSpec::cold says, paused as flush is); flush: clflush the buffer
-/// before every iteration with the timer and counters paused (the calibrated pause cost is
-/// subtracted).
-enum class CacheState { hot, cold, flush };
-
-std::string_view shape_name(Shape s);
-std::optional<Shape> parse_shape(std::string_view name);
-std::string_view cache_state_name(CacheState c);
-std::optional<CacheState> parse_cache_state(std::string_view name);
 
 struct SuiteSpec {
     std::vector<std::string> workloads = {"varint", "memcpy"};
@@ -105,6 +91,25 @@ std::vector<std::uint64_t> suite_sizes(const SuiteSpec& spec);
 /// disagrees), and builds the benchmarks. Variants this CPU cannot run (or valgrind, when
 /// spec.simulated) are skipped with a note.
 Suite build_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu);
+
+/// One benchmark build_suite would build: its name and its key's params (not the measured
+/// ones: items, bytes_per_item and windows follow from the data).
+struct ListedBenchmark {
+    std::string name;
+    BenchmarkParams params;
+    BenchmarkKey key;
+};
+
+struct SuiteListing {
+    std::vector<ListedBenchmark> benchmarks;
+    std::vector<std::string> notes;  ///< build_suite's, word for word
+};
+
+/// The benchmarks build_suite(spec, cpu) builds, in its order and under its names, with its
+/// notes and its SuiteErrors, without allocating their data: the few facts of the data a name
+/// depends on (the first varint's length, the sweep's one-item point) are drawn from the same
+/// seeded generator, one value at a time. No decoder is checked.
+SuiteListing enumerate(const SuiteSpec& spec, const harness::CpuInfo& cpu);
 
 /// The verdicts a run of `benchmarks` answers (perfgauge run's answer): per distribution, cache
 /// state and size, every end-on-end decoder against the baseline (branchy where it is among

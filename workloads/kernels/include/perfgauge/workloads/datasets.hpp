@@ -48,6 +48,17 @@ struct VarintArena {
 /// At least `min_bytes` of varints drawn from `d` with `seed` (whole varints only).
 VarintArena make_varint_arena(Distribution d, std::size_t min_bytes, std::uint64_t seed);
 
+/// What make_varint_arena(d, min_bytes, seed) holds, without holding it: the same values drawn
+/// one at a time and only their lengths added up (no memory; the generator's time).
+struct VarintArenaExtent {
+    std::size_t bytes = 0;      ///< the arena's bytes.size()
+    std::size_t count = 0;      ///< its varints
+    double mean_size() const {  // as VarintArena::mean_size
+        return count ? static_cast<double>(bytes) / static_cast<double>(count) : 0.0;
+    }
+};
+VarintArenaExtent varint_arena_extent(Distribution d, std::size_t min_bytes, std::uint64_t seed);
+
 /// Bytes taken by the `n` well-formed varints starting at p (counts terminating bytes);
 /// nullopt when [p, end) holds fewer.
 std::optional<std::size_t> span_of_varints(const std::uint8_t* p, const std::uint8_t* end,
