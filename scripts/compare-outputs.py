@@ -4,13 +4,19 @@ binaries on the same inputs and compares what each wrote (stdout, stderr, files)
 status. Deterministic outputs (export on the test fixtures, events, error messages) must be
 identical byte for byte; outputs holding measured times (calibrate, selftest, stat) are compared
 by structure: every number replaced by N and runs of blanks by one (a table's widths follow its
-numbers), JSON by its keys, types and non-numeric text.
+numbers), JSON by its keys, types and non-numeric text (null as a number, booleans alike).
 
 usage: scripts/compare-outputs.py OLD_PERFGAUGE NEW_PERFGAUGE [--quick] [--keep DIR]
   --quick  leave out calibrate and selftest --quick (the measuring ones, about a minute)
   --keep   keep each case's outputs in DIR (else a temporary directory, removed)
-Exit 0 when every case matches, 1 otherwise (each difference shown), 2 for bad usage.
+  --only S run only the cases whose name contains S
+A case compared by structure that differs is also run twice with OLD: where OLD's two runs
+differ in structure as well, the difference is the measurement's (a row that passed once and
+failed the next time), and the diff lines of both are shown to judge.
+Exit 0 when every case matches, 1 when one differs (each difference shown), 3 when only cases
+whose OLD runs differ from each other are left to judge, 2 for bad usage.
 """
+import difflib
 import json
 import os
 import re
@@ -42,19 +48,31 @@ def run(binary, args, workdir, timeout=600):
 
 
 NUMBER = re.compile(rb"[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
+# What a measurement decides, not the writer: a row's verdict, a figure not measured this time
+# ("-"), a tolerance held to the measured spread.
+MEASURED_WORDS = [(re.compile(rb"\b(ok|FAIL|pass|no pair)\b"), b"V"),
+                  (re.compile(rb"(?<= )-(?= |$)|^-(?= )", re.M), b"N"),
+                  (re.compile(rb" \(spread\)|, the pair's spread"), b""),
+                  (re.compile(rb"correction holds|correction not fully checked|CORRECTION OFF "
+                              rb"TARGET"), b"VERDICT"),
+                  (re.compile(rb"N( ?(ns|%|s))(?![A-Za-z])"), b"N")]
 BLANKS = re.compile(rb"[ \t]+")
 DASHES = re.compile(rb"-{2,}")
 
 
 def structure_of_text(data):
-    """The text with every number N, runs of blanks and of dashes (rules) one."""
+    """The text with every number N, runs of blanks and of dashes (rules) one, the words a
+    measurement decides (MEASURED_WORDS) alike."""
     out = NUMBER.sub(b"N", data)
+    for pattern, replacement in MEASURED_WORDS:
+        out = pattern.sub(replacement, out)
     out = DASHES.sub(b"--", out)
     return BLANKS.sub(b" ", out)
 
 
 def structure_of_json(value):
-    """Keys, types and non-numeric text of a JSON value (numbers and digits in text: N)."""
+    """Keys, types and non-numeric text of a JSON value: numbers, digits in text and null (a
+    figure that could not be measured this time) are N, booleans (pass flags) B."""
     if isinstance(value, dict):
         return {k: structure_of_json(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -65,9 +83,9 @@ def structure_of_json(value):
             if s not in shapes:
                 shapes.append(s)
         return shapes
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, (int, float)):
+    if isinstance(value, bool):
+        return "B"
+    if value is None or isinstance(value, (int, float)):
         return "N"
     return NUMBER.sub(b"N", value.encode()).decode()
 
@@ -105,10 +123,17 @@ def compare(name, args, old, new, tmp, exact=True, json_outputs=(), timeout=600)
     kind = "bytes" if exact else "structure"
     if problems:
         print(f"DIFFERENT  {name} ({kind}): {'; '.join(problems)}")
-        for what, x, y in (("stdout", a[1], b[1]), ("stderr", a[2], b[2])):
-            if (x != y) if exact else (structure(x, what in json_outputs) !=
-                                       structure(y, what in json_outputs)):
-                print(f"  {what} before: {x[:600]!r}\n  {what} after:  {y[:600]!r}")
+        outputs = [("stdout", a[1], b[1], "stdout" in json_outputs),
+                   ("stderr", a[2], b[2], "stderr" in json_outputs)]
+        outputs += [(f, a[3][f], b[3][f], True) for f in sorted(set(a[3]) & set(b[3]))]
+        for what, x, y, is_json in outputs:
+            before = x.decode(errors="replace") if exact else structure(x, is_json)
+            after = y.decode(errors="replace") if exact else structure(y, is_json)
+            lines = list(difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                              f"{what} before", f"{what} after", n=1,
+                                              lineterm=""))
+            for line in lines[:40]:
+                print(f"  {line}")
         return False
     print(f"same       {name} ({kind}, exit {a[0]})")
     return True
@@ -164,6 +189,11 @@ def main():
     args = sys.argv[1:]
     quick = "--quick" in args
     keep = None
+    only = ""
+    if "--only" in args:
+        i = args.index("--only")
+        only = args[i + 1] if i + 1 < len(args) else ""
+        del args[i:i + 2]
     if "--keep" in args:
         i = args.index("--keep")
         if i + 1 >= len(args):
@@ -181,31 +211,49 @@ def main():
                   file=sys.stderr)
             return 2
     tmp = keep or tempfile.mkdtemp(prefix="compare-outputs-")
+    cases = [(name, case, True, 600) for name, case in
+             list(export_cases()) + list(format_error_cases()) + list(events_cases())]
+    cases += [
+        ("selftest --counters", ["selftest", "--counters", "--json", "c.json"], True, 600),
+        ("stat --format json", ["stat", "-e", "task-clock,page-faults", "--format", "json",
+                                "-o", "s.json", "--", "true"], False, 600),
+        ("stat --format answer side by side", ["stat", "-e", "task-clock", "-r", "3", "--",
+                                               "true", ":::", "true"], False, 600)]
+    if not quick:
+        cases += [
+            ("calibrate --quick", ["calibrate", "--quick", "-q"], False, 900),
+            ("calibrate --quick --format json", ["calibrate", "--quick", "-q", "--format",
+                                                 "json", "-o", "cal.json"], False, 900),
+            ("selftest --quick", ["selftest", "--quick", "-q", "--json", "st.json"], False,
+             1800)]
     ok = True
+    undecided = []
     try:
-        for name, case in list(export_cases()) + list(format_error_cases()) + list(events_cases()):
-            ok &= compare(name, case, old, new, tmp)
-        ok &= compare("selftest --counters", ["selftest", "--counters", "--json", "c.json"],
-                      old, new, tmp)
-        ok &= compare("stat --format json", ["stat", "-e", "task-clock,page-faults", "--format",
-                                             "json", "-o", "s.json", "--", "true"],
-                      old, new, tmp, exact=False)
-        ok &= compare("stat --format answer side by side", [
-            "stat", "-e", "task-clock", "-r", "3", "--", "true", ":::", "true"],
-            old, new, tmp, exact=False)
-        if not quick:
-            ok &= compare("calibrate --quick", ["calibrate", "--quick", "-q"], old, new, tmp,
-                          exact=False)
-            ok &= compare("calibrate --quick --format json",
-                          ["calibrate", "--quick", "-q", "--format", "json", "-o", "cal.json"],
-                          old, new, tmp, exact=False)
-            ok &= compare("selftest --quick", ["selftest", "--quick", "-q", "--json", "st.json"],
-                          old, new, tmp, exact=False, timeout=1800)
+        for name, case, exact, timeout in cases:
+            if only not in name:
+                continue
+            if compare(name, case, old, new, tmp, exact=exact, timeout=timeout):
+                continue
+            if exact:
+                ok = False
+            elif compare(name + " (OLD twice)", case, old, old, tmp, exact=False,
+                         timeout=timeout):
+                ok = False  # OLD agrees with itself: the difference is the change's
+            else:
+                print("  (OLD differs from itself too: judge the lines above)")
+                undecided.append(name)
     finally:
         if keep is None:
             shutil.rmtree(tmp, ignore_errors=True)
-    print("every case matches" if ok else "DIFFERENCES FOUND")
-    return 0 if ok else 1
+    if not ok:
+        print("DIFFERENCES FOUND")
+        return 1
+    if undecided:
+        print(f"no difference of the change's own; to judge (OLD varies too): "
+              f"{', '.join(undecided)}")
+        return 3
+    print("every case matches")
+    return 0
 
 
 if __name__ == "__main__":
