@@ -10,11 +10,12 @@
 #     model to the one writer made for it (session_report.hpp) and includes no other (but the
 #     formats' enum, output_format.hpp, which its signature names);
 #   - results' layers (harness/results/LAYER, a header's layer being the sub-folder it sits in,
-#     so a new header falls under the rules by where it is put): the model and the statistics
-#     include no comparison, writer or reader; comparison includes no writer or reader (verdicts
-#     and answers are data; the words for them are the writers'); readers include no writer but
-#     json_text.hpp (the schema version both sides follow, and the JSON library's error text);
-#     writers include no reader (text is made by writers, parsed only by readers); and no results
+#     so a new header falls under the rules by where it is put): the statistics include no model
+#     header (they work on plain samples; the model is built on them); the model and the
+#     statistics include no comparison, writer or reader; comparison includes no writer or reader
+#     (verdicts and answers are data; the words for them are the writers'); readers include no
+#     writer (json_text.hpp, the schema version both sides follow, is the model's); writers
+#     include no reader (text is made by writers, parsed only by readers); and no results
 #     file reaches another folder's private headers by a relative path.
 function(forbid_includes folder pattern why)
   file(GLOB_RECURSE sources ${SOURCE_DIR}/${folder}/*.cpp ${SOURCE_DIR}/${folder}/*.hpp)
@@ -68,10 +69,10 @@ function(layer_headers layer out)
   set(${out} ${pattern} PARENT_SCOPE)
 endfunction()
 
+layer_headers(model model)
 layer_headers(comparison comparison)
 layer_headers(readers readers)
 layer_headers(writers writers)
-layer_headers(writers writers_but_json_text EXCEPT json_text)
 layer_headers(writers writers_but_session_report EXCEPT session_report output_format)
 
 forbid_includes(workloads "perfgauge/pmu/" "pmu header")
@@ -81,6 +82,7 @@ forbid_includes(workloads/kernels "perfgauge/(harness|pmu|gbench)/" "harness or 
 forbid_includes(workloads/kernels "${suite_headers}" "suite header")
 forbid_includes(workloads/kernels "(fmt|nlohmann|benchmark|valgrind)/" "library of the harness")
 forbid_includes(harness/measure "${writers_but_session_report}" "writer header")
+forbid_includes(harness/results/statistics "${model}" "model header")
 foreach(layer model statistics)
   forbid_includes(harness/results/${layer} "${comparison}" "comparison header")
   forbid_includes(harness/results/${layer} "${writers}" "writer header")
@@ -88,6 +90,6 @@ foreach(layer model statistics)
 endforeach()
 forbid_includes(harness/results/comparison "${writers}" "writer header")
 forbid_includes(harness/results/comparison "${readers}" "reader header")
-forbid_includes(harness/results/readers "${writers_but_json_text}" "writer header")
+forbid_includes(harness/results/readers "${writers}" "writer header")
 forbid_includes(harness/results/writers "${readers}" "reader header")
 forbid_includes(harness/results "\\.\\./" "relative path out of its folder")

@@ -1,5 +1,7 @@
 #include "calibrate/options.hpp"
 
+#include <stdexcept>
+
 #include "common/cli_common.hpp"
 #include "common/option_parsing.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
@@ -77,10 +79,14 @@ std::optional<CalibrateRequest> parse_calibrate_request(const std::vector<std::s
         return std::nullopt;
     const po::variables_map& vm = *parsed;
     CalibrateRequest request;
+    using harness::OutputFormat;
+    static constexpr OutputFormat kAccepted[] = {OutputFormat::table, OutputFormat::json};
     const std::string format = vm["format"].as<std::string>();
-    if (format != "table" && format != "json")
+    try {
+        request.format = harness::parse_output_format(format, kAccepted);
+    } catch (const std::invalid_argument&) {  // calibrate's own words, as before
         throw UsageError("--format must be table or json, not '" + format + "'");
-    request.json = format == "json";
+    }
     request.output = output_option(vm);  // checked before the seconds of measuring
     refuse_outputs_over_inputs({{"-o", request.output}}, {});
     request.samples = count_option(vm, "samples", 100, 100'000'000);

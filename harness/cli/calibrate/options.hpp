@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "perfgauge/harness/output_format.hpp"
+
 namespace perfgauge::cli {
 
 struct CalibrateRequest {
-    bool json = false;        ///< --format json; else the table
+    /// --format: table or json.
+    harness::OutputFormat format = harness::OutputFormat::table;
     std::string output;       ///< -o; "": stdout
     std::size_t samples = 0;  ///< clock and snapshot samples, 100 to 100000000
     std::string events;       ///< the second sweep's counters, resolved once already

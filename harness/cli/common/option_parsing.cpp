@@ -107,14 +107,12 @@ std::vector<std::string> canonical_spellings(
     return args;
 }
 
-harness::OutputFormat format_option(const po::variables_map& vm, const char* choices) {
-    const std::string text = vm["format"].as<std::string>();
+harness::OutputFormat format_option(const po::variables_map& vm,
+                                    std::span<const harness::OutputFormat> accepted) {
     try {
-        return harness::parse_output_format(text);
+        return harness::parse_output_format(vm["format"].as<std::string>(), accepted);
     } catch (const std::invalid_argument& e) {
-        if (choices == nullptr)
-            throw UsageError(e.what());
-        throw UsageError(fmt::format("unknown format '{}': choose {}", text, choices));
+        throw UsageError(e.what());
     }
 }
 

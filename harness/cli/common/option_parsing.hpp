@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,9 +65,11 @@ std::size_t count_option(const po::variables_map& vm, const char* name, std::siz
 std::vector<std::string> canonical_spellings(
     std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& aliases);
 
-/// The value of --format as an OutputFormat; UsageError for an unknown one, naming `choices`
-/// when the command has formats of its own beside these ("table, csv, json, md or bmf").
-harness::OutputFormat format_option(const po::variables_map& vm, const char* choices = nullptr);
+/// The value of --format as one of `accepted` (parse_output_format); UsageError for another,
+/// naming `accepted` ("unknown format 'x': choose table, csv, json, md or bmf").
+harness::OutputFormat format_option(
+    const po::variables_map& vm,
+    std::span<const harness::OutputFormat> accepted = harness::kResultFormats);
 /// The value of -o/--output, "" when absent or "-" (the standard stream); checked with
 /// check_output_path.
 std::string output_option(const po::variables_map& vm);

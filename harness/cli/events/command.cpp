@@ -1,4 +1,5 @@
 // perfgauge events [FILTER] | perfgauge events --resolve LIST
+// Resolves and probes (pmu), renders (results' events_report) and writes.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -10,7 +11,7 @@
 #include "common/cli_common.hpp"
 #include "common/console.hpp"
 #include "events/options.hpp"
-#include "perfgauge/harness/text_table.hpp"
+#include "perfgauge/harness/events_report.hpp"
 #include "perfgauge/pmu/event_catalog.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/open_error.hpp"
@@ -22,23 +23,11 @@ namespace perfgauge::cli {
 
 namespace {
 
-using harness::TextTable;
-
-std::string type_text(const perf_event_attr& attr) {
-    switch (attr.type) {
-        case PERF_TYPE_HARDWARE:
-            return "0 (hardware)";
-        case PERF_TYPE_SOFTWARE:
-            return "1 (software)";
-        case PERF_TYPE_TRACEPOINT:
-            return "2 (tracepoint)";
-        case PERF_TYPE_HW_CACHE:
-            return "3 (hw-cache)";
-        case PERF_TYPE_RAW:
-            return "4 (raw)";
-        default:
-            return fmt::format("{} (dynamic PMU)", attr.type);
-    }
+// Why hardware events cannot be opened here, in the writer's terms.
+harness::OpenProblem problem(int open_error, pmu::EventKind kind, const perf_event_attr& attr,
+                             const pmu::PmuEnvironment& env) {
+    const auto diagnosis = pmu::diagnose_open_error(open_error, kind, attr, env);
+    return {diagnosis.reason, diagnosis.fix};
 }
 
 std::string here_text(int open_error, pmu::EventKind kind, const perf_event_attr& attr,
@@ -48,41 +37,27 @@ std::string here_text(int open_error, pmu::EventKind kind, const perf_event_attr
     return pmu::diagnose_open_error(open_error, kind, attr, env).status;
 }
 
-int resolve_list(const std::string& list, bool verbose) {
+// Each group resolved and each event opened once, for the writer.
+harness::ResolvedEventList resolved_list(const std::string& list, bool verbose) {
     const pmu::EventResolver resolver;
     const auto groups = resolver.resolve(list);
     const auto env = pmu::detect_pmu_environment();
-    std::optional<pmu::OpenDiagnosis> hardware_problem;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        const auto& group = groups[g];
-        fmt::print("group {}{}: {} event{}\n", g + 1, group.explicit_group ? " {...}" : "",
-                   group.events.size(), group.events.size() == 1 ? "" : "s");
-        TextTable table({"  EVENT", "KIND", "TYPE", "CONFIG", "COUNTS", "OPENS HERE", "ENCODING"});
-        for (std::size_t i = 0; i < group.events.size(); ++i) {
-            const auto& e = group.events[i];
+    harness::ResolvedEventList resolved;
+    resolved.verbose = verbose;
+    for (const auto& group : groups) {
+        auto& out = resolved.groups.emplace_back();
+        out.explicit_group = group.explicit_group;
+        for (const auto& e : group.events) {
             const int error = pmu::probe_open(e.attr);
-            if (error != 0 && pmu::needs_hardware_pmu(e.kind) && !hardware_problem) {
-                hardware_problem = pmu::diagnose_open_error(error, e.kind, e.attr, env);
-            }
-            table.add_row({fmt::format("  {}{}", e.name,
-                                       i == 0 && group.events.size() > 1 ? " (leader)" : ""),
-                           std::string(pmu::kind_name(e.kind)), type_text(e.attr),
-                           fmt::format("{:#x}", static_cast<unsigned long long>(e.attr.config)),
-                           pmu::privilege_text(e.attr), here_text(error, e.kind, e.attr, env),
-                           e.encoding});
-        }
-        fmt::print("{}", table.render());
-        // Below the table, not in it: one long attr line would widen every row's first column.
-        for (std::size_t i = 0; verbose && i < group.events.size(); ++i) {
-            fmt::print("  attr of {}: {}\n", group.events[i].name,
-                       pmu::dump_attr(group.events[i].attr));
+            if (error != 0 && pmu::needs_hardware_pmu(e.kind) && !resolved.hardware_problem)
+                resolved.hardware_problem = problem(error, e.kind, e.attr, env);
+            out.events.push_back({e.name, std::string(pmu::kind_name(e.kind)), e.attr.type,
+                                  e.attr.config, pmu::privilege_text(e.attr),
+                                  here_text(error, e.kind, e.attr, env), e.encoding,
+                                  verbose ? pmu::dump_attr(e.attr) : ""});
         }
     }
-    if (hardware_problem) {
-        fmt::print("\nhardware events cannot be opened here: {}\n  fix: {}\n",
-                   hardware_problem->reason, hardware_problem->fix);
-    }
-    return kExitOk;
+    return resolved;
 }
 
 // "\rprobing tracepoints: 812/2307" on a terminal, so minutes of probing are not silent; the
@@ -100,25 +75,50 @@ void clear_progress_line() {
 // Whether counting tracepoints works for this process, from one open: the answer depends on
 // privileges and tracefs, not on which tracepoint, so one stands for all when they were not
 // opened one by one.
-void report_sample_tracepoint(const std::vector<pmu::CatalogEntry>& entries,
-                              const pmu::PmuEnvironment& env) {
+std::optional<harness::SampleTracepoint> sample_tracepoint(
+    const std::vector<pmu::CatalogEntry>& entries, const pmu::PmuEnvironment& env) {
     const auto it = std::find_if(entries.begin(), entries.end(), [](const auto& e) {
         return e.kind == pmu::EventKind::tracepoint && e.encode_error.empty();
     });
     if (it == entries.end())
-        return;
+        return std::nullopt;
     const pmu::EventResolver resolver;
     pmu::EventTerm term;
     term.name = it->name;
     const auto spec = resolver.resolve(term);
     const int error = pmu::probe_open(spec.attr);
-    fmt::print(
-        "Tracepoints were not opened one by one (--probe-tracepoints does, at ~25 ms each); {} "
-        "{}.\n",
-        it->name,
-        error == 0 ? "opened, so this process can count tracepoints"
-                   : "cannot be opened here: " +
-                         pmu::diagnose_open_error(error, spec.kind, spec.attr, env).reason);
+    if (error == 0)
+        return harness::SampleTracepoint{it->name, std::nullopt};
+    return harness::SampleTracepoint{
+        it->name, pmu::diagnose_open_error(error, spec.kind, spec.attr, env).reason};
+}
+
+// The catalogue's rows, each event's "opens here" from its probe, for the writer.
+harness::EventCatalogListing catalog_listing(const std::vector<pmu::CatalogEntry>& entries,
+                                             const pmu::CatalogOptions& options, bool verbose) {
+    const auto env = pmu::detect_pmu_environment();
+    harness::EventCatalogListing listing;
+    listing.verbose = verbose;
+    listing.tried = options.try_open;
+    for (const auto& e : entries) {
+        std::string here = "-";
+        if (!e.encode_error.empty()) {
+            here = "needs attributes";
+        } else if (e.probed) {
+            perf_event_attr attr{};
+            attr.exclude_kernel = 1;
+            here = here_text(e.open_error, e.kind, attr, env);
+            listing.openable += e.open_error == 0;
+            ++listing.probed;
+            if (e.open_error != 0 && pmu::needs_hardware_pmu(e.kind) && !listing.hardware_problem)
+                listing.hardware_problem = problem(e.open_error, e.kind, attr, env);
+        }
+        listing.rows.push_back(
+            {e.name, e.pmu, std::string(pmu::kind_name(e.kind)), here, e.description});
+    }
+    if (options.tracepoints && options.try_open && !options.probe_each_tracepoint)
+        listing.sample_tracepoint = sample_tracepoint(entries, env);
+    return listing;
 }
 
 int list_catalog(pmu::CatalogOptions options, bool verbose) {
@@ -139,42 +139,9 @@ int list_catalog(pmu::CatalogOptions options, bool verbose) {
         say("perfgauge events: no event matches '{}'\n", options.filter);
         return kExitUsage;
     }
-    const auto env = pmu::detect_pmu_environment();
-    TextTable table({"EVENT", "PMU", "KIND", "OPENS HERE", "DESCRIPTION"});
-    std::size_t openable = 0, probed = 0;
-    std::optional<pmu::OpenDiagnosis> hardware_problem;
-    for (const auto& e : entries) {
-        std::string here = "-";
-        if (!e.encode_error.empty()) {
-            here = "needs attributes";
-        } else if (e.probed) {
-            perf_event_attr attr{};
-            attr.exclude_kernel = 1;
-            here = here_text(e.open_error, e.kind, attr, env);
-            openable += e.open_error == 0;
-            ++probed;
-            if (e.open_error != 0 && pmu::needs_hardware_pmu(e.kind) && !hardware_problem) {
-                hardware_problem = pmu::diagnose_open_error(e.open_error, e.kind, attr, env);
-            }
-        }
-        table.add_row({e.name, e.pmu, std::string(pmu::kind_name(e.kind)), here,
-                       verbose ? e.description : harness::truncate(e.description, 60)});
-    }
-    fmt::print("{}", table.render());
-    fmt::print("\n{} events", entries.size());
-    if (options.try_open) {
-        if (probed == entries.size())
-            fmt::print(", {} can be opened here", openable);
-        else
-            fmt::print(", {} of the {} tried can be opened here", openable, probed);
-    }
-    fmt::print(".\n");
-    if (hardware_problem) {
-        fmt::print("Hardware events cannot be opened here: {}\n  fix: {}\n",
-                   hardware_problem->reason, hardware_problem->fix);
-    }
-    if (options.tracepoints && options.try_open && !options.probe_each_tracepoint)
-        report_sample_tracepoint(entries, env);
+    write_output(harness::render_event_catalog(catalog_listing(entries, options, verbose),
+                                               harness::OutputFormat::table),
+                 "");
     return kExitOk;
 }
 
@@ -184,8 +151,13 @@ int events_command(const std::vector<std::string>& args) {
     const auto request = parse_events_request(args);
     if (!request)
         return kExitOk;
-    if (request->resolve)
-        return resolve_list(*request->resolve, request->verbose);
+    if (request->resolve) {
+        write_output(
+            harness::render_resolved_events(resolved_list(*request->resolve, request->verbose),
+                                            harness::OutputFormat::table),
+            "");
+        return kExitOk;
+    }
     return list_catalog(request->catalog, request->verbose);
 }
 

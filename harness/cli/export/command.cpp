@@ -12,7 +12,6 @@
 #include "common/result_input.hpp"
 #include "common/user_pattern.hpp"
 #include "export/options.hpp"
-#include "perfgauge/harness/bmf.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/json_reader.hpp"
 #include "perfgauge/harness/json_text.hpp"
@@ -44,7 +43,6 @@ int export_command(const std::vector<std::string>& args) {
     const std::string& path = request.path;
     const std::string& output = request.output;
     const auto& filter = request.filter;
-    const bool bmf = request.bmf;
     const harness::OutputFormat format = request.format;
     const auto keep = [&](const std::string& name) { return !filter || filter->found_in(name); };
     auto result = read_any_result_file(path);  // validates the file in every format
@@ -63,10 +61,11 @@ int export_command(const std::vector<std::string>& args) {
                                      fmt::join(some, ", "),
                                      result.benchmarks.size() > some.size() ? ", ..." : ""));
     }
-    if (bmf) {
+    // bmf is an export of its own, from a result of any kind.
+    if (format == harness::OutputFormat::bmf) {
         std::erase_if(result.benchmarks,
                       [&](const harness::BenchmarkResult& b) { return !keep(b.name); });
-        const auto bmf_text = harness::render_bmf(result);
+        const auto bmf_text = harness::render_run(result, format);
         const harness::InterruptHandling interrupts;  // as below
         write_output(bmf_text, output);
         return kExitOk;

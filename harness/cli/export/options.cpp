@@ -35,10 +35,11 @@ std::optional<ExportRequest> parse_export_request(const std::vector<std::string>
         throw UsageError("which result file? perfgauge export RESULT.json --format ...");
     ExportRequest request;
     request.format_name = vm["format"].as<std::string>();
-    // bmf is an export of its own, not one of the formats every result renders in.
-    request.bmf = request.format_name == "bmf";
-    request.format = request.bmf ? harness::OutputFormat::json
-                                 : format_option(vm, "table, csv, json, md or bmf");
+    using harness::OutputFormat;
+    static constexpr OutputFormat kAccepted[] = {OutputFormat::table, OutputFormat::csv,
+                                                 OutputFormat::json, OutputFormat::markdown,
+                                                 OutputFormat::bmf};
+    request.format = format_option(vm, kAccepted);
     if (vm.count("filter"))
         request.filter.emplace("--filter", vm["filter"].as<std::string>());
     request.output = output_option(vm);

@@ -13,9 +13,8 @@ namespace perfgauge::cli {
 
 struct ExportRequest {
     std::string path;  ///< the result file
-    /// Bencher Metric Format: an export of its own, from a result of any kind; `format` is
-    /// json then.
-    bool bmf = false;
+    /// table, csv, json, markdown (a run result re-rendered) or bmf (Bencher Metric Format,
+    /// from a result of any kind).
     harness::OutputFormat format = harness::OutputFormat::table;
     std::string format_name;            ///< --format as given, for messages
     std::optional<UserPattern> filter;  ///< only benchmarks whose name matches

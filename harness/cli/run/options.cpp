@@ -386,14 +386,18 @@ harness::RunRequest request_from_parent(const std::string& text,
     }
 }
 
-// run's --format: the result formats, and the answer (the table format's one-screen summary).
+// run's --format: the result formats, and the answer (the decoders' one-screen summary,
+// instead of the table, whose format the request keeps for a run with no answer to give).
 void read_format(const po::variables_map& vm, harness::RunRequest& request) {
-    const std::string text = vm["format"].as<std::string>();
-    const bool answer = text == "answer";
+    using harness::OutputFormat;
+    static constexpr OutputFormat kAccepted[] = {OutputFormat::table, OutputFormat::csv,
+                                                 OutputFormat::json, OutputFormat::markdown,
+                                                 OutputFormat::answer};
+    const OutputFormat format = format_option(vm, kAccepted);
+    const bool answer = format == OutputFormat::answer;
     request.show_answer = answer || (vm["format"].defaulted() && request.default_suite);
-    if (answer)
-        return;
-    request.format = format_option(vm, "table, csv, json, md or answer");
+    if (!answer)
+        request.format = format;
 }
 
 // Where a build's result is saved: the path given (checked), nowhere for 'none', else a new

@@ -211,12 +211,15 @@ std::optional<double> sim_budget_option(const po::variables_map& vm, harness::Ba
 void read_format(const po::variables_map& vm, harness::StatRequest& request) {
     request.verbose = vm.count("verbose") != 0;
     request.quiet = vm.count("quiet") != 0;
-    if (vm["format"].as<std::string>() == "answer") {
-        request.format = harness::OutputFormat::table;
-        request.answer = !request.verbose;  // -v asks for the details: the table
-        return;
+    using harness::OutputFormat;
+    static constexpr OutputFormat kAccepted[] = {OutputFormat::answer, OutputFormat::table,
+                                                 OutputFormat::csv, OutputFormat::json,
+                                                 OutputFormat::markdown};
+    request.format = format_option(vm, kAccepted);
+    if (request.format == OutputFormat::answer) {
+        request.format = OutputFormat::table;  // one command's answer, and -v's report
+        request.answer = !request.verbose;     // -v asks for the details: the table
     }
-    request.format = format_option(vm, "answer, table, csv, json or md");
 }
 
 }  // namespace

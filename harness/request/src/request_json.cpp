@@ -23,20 +23,6 @@ std::optional<T> optional_from(const json& j) {
     return j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
 }
 
-const char* format_name(OutputFormat format) {
-    switch (format) {
-        case OutputFormat::table:
-            return "table";
-        case OutputFormat::csv:
-            return "csv";
-        case OutputFormat::json:
-            return "json";
-        case OutputFormat::markdown:
-            return "md";
-    }
-    return "table";
-}
-
 // Names through the workloads' own spellings, so that the text reads as the options do.
 template <class T, class Name>
 json names_json(const std::vector<T>& values, Name name) {
@@ -191,7 +177,7 @@ std::string run_request_to_json(const RunRequest& r, std::string_view version) {
                     {"fifo", r.fifo},
                     {"mlock", r.mlock},
                     {"quiet", r.quiet},
-                    {"format", format_name(r.format)},
+                    {"format", output_format_name(r.format)},
                     {"show_answer", r.show_answer},
                     {"output", r.output.string()},
                     {"json", saved_json(r.json)},

@@ -52,23 +52,6 @@ std::optional<double> loop_difference(const std::vector<LoopCount>& counts,
 
 }  // namespace
 
-const char* verdict_name(CheckVerdict verdict) {
-    switch (verdict) {
-        case CheckVerdict::pass:
-            return "pass";
-        case CheckVerdict::fail:
-            return "fail";
-        case CheckVerdict::unavailable:
-            return "unavailable";
-    }
-    return "unavailable";
-}
-
-CounterCheck unavailable_check(std::string name, std::string reason) {
-    return {std::move(name),  CheckVerdict::unavailable, std::nullopt, std::nullopt, "",
-            std::move(reason)};
-}
-
 std::optional<LineFit> fit_line(const std::vector<LoopCount>& counts) {
     if (counts.size() < 2)
         return std::nullopt;

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -315,10 +314,6 @@ std::string render_json(const Comparison& c) {
     return json_text(j);
 }
 
-// The comparison's writers, one per format.
-constexpr FormatWriters<Comparison> kComparisonWriters{
-    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
-
 }  // namespace
 
 std::string verdict_text(const MetricComparison& m) {
@@ -382,7 +377,20 @@ std::string interval_text(const MetricComparison& m) {
 }
 
 std::string render_comparison(const Comparison& c, OutputFormat format) {
-    return kComparisonWriters.render(format, c);
+    switch (format) {  // no default: a format added to the enum must be said here
+        case OutputFormat::table:
+            return render_table(c);
+        case OutputFormat::csv:
+            return render_csv(c);
+        case OutputFormat::json:
+            return render_json(c);
+        case OutputFormat::markdown:
+            return render_markdown(c);
+        case OutputFormat::bmf:
+        case OutputFormat::answer:
+            break;
+    }
+    no_writer("a comparison", format);
 }
 
 std::vector<std::string> regressions(const Comparison& c, double pct) {

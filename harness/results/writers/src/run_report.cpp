@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "perfgauge/harness/format_writers.hpp"
+#include "perfgauge/harness/bmf.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/statistics.hpp"
@@ -484,14 +484,24 @@ std::string render_markdown(const RunResult& r) {
     return out;
 }
 
-// A run result's writers, one per format.
-constexpr FormatWriters<RunResult> kRunWriters{
-    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
-
 }  // namespace
 
 std::string render_run(const RunResult& result, OutputFormat format) {
-    return kRunWriters.render(format, result);
+    switch (format) {  // no default: a format added to the enum must be said here
+        case OutputFormat::table:
+            return render_table(result);
+        case OutputFormat::csv:
+            return render_csv(result);
+        case OutputFormat::json:
+            return render_json(result);
+        case OutputFormat::markdown:
+            return render_markdown(result);
+        case OutputFormat::bmf:
+            return render_bmf(result);
+        case OutputFormat::answer:  // needs the decoders' answer and the saved path: render_answer
+            break;
+    }
+    no_writer("a run result", format);
 }
 
 }  // namespace perfgauge::harness

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -194,10 +193,6 @@ std::string render_markdown(const SessionReport& report) {
     return out;
 }
 
-// A Session report's writers, one per format.
-constexpr FormatWriters<SessionReport> kSessionWriters{
-    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
-
 }  // namespace
 
 double shown_corrected(double value, const std::string& what, std::vector<std::string>& notes,
@@ -212,7 +207,20 @@ double shown_corrected(double value, const std::string& what, std::vector<std::s
 }
 
 std::string render_session_report(const SessionReport& report, OutputFormat format) {
-    return kSessionWriters.render(format, report);
+    switch (format) {  // no default: a format added to the enum must be said here
+        case OutputFormat::table:
+            return render_table(report);
+        case OutputFormat::csv:
+            return render_csv(report);
+        case OutputFormat::json:
+            return render_json(report);
+        case OutputFormat::markdown:
+            return render_markdown(report);
+        case OutputFormat::bmf:
+        case OutputFormat::answer:
+            break;
+    }
+    no_writer("a Session report", format);
 }
 
 }  // namespace perfgauge::harness

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgauge/harness/compare_report.hpp"
-#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
@@ -265,10 +264,6 @@ std::string render_markdown(const SideBySideResult& r, const Comparison& compari
     return out;
 }
 
-// The side-by-side writers, one per format: each renders the commands and their comparison.
-constexpr FormatWriters<SideBySideResult, Comparison> kSideBySideWriters{
-    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
-
 }  // namespace
 
 std::string side_by_side_letter(std::size_t i) {
@@ -277,7 +272,21 @@ std::string side_by_side_letter(std::size_t i) {
 
 std::string render_side_by_side(const SideBySideResult& result, const Comparison& comparison,
                                 OutputFormat format) {
-    return kSideBySideWriters.render(format, result, comparison);
+    switch (format) {  // no default: a format added to the enum must be said here
+        case OutputFormat::table:
+            return render_table(result, comparison);
+        case OutputFormat::csv:
+            return render_csv(result, comparison);
+        case OutputFormat::json:
+            return render_json(result, comparison);
+        case OutputFormat::markdown:
+            return render_markdown(result, comparison);
+        case OutputFormat::answer:
+            return render_side_by_side_answer(result, comparison);
+        case OutputFormat::bmf:
+            break;
+    }
+    no_writer("a side-by-side result", format);
 }
 
 }  // namespace perfgauge::harness

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "perfgauge/harness/format_writers.hpp"
 #include "perfgauge/harness/json_text.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/harness/text_table.hpp"
@@ -312,14 +311,23 @@ std::string render_markdown(const StatResult& r) {
     return out;
 }
 
-// A stat result's writers, one per format.
-constexpr FormatWriters<StatResult> kStatWriters{
-    .table = render_table, .csv = render_csv, .json = render_json, .markdown = render_markdown};
-
 }  // namespace
 
 std::string render_stat(const StatResult& result, OutputFormat format) {
-    return kStatWriters.render(format, result);
+    switch (format) {  // no default: a format added to the enum must be said here
+        case OutputFormat::table:
+        case OutputFormat::answer:  // one command's answer is its table (stat --help)
+            return render_table(result);
+        case OutputFormat::csv:
+            return render_csv(result);
+        case OutputFormat::json:
+            return render_json(result);
+        case OutputFormat::markdown:
+            return render_markdown(result);
+        case OutputFormat::bmf:  // export --format bmf, from the stat result's file
+            break;
+    }
+    no_writer("a stat result", format);
 }
 
 }  // namespace perfgauge::harness

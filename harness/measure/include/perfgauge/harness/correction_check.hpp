@@ -18,32 +18,9 @@
 #include <string>
 #include <vector>
 
-namespace perfgauge::harness {
+#include "perfgauge/harness/calibration_result.hpp"  // CorrectionRow, CorrectionCheck: the model
 
-/// One k of the sweep, per iteration, in ns (medians over the Runner's clean samples).
-struct CorrectionRow {
-    std::uint64_t k = 0;      ///< dependent atomic adds per iteration
-    double reference_ns = 0;  ///< no pauses: the true cost of an iteration
-    double raw_ns = 0;        ///< a pause()/resume() pair per iteration, nothing subtracted
-    double corrected_ns = 0;  ///< ... minus the calibrated costs, as perfgauge reports it
-    /// raw - reference and corrected - reference, each the median of the differences within an
-    /// interleaved round (paired: a machine that drifts between rounds moves both sides).
-    double raw_error_ns = 0;
-    double error_ns = 0;
-    std::size_t pairs = 0;  ///< rounds in which both sides have a clean sample
-    /// Timed apart: what the counter snapshots of a pair added to the paused loop's time,
-    /// median over its samples (BenchmarkResult::snapshot_pause_ns); NaN: timed with its counts.
-    double snapshot_pause_ns = std::numeric_limits<double>::quiet_NaN();
-    /// How much slower perfgauge's machine probe ran during this row than while the pair's
-    /// cost was calibrated (RunResult::pause_calibration_drift): a pair moving with it leaves
-    /// about this share of the subtracted pair in ERROR, the machine's doing, not the method's.
-    /// Nullopt: not measured (no sample was timed).
-    std::optional<double> machine_drift{};
-    /// How far the subtracted pair's cost moves with the work around it, as the run reports it
-    /// (RunResult::pause_overhead_spread_ns): one pair per iteration, its ERROR may be this far
-    /// off by the run's own account.
-    double spread_ns = 0;
-};
+namespace perfgauge::harness {
 
 /// The median over the rounds both sides have a clean sample in of `paused - reference`
 /// (values[i] was taken in rounds[i]); NaN when they share no round (pure).
@@ -51,40 +28,6 @@ double paired_difference_ns(const std::vector<std::size_t>& reference_rounds,
                             const std::vector<double>& reference,
                             const std::vector<std::size_t>& paused_rounds,
                             const std::vector<double>& paused, std::size_t* pairs = nullptr);
-
-/// The target: |error| <= max(1 ns, 2% of the reference). That is 1 ns at k = 1
-/// (an iteration of a few ns) and 2% from k = 100 on (hundreds of ns and more), as the issue
-/// asks; in between the looser of the two applies.
-inline constexpr double kCorrectionToleranceNs = 1.0;
-inline constexpr double kCorrectionToleranceShare = 0.02;
-double correction_target_ns(double reference_ns);
-
-/// What a row's |error| is held to: the target, or the spread the run reports for the pair
-/// when that is wider. A run that says "a pair's cost moves by +-4.9 ns with the work around
-/// it" claims no better than that at k = 1, and the check verifies what perfgauge claims
-/// (issue 34: "corrected errors within the spread perfgauge reports"); where the spread is
-/// within the target, the target holds it (pure).
-double correction_tolerance_ns(const CorrectionRow& r);
-/// Whether the row is held to the reported spread rather than the fixed target (pure).
-bool held_to_spread(const CorrectionRow& r);
-/// The error as a share of the reference (NaN when the reference is not positive).
-double correction_error_share(const CorrectionRow& r);
-bool correction_passes(const CorrectionRow& r);
-
-/// The sweep with one set of counters.
-struct CorrectionCheck {
-    std::string events;                    ///< as asked ("": no counters)
-    std::vector<std::string> counted;      ///< events the kernel opened
-    std::vector<std::string> not_counted;  ///< "cycles: not supported: ..." for the others
-    double batch_overhead_ns = 0;          ///< subtracted once per sample
-    double pause_overhead_ns = 0;          ///< subtracted once per pause()/resume() pair
-    /// ... instead where the paused loop is timed apart (a pair reading only the clock); 0: not.
-    double clock_pause_overhead_ns = 0;
-    /// How far the subtracted pair's cost moves with the work around it (RunResult's).
-    double pause_overhead_spread_ns = 0;
-    std::vector<CorrectionRow> rows;
-    bool passes() const;
-};
 
 struct CorrectionCheckOptions {
     std::vector<std::uint64_t> ks = {1, 10, 100, 1000, 10000, 100000};

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "perfgauge/harness/calibration_result.hpp"  // kProbeDriftNoise
+
 namespace perfgauge::harness {
 
 struct Overhead {
@@ -65,9 +67,7 @@ inline constexpr double kUnseenKindCoverage = 0.95;
 /// and which way; none otherwise, nor for drifts within the probe's own noise (pure).
 std::optional<std::string> pause_drift_warning(const std::string& name, double drift,
                                                double pause_share, double bound);
-/// Beyond the probe's own noise: on a quiet machine here, 36 rows of `perfgauge calibrate`
-/// measured drifts of -2.9% to +2.5%.
-inline constexpr double kProbeDriftNoise = 0.05;
+/// Beyond the probe's own noise: kProbeDriftNoise (calibration_result.hpp).
 
 /// `raw` minus the fixed cost once and the pause cost `pauses` times (pure).
 inline double corrected(double raw, double fixed, double per_pause, double pauses) {

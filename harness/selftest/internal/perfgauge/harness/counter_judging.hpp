@@ -8,25 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "perfgauge/harness/counter_check.hpp"  // CounterCheck: the data the writers say
+
 namespace perfgauge::harness {
-
-enum class CheckVerdict { pass, fail, unavailable };
-
-/// "pass", "fail", "unavailable".
-const char* verdict_name(CheckVerdict verdict);
-
-/// One check's outcome: one line of the report, one object of the JSON's `checks`.
-struct CounterCheck {
-    std::string name;  ///< "instructions", "cycles", ...
-    CheckVerdict verdict = CheckVerdict::unavailable;
-    std::optional<double> measured;  ///< the figure judged (null when unavailable)
-    std::optional<double> expected;  ///< what it should be (null where a range is judged)
-    std::string unit;                ///< of measured and expected ("instructions per iteration")
-    /// What was found and why that verdict; for unavailable, the kernel's or machine's reason.
-    std::string detail;
-};
-
-CounterCheck unavailable_check(std::string name, std::string reason);
 
 /// One count of a loop of `iterations` iterations.
 struct LoopCount {

@@ -13,6 +13,7 @@
 
 #include "perfgauge/harness/compare.hpp"
 #include "perfgauge/harness/result.hpp"
+#include "perfgauge/harness/trial_rates.hpp"  // Rate, Spread, ResolutionFigures...: the data
 
 namespace perfgauge::harness {
 
@@ -21,18 +22,6 @@ namespace perfgauge::harness {
 inline constexpr const char* kWorkParam = "work";
 inline constexpr const char* kBaseWork = "base";
 inline constexpr const char* kSameWork = "same";
-/// "+5%" for 5.
-std::string change_label(double change_pct);
-
-/// How many of `trials` comparisons said something, and the share.
-struct Rate {
-    std::size_t hits = 0, trials = 0;
-    double share() const;  ///< NaN without trials
-    /// The Wilson score interval of the share at 95%: what `trials` trials can tell apart
-    /// ({NaN, NaN} without trials).
-    double low() const;
-    double high() const;
-};
 
 /// Identical work called faster or slower: a false positive.
 bool called_different(Verdict v);
@@ -43,34 +32,13 @@ Rate false_positive_rate(std::span<const Verdict> aa_verdicts);
 /// "slower" (Verdict::higher) counts; "faster" is a wrong answer, not a detection.
 Rate detection_rate(std::span<const Verdict> verdicts);
 
-struct PowerPoint {
-    double change_pct = 0;  ///< injected: contender does (1 + change_pct/100) x the work
-    Rate detected;
-};
-
 /// The smallest injected change detected in at least `power` of its trials, where every larger
 /// change tried was too (a noisy miss at 20% makes a hit at 10% luck, not resolution); nullopt:
 /// none, or no trials. `points` in any order.
 std::optional<double> smallest_resolved_change(std::span<const PowerPoint> points,
                                                double power = 0.95);
 
-/// How far medians of identical work moved apart: of each ratio r (one median over another),
-/// |r - 1|, as a share; its median and 90th percentile over the ratios (NaN without any).
-struct Spread {
-    std::size_t count = 0;
-    double median = 0, p90 = 0;
-};
 Spread relative_spread(std::span<const double> ratios);
-
-/// One way of comparing (in turn, or across separate runs): the verdict of every trial's A/A
-/// comparison and of every injected change.
-struct ComparisonTrials {
-    std::vector<Verdict> aa;
-    /// [level][trial], in the order of the plan's changes.
-    std::vector<std::vector<Verdict>> changes;
-    /// The methods compare used (method_name), as reported: what the figures are about.
-    std::vector<std::string> methods;
-};
 
 /// One trial across processes: `comparison` holds a benchmark per work, named names[0] for the
 /// A/A and names[1 + level] for each change; each one's time verdict is appended to `trials`
@@ -111,16 +79,7 @@ double floor_without(std::span<const double> ratios, std::size_t left_out);
 TrialEvidence compare_trials(std::span<const RunResult> runs, std::span<const double> changes,
                              const CompareOptions& options = {});
 
-/// Rates and resolution of one way of comparing.
-struct ResolutionFigures {
-    Rate false_positives;
-    std::vector<PowerPoint> power;
-    std::optional<double> smallest_change_pct;  ///< smallest_resolved_change at `power`
-    /// Trials (A/A and every change) that ended "too few samples": a side kept fewer clean
-    /// samples than compare needs, so the trial could neither find nor call anything. Where
-    /// this is high, the machine is too busy for the rates above to be about precision.
-    Rate too_few_samples;
-};
+/// Rates and resolution of one way of comparing (ResolutionFigures, trial_rates.hpp).
 ResolutionFigures resolution(const ComparisonTrials& trials, std::span<const double> changes,
                              double power = 0.95);
 
@@ -134,10 +93,6 @@ struct VerdictPart {
     std::string way;
     std::size_t trials = 0;  ///< its trials; below kTrialsForARate the claim says how many
 };
-
-/// Below this many trials, "found in 95% of its trials" means found in every one: one miss in
-/// 19 is already 94.7%. A claim resting on fewer says how many trials it rests on.
-inline constexpr std::size_t kTrialsForARate = 20;
 
 /// "this machine resolves 3% changes measured in turn, 15% changes across separate runs"; a way
 /// that resolved none of the tried changes: "no change up to 50% ..." (`largest_pct`); ways that

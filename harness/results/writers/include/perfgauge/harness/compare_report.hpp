@@ -26,7 +26,7 @@ std::string change_text(const MetricComparison& m);
 /// deterministic counts, "-" without one.
 std::string interval_text(const MetricComparison& m);
 
-/// Table, CSV, Markdown or JSON.
+/// Table, CSV, Markdown or JSON; std::invalid_argument for bmf and answer.
 std::string render_comparison(const Comparison& c, OutputFormat format);
 
 /// One line per time comparison that is significantly slower by more than `pct` percent.

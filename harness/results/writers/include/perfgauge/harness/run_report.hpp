@@ -25,7 +25,8 @@ inline constexpr const char* kRunCsvFixedColumns =
 ///               "benchmarks": [one "iteration" entry per sample, then a "median" aggregate]}.
 /// Times are per iteration in ns (real_time = cpu_time: perfgauge measures wall time with the
 /// calibrated clock); counters are per item under their event names; perfgauge detail is in
-/// keys starting with "perfgauge_".
+/// keys starting with "perfgauge_". bmf: render_bmf's. answer: std::invalid_argument (the
+/// decoders' answer is render_answer's, over build_answer).
 std::string render_run(const RunResult& result, OutputFormat format);
 
 }  // namespace perfgauge::harness

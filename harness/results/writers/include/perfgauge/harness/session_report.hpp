@@ -44,7 +44,7 @@ struct SessionReport {
 /// `report` per entry: the mean raw and corrected time, the median corrected time and its
 /// spread (IQR / median), and each counted event's corrected mean; refused events listed once
 /// below. A corrected total or median below zero is shown as 0 and said; regions still open
-/// are said. Table, CSV, Markdown or JSON.
+/// are said. Table, CSV, Markdown or JSON; std::invalid_argument for bmf and answer.
 std::string render_session_report(const SessionReport& report, OutputFormat format);
 
 /// What a corrected value means: a count, or a time in nanoseconds (written with its unit).

@@ -22,6 +22,7 @@ namespace perfgauge::harness {
 inline constexpr const char* kStatCsvHeader =
     "event,value,unit,running_fraction,status,kind,runs,min,max,mad,reason,source";
 
+/// answer: the table (one command's answer); bmf: std::invalid_argument.
 std::string render_stat(const StatResult& result, OutputFormat format);
 
 /// Side by side: each command's medians and spreads in one table, then every command against
@@ -30,7 +31,8 @@ std::string render_stat(const StatResult& result, OutputFormat format);
 /// it, rounds, warmup, prepare, exit_status, failed, notes, interrupted}. CSV: the stat CSV's
 /// rows of every command, with a leading `command` column and, for every command after the
 /// first, its comparison with the first in trailing columns
-/// (ratio,change_pct,ci_low_pct,ci_high_pct,verdict,method).
+/// (ratio,change_pct,ci_low_pct,ci_high_pct,verdict,method). answer: render_side_by_side_answer;
+/// bmf: std::invalid_argument.
 std::string render_side_by_side(const SideBySideResult& result, const Comparison& comparison,
                                 OutputFormat format);
 

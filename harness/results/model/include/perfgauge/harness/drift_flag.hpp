@@ -1,6 +1,7 @@
 // When a benchmark's times drifted enough over a run to say so: the "drifting" flag the reports
-// put on an entry, from drift_over_time (statistics.hpp). Beside the statistics it rests on,
-// like the precision the runner and the reports hold entries against (precision.hpp).
+// put on an entry, from drift_over_time (statistics.hpp) over the entry's time series. In the
+// model, beside time_series_by_process (result.hpp), not in the statistics: it judges a
+// BenchmarkResult, and the statistics know no model type (architecture_includes).
 #pragma once
 
 #include <optional>

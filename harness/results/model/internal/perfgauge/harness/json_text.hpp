@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <optional>
 #include <string>
 
 namespace perfgauge::harness {
@@ -21,6 +23,16 @@ inline constexpr int kUnversionedSchemaVersion = 1;
 /// nlohmann's default would throw in the middle of writing a finished result.
 inline std::string json_text(const nlohmann::json& j, int indent = 2) {
     return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+/// `v`, or null where it is not a finite number (JSON has no NaN: a figure not measured).
+inline nlohmann::json number_or_null(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+/// `*v`, or null without one.
+inline nlohmann::json number_or_null(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
 /// What a JSON library error says, without nlohmann's "[json.exception.parse_error.101] " tag:
