@@ -2,7 +2,6 @@
 // PostgreSQL server; change points per series; `check` exits 3 on a regression.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -19,6 +18,7 @@
 #include "history/report.hpp"
 #include "history/source.hpp"
 #include "perfgauge/harness/change_points.hpp"
+#include "perfgauge/harness/git_head.hpp"
 #include "perfgauge/harness/history_store.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/json_text.hpp"
@@ -89,21 +89,6 @@ kept for good; deterministic series (every run's samples equal, e.g. simulated c
 exactly where their value does. See docs/cli/history.md.
 )";
 
-std::string git_head() {
-    // Only when the current directory is in a repository; quietly nothing otherwise.
-    FILE* pipe = popen("git rev-parse --verify -q HEAD 2>/dev/null", "r");
-    if (!pipe)
-        return {};
-    char buffer[128] = {};
-    std::string out;
-    while (std::fgets(buffer, sizeof buffer, pipe))
-        out += buffer;
-    pclose(pipe);
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
-        out.pop_back();
-    return out;
-}
-
 // One file's run stored; when the store fails, what was stored before it is said (`out`) and
 // the message names the file that was not. nullopt when an interrupt ended its wait for the
 // store's write lock (nothing of it stored).
@@ -142,7 +127,7 @@ int add(const std::vector<std::string>& args) {
     if (!request)
         return kExitOk;
     harness::AddedRun how;
-    how.commit = request->commit ? *request->commit : git_head();
+    how.commit = request->commit ? *request->commit : harness::git_head();
     how.labels = request->labels;
     // Progress on a terminal, over the reading and the storing of every file (the storing
     // goes at its own rate: its estimate restarts).
