@@ -1,6 +1,5 @@
 #include "history/options.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -39,19 +38,20 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const char* us
     return p;
 }
 
-// --db, else $PERFGAUGE_DB, else the default path: parsed here, once, for every subcommand.
+// --db, else $PERFGAUGE_DB, else the default path: parsed here, once, for every subcommand;
+// a bad one is refused naming where it came from.
 HistoryLocation store_option(const po::variables_map& vm) {
-    const bool given = vm.count("db") > 0;
-    const char* env = std::getenv("PERFGAUGE_DB");
-    const std::string text =
-        given ? vm["db"].as<std::string>() : harness::default_history_location();
+    const auto where = harness::history_location_text(
+        vm.count("db") ? std::optional(vm["db"].as<std::string>()) : std::nullopt);
     try {
-        return harness::parse_store_location(text);
+        return harness::parse_store_location(where.text);
     } catch (const std::invalid_argument& e) {
+        using Source = harness::LocationSource;
         throw UsageError(fmt::format("{}: {}",
-                                     given         ? "--db"
-                                     : env && *env ? "$PERFGAUGE_DB"
-                                                   : "the default store location",
+                                     where.source == Source::option ? "--db"
+                                     : where.source == Source::environment
+                                         ? "$PERFGAUGE_DB"
+                                         : "the default store location",
                                      e.what()));
     }
 }
@@ -305,6 +305,36 @@ std::optional<HistoryAcceptRequest> parse_history_accept(const std::vector<std::
                 throw UsageError("--metric '': give a metric's name (time, or an event's)");
             request.metrics.push_back(m);
         }
+    return request;
+}
+
+constexpr const char* kReportUsage =
+    "usage: perfgauge history report -o DIR [REGEX] [--db ...]\n\n"
+    "The store as one static page, DIR/index.html (DIR is created when missing): the open\n"
+    "regressions (the verdict `history check REGEX` gives each series), the accepted changes,\n"
+    "then a graph per matching series (each run's median and 95% interval, the segments'\n"
+    "levels, the change points dashed; run and commit on hover), with filters by benchmark,\n"
+    "metric and machine. Self-contained: inline SVG and a few lines of script, nothing\n"
+    "fetched, opened from file:// as it is. A URL hash such as #metric=time&machine=ID ticks\n"
+    "only those values when the page loads.\n\noptions";
+
+// report words its --db as the others' options do, but keeps its own help, which lists -o and
+// --db only.
+std::optional<HistoryReportRequest> parse_history_report(const std::vector<std::string>& args) {
+    po::options_description visible(kReportUsage);
+    visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                      "DIR: where index.html goes (required)")(
+        "db", po::value<std::string>(), "the store, as for every history subcommand");
+    po::options_description hidden;
+    hidden.add_options()("args", po::value<std::vector<std::string>>());
+    const auto vm = parse_command_line(args, visible, hidden, {"args", -1});
+    if (!vm)
+        return std::nullopt;
+    if (!vm->count("output") || vm->at("output").as<std::string>().empty())
+        throw UsageError("history report needs -o DIR: the directory index.html is written to");
+    HistoryReportRequest request{store_option(*vm), {}, vm->at("output").as<std::string>()};
+    if (vm->count("args"))
+        request.patterns = vm->at("args").as<std::vector<std::string>>();
     return request;
 }
 

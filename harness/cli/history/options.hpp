@@ -16,9 +16,10 @@
 
 namespace perfgauge::cli {
 
-/// The store a subcommand reads or writes: --db, else harness::default_history_location()
-/// ($PERFGAUGE_DB first), parsed once when the options are (harness::parse_store_location:
-/// a bad one is a UsageError naming --db or PERFGAUGE_DB and the accepted forms).
+/// The store a subcommand reads or writes: --db, else $PERFGAUGE_DB, else the default path
+/// (harness::history_location_text), parsed once when the options are, report's too
+/// (harness::parse_store_location: a bad one is a UsageError naming --db, $PERFGAUGE_DB or the
+/// default location, and the accepted forms); the typed value is what every later step takes.
 using HistoryLocation = harness::StoreLocation;
 
 struct HistoryAddRequest {
@@ -82,6 +83,13 @@ struct HistoryAcceptRequest {
     std::string reason;                ///< --reason, not empty
 };
 
+/// report: one static page, DIR/index.html, of the matching series.
+struct HistoryReportRequest {
+    HistoryLocation store;
+    std::vector<std::string> patterns;  ///< REGEX as given (history_pattern)
+    std::string dir;                    ///< -o DIR, not empty
+};
+
 struct HistoryForgetRequest {
     HistoryLocation store;
     std::vector<std::int64_t> runs;  ///< positive run ids
@@ -98,6 +106,7 @@ std::optional<HistoryCompareRequest> parse_history_compare(const std::vector<std
 std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::string>& args);
 std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::string>& args);
 std::optional<HistoryAcceptRequest> parse_history_accept(const std::vector<std::string>& args);
+std::optional<HistoryReportRequest> parse_history_report(const std::vector<std::string>& args);
 
 /// The one REGEX among `patterns` (one matching every name when none), through the one
 /// matcher (RE2, linear time); UsageError for more than one or for one that is not valid.

@@ -512,13 +512,4 @@ CommitRun HistoryStore::first_run_of_commit(const std::string& prefix) {
                                             wanted, found.size(), fmt::join(names, ", ")));
 }
 
-std::string default_history_location() {
-    if (const char* db = std::getenv("PERFGAUGE_DB"); db && *db)
-        return db;
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/perfgauge/history.db";
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : ".") + "/.local/share/perfgauge/history.db";
-}
-
 }  // namespace perfgauge::harness

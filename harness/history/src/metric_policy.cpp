@@ -1,10 +1,6 @@
 #include "perfgauge/harness/metric_policy.hpp"
 
-#include <array>
-#include <cmath>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace perfgauge::harness {
 namespace {
@@ -21,30 +17,6 @@ bool is_rate(const std::string& metric, const std::string& unit) {
         if (metric.find(word) != std::string::npos || unit.find(word) != std::string::npos)
             return true;
     return false;
-}
-
-// The SI prefix (or time unit) a value is shown with: the largest not above its magnitude.
-struct Prefix {
-    double scale;
-    const char* symbol;  ///< "ms", "k", "" ...
-    const char* word;    ///< for an axis: "ms", "thousands", "count" ...
-};
-
-Prefix prefix_for(double value, MetricPolicy::Quantity quantity) {
-    constexpr std::array<Prefix, 4> kTimes{
-        {{1e9, "s", "s"}, {1e6, "ms", "ms"}, {1e3, "us", "us"}, {1, "ns", "ns"}}};
-    constexpr std::array<Prefix, 5> kCounts{{{1e12, "T", "trillions"},
-                                             {1e9, "G", "billions"},
-                                             {1e6, "M", "millions"},
-                                             {1e3, "k", "thousands"},
-                                             {1, "", "count"}}};
-    const auto pick = [&](const auto& table) {
-        for (const auto& p : table)
-            if (std::abs(value) >= p.scale)
-                return p;
-        return table.back();
-    };
-    return quantity == MetricPolicy::Quantity::time ? pick(kTimes) : pick(kCounts);
 }
 
 }  // namespace
@@ -70,21 +42,6 @@ std::string metric_unit(const std::string& metric, const std::string& unit) {
     if (counts_nanoseconds(metric) && unit.starts_with("count/"))
         return "ns" + unit.substr(unit.find('/'));
     return unit;
-}
-
-std::string format_metric_value(double value, const MetricPolicy& policy) {
-    const std::string per = policy.per.empty() ? "" : "/" + policy.per;
-    if (!std::isfinite(value))
-        return fmt::format("{}{}", value, per);
-    const Prefix p = prefix_for(value, policy.quantity);
-    const char* space = policy.quantity == MetricPolicy::Quantity::time ? " " : "";
-    return fmt::format("{:.4g}{}{}{}", value / p.scale, space, p.symbol, per);
-}
-
-AxisScale axis_scale(double typical, const MetricPolicy& policy) {
-    const Prefix p = prefix_for(std::isfinite(typical) ? typical : 0, policy.quantity);
-    const std::string per = policy.quantity == MetricPolicy::Quantity::rate ? "second" : policy.per;
-    return {1 / p.scale, per.empty() ? std::string(p.word) : fmt::format("{} per {}", p.word, per)};
 }
 
 }  // namespace perfgauge::harness

@@ -1,6 +1,7 @@
 #include "perfgauge/harness/store_location.hpp"
 
 #include <cctype>
+#include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -113,6 +114,18 @@ const char* const kAcceptedStoreForms =
 
 std::string redact_passwords(std::string_view text) {
     return redact_keyword(redact_userinfo(text));
+}
+
+LocationText history_location_text(const std::optional<std::string>& given) {
+    if (given)
+        return {*given, LocationSource::option};
+    if (const char* db = std::getenv("PERFGAUGE_DB"); db && *db)
+        return {db, LocationSource::environment};
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return {std::string(xdg) + "/perfgauge/history.db", LocationSource::default_path};
+    const char* home = std::getenv("HOME");
+    return {std::string(home && *home ? home : ".") + "/.local/share/perfgauge/history.db",
+            LocationSource::default_path};
 }
 
 std::string StoreLocation::shown() const {

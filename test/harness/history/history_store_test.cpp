@@ -340,6 +340,40 @@ TEST(StoreLocation, ParsesTheAcceptedFormsOnce) {
     EXPECT_EQ(harness::parse_store_location("postgres://u@h/db").target, "postgres://u@h/db");
 }
 
+// The location's text and where it came from, judged once: the option, else $PERFGAUGE_DB
+// (not when empty), else the default path under $XDG_DATA_HOME or $HOME.
+TEST(StoreLocation, TextComesFromTheOptionTheEnvironmentOrTheDefault) {
+    using S = harness::LocationSource;
+    const auto saved = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v ? std::optional<std::string>(v) : std::nullopt;
+    };
+    const auto db = saved("PERFGAUGE_DB"), xdg = saved("XDG_DATA_HOME"), home = saved("HOME");
+    ::setenv("PERFGAUGE_DB", "env.db", 1);
+    ::setenv("XDG_DATA_HOME", "/xdg", 1);
+    ::setenv("HOME", "/home/me", 1);
+    const auto given = harness::history_location_text(std::string("given.db"));
+    const auto env = harness::history_location_text(std::nullopt);
+    ::setenv("PERFGAUGE_DB", "", 1);
+    const auto under_xdg = harness::history_location_text(std::nullopt);
+    ::unsetenv("XDG_DATA_HOME");
+    const auto under_home = harness::history_location_text(std::nullopt);
+    const auto restore = [](const char* name, const std::optional<std::string>& v) {
+        v ? ::setenv(name, v->c_str(), 1) : ::unsetenv(name);
+    };
+    restore("PERFGAUGE_DB", db);
+    restore("XDG_DATA_HOME", xdg);
+    restore("HOME", home);
+    EXPECT_EQ(given.text, "given.db");
+    EXPECT_EQ(given.source, S::option);
+    EXPECT_EQ(env.text, "env.db");
+    EXPECT_EQ(env.source, S::environment);
+    EXPECT_EQ(under_xdg.text, "/xdg/perfgauge/history.db");
+    EXPECT_EQ(under_xdg.source, S::default_path);
+    EXPECT_EQ(under_home.text, "/home/me/.local/share/perfgauge/history.db");
+    EXPECT_EQ(under_home.source, S::default_path);
+}
+
 TEST(StoreLocation, RefusesEveryOtherSchemeNamingTheAcceptedForms) {
     for (const std::string bad :
          {"", "mysql://u@h/db", "postgresql+psycopg://h/db", "HTTP://h/x", "POSTGRESQL://h/db",

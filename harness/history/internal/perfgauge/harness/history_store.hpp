@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "perfgauge/harness/change_points.hpp"
+#include "perfgauge/harness/history_records.hpp"
 #include "perfgauge/harness/result.hpp"
 #include "perfgauge/harness/store_location.hpp"
 
@@ -56,49 +57,10 @@ struct AddedRun {
     std::string command = {};
 };
 
-struct StoredRun {
-    std::int64_t id = 0;
-    std::string added_at, measured_at, commit, kind, source;
-    std::string path, command;  ///< AddedRun's; empty in runs added before schema 3
-    std::string machine_class, machine_id, machine_summary;
-    std::string labels;  ///< "k=v,k=v"
-    std::int64_t benchmarks = 0, sample_bytes = 0;
-};
-
-struct SeriesKey {
-    std::string benchmark, metric, machine_class;
-    bool operator<(const SeriesKey& o) const {
-        return std::tie(benchmark, metric, machine_class) <
-               std::tie(o.benchmark, o.metric, o.machine_class);
-    }
-};
-
-/// One run of a series.
-struct SeriesEntry {
-    std::int64_t run_id = 0;
-    std::string commit, measured_at, unit, source;
-    std::size_t sample_count = 0;
-    RunPoint point;  ///< median and the half-width of its 95% interval
-};
-
-/// `history accept`: from run `run_id` (commit `commit`) on, the series of the benchmarks that
-/// `pattern` matches ("" every one), of `metric` ("" every one), have a new accepted baseline.
-struct Acceptance {
-    std::int64_t id = 0, run_id = 0;
-    std::string commit, pattern, metric, reason, added_at;
-};
-
 /// A run found by its commit.
 struct CommitRun {
     std::int64_t run_id = 0;
     std::string commit;
-};
-
-struct StoredMeasurement {
-    std::int64_t run_id = 0;
-    std::string commit, measured_at, machine_class, benchmark, metric, unit, source;
-    double median = 0, spread = 0;
-    std::vector<double> samples;
 };
 
 class HistoryStore {
@@ -161,9 +123,5 @@ std::string unstorable(const RunResult& result);
 
 /// The value of the run's `machine` label, empty without one.
 std::string machine_label(const AddedRun& how);
-
-/// Where the store is when no --db is given: $PERFGAUGE_DB, else
-/// $XDG_DATA_HOME/perfgauge/history.db, else ~/.local/share/perfgauge/history.db.
-std::string default_history_location();
 
 }  // namespace perfgauge::harness

@@ -4,6 +4,7 @@
 // password.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,20 @@ struct StoreLocation {
     /// For messages: the path, or the URI with its password redacted.
     std::string shown() const;
 };
+
+/// Where a location's text came from, for a message about it: the command line's option, the
+/// environment ($PERFGAUGE_DB), or the default path.
+enum class LocationSource { option, environment, default_path };
+
+struct LocationText {
+    std::string text;
+    LocationSource source = LocationSource::option;
+};
+
+/// The store's location as text, and where it came from: `given` (the option's value) when
+/// there is one, else $PERFGAUGE_DB when set and not empty, else
+/// $XDG_DATA_HOME/perfgauge/history.db, else ~/.local/share/perfgauge/history.db.
+LocationText history_location_text(const std::optional<std::string>& given);
 
 /// The accepted forms, for messages: "a SQLite file path, postgresql://... or postgres://...".
 extern const char* const kAcceptedStoreForms;

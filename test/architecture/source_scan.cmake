@@ -1,0 +1,37 @@
+# find_code_uses(PATTERN OUT FOLDER...): the lines of the C and C++ sources under each FOLDER
+# (of SOURCE_DIR) where PATTERN is used as code, "FILE: LINE" each, in OUT. A line counts unless
+# the use is inside a // comment or a comment block's " * " line. Shared by the architecture
+# checks that forbid a call or a header (check_no_std_regex.cmake, check_no_shell.cmake).
+function(find_code_uses pattern out)
+  set(found "")
+  foreach(folder ${ARGN})
+    file(GLOB_RECURSE sources ${SOURCE_DIR}/${folder}/*.cpp ${SOURCE_DIR}/${folder}/*.hpp
+                              ${SOURCE_DIR}/${folder}/*.h ${SOURCE_DIR}/${folder}/*.cc)
+    if(NOT sources)
+      message(FATAL_ERROR "no sources under ${folder} (moved?)")
+    endif()
+    foreach(source ${sources})
+      file(READ ${source} text)
+      if(NOT text MATCHES "${pattern}")
+        continue()
+      endif()
+      # A list of lines: the text's own semicolons kept out of CMake's list separator.
+      string(REPLACE ";" "<semicolon>" text "${text}")
+      string(REPLACE "\n" ";" lines "${text}")
+      foreach(line ${lines})
+        string(REGEX REPLACE "//.*$" "" code "${line}")
+        string(REGEX MATCH "^[ \t]*\\*" block "${code}")
+        if(block)
+          continue()
+        endif()
+        string(REGEX MATCH "${pattern}" use "${code}")
+        if(use)
+          file(RELATIVE_PATH name ${SOURCE_DIR} ${source})
+          string(REPLACE "<semicolon>" "," shown "${line}")
+          list(APPEND found "${name}: ${shown}")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
