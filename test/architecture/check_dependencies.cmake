@@ -7,6 +7,8 @@
 #     the suite above them (workloads/suite) is what knows the runner;
 #   - orchestration (a run's measuring processes) starts processes and merges their results:
 #     it measures nothing itself, so it links neither measure, sim nor stat;
+#   - run's and stat's stages (pipeline) sit below the command line: they link none of its
+#     plumbing (perfgauge_cli_readonly);
 #   - the commands that only read results (compare, export, plot) and the command line's
 #     plumbing they share live in perfgauge_cli_readonly, which links neither measure, sim nor
 #     stat: reading a result never reaches counter or measuring code.
@@ -52,5 +54,6 @@ forbid(perfgauge_results "perfgauge_pmu;perfgauge_measure;perfgauge_system;perfg
 forbid(perfgauge_workloads "perfgauge_sim;perfgauge_stat")
 forbid_perfgauge(perfgauge_workload_kernels)
 forbid(perfgauge_orchestrate "perfgauge_measure;perfgauge_sim;perfgauge_stat")
+forbid(perfgauge_pipeline "perfgauge_cli_readonly")
 forbid(perfgauge_cli_readonly "perfgauge_measure;perfgauge_sim;perfgauge_stat")
 file(REMOVE_RECURSE ${WORK_DIR})

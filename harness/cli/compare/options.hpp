@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compare/request.hpp"
+#include "perfgauge/harness/compare_request.hpp"
 
 namespace perfgauge::cli {
 

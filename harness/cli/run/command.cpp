@@ -1,42 +1,33 @@
 // perfgauge run: the built-in workloads (varint decoders, memcpy) over working-set sizes and
-// cache states, through the runner, to a table and a JSON result file. The stages, each a
-// function: parse (run_options.cpp: a RunRequest) -> plan (the suite, the events) -> measure
-// (here, in --processes children, or --against's pairs) -> simulate -> render -> write.
-#include <unistd.h>
-
+// cache states, through the runner, to a table and a JSON result file. This file parses
+// (run/options.cpp: a RunRequest, or a child's request), calls the stages of harness/pipeline
+// (plan -> measure here, in --processes children, or --against's pairs -> simulate) and writes
+// what they return.
 #include <chrono>
-#include <cstdio>
 #include <exception>
-#include <functional>
-#include <memory>
 #include <optional>
-#include <random>
 #include <stdexcept>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "common/cli_common.hpp"
 #include "common/console.hpp"
 #include "common/hints.hpp"
-#include "perfgauge/harness/compare.hpp"
-#include "perfgauge/harness/cpu_gaps.hpp"
-#include "perfgauge/harness/event_plan.hpp"
+#include "perfgauge/harness/against_stage.hpp"
+#include "perfgauge/harness/compare_report.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/output_file.hpp"
-#include "perfgauge/harness/progress_line.hpp"
 #include "perfgauge/harness/run_answer.hpp"
 #include "perfgauge/harness/run_report.hpp"
-#include "perfgauge/harness/runner.hpp"
-#include "perfgauge/harness/simulation.hpp"
-#include "perfgauge/harness/simulation_stage.hpp"
+#include "perfgauge/harness/run_simulation.hpp"
+#include "perfgauge/harness/run_stages.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
-#include "perfgauge/harness/terminal_progress.hpp"
+#include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/workloads/suite.hpp"
 #include "registry.hpp"
-#include "run/against.hpp"
 #include "run/options.hpp"
-#include "run/processes.hpp"
 #include "run/simulation.hpp"
 #include "run/suite.hpp"
 
@@ -44,55 +35,16 @@ namespace perfgauge::cli {
 
 namespace {
 
-// What the request becomes on this machine: the suite, the resolved events, the runner's
-// options.
-struct RunPlan {
-    workloads::SuiteSpec spec;
-    std::string last_level_found_by;  // empty: sysfs's size, or --l3
-    std::optional<std::string> valgrind;
-    harness::EventPlan events;
-    harness::RunnerOptions runner;
-};
+// The stages' messages go to perfgauge's stderr, every write checked.
+const harness::Messages& messages() {
+    static const harness::Messages out{say_text};
+    return out;
+}
 
 // The default result file's name without ".json"; write_new_output_file numbers it when a run
 // in the same second took it.
 std::string default_result_stem() {
     return harness::format_local_now("perfgauge-run-%Y%m%d-%H%M%S");
-}
-
-// Progress on one self-overwriting stderr line (the caller shows it on a terminal only): a
-// stable total and the time left, for the whole run when it is split over processes.
-std::function<void(std::string_view, std::size_t, std::size_t)> progress_line(
-    const harness::RunRequest& request, const harness::EventPlan& events) {
-    const auto& child = request.measuring_child;
-    // The estimate counts the rounds beyond the plan and the simulation after the measurement.
-    harness::ProgressOutlook outlook;
-    outlook.extra_rounds = true;
-    outlook.budget_s = request.precision_percent > 0 ? request.max_time_s : 0;
-    if (events.any_simulated())
-        outlook.simulation_s_per_benchmark =
-            harness::simulation_seconds_per_benchmark(simulation_jobs(request));
-    auto meter = std::make_shared<harness::ProgressMeter>(
-        [] {
-            return std::chrono::duration<double>(
-                       std::chrono::steady_clock::now().time_since_epoch())
-                .count();
-        },
-        child ? harness::ProcessPlace{child->index, child->count} : harness::ProcessPlace{},
-        outlook);
-    // Shared with the other commands: nothing in the run's first second (a later measuring
-    // process is past it), redrawn at most 10 times a second (the meter sees every call).
-    auto progress = std::make_shared<harness::TerminalProgress>(
-        true, "perfgauge run", say_text, harness::steady_seconds,
-        child && child->index > 0 ? 0.0 : harness::TerminalProgress::kQuietSeconds);
-    return [meter, progress](std::string_view phase, std::size_t done, std::size_t total) {
-        progress->update(meter->line(phase, done, total));
-    };
-}
-
-std::string interruption() {
-    const int signal = harness::interrupt_signal();
-    return signal != 0 ? harness::signal_name(signal) : std::string();
 }
 
 int interrupted_or_ok(const harness::RunResult& result) {
@@ -101,105 +53,18 @@ int interrupted_or_ok(const harness::RunResult& result) {
                : harness::interrupted_exit_status(harness::interrupt_signal());
 }
 
-harness::RunnerOptions runner_options(const harness::RunRequest& request,
-                                      const harness::EventPlan& events) {
-    harness::RunnerOptions options;
-    options.repetitions = request.repetitions;
-    options.min_sample_time_s = request.min_time_s;
-    options.warmup_time_s = request.warmup_s;
-    options.max_time_s = request.max_time_s;
-    options.precision = request.precision_percent / 100;
-    options.events = harness::CountedEvents(events);
-    options.seed = request.seed;
-    options.interleave = request.interleave;
-    options.pin_cpu = request.pin_cpu;
-    options.fifo = request.fifo;
-    options.mlock = request.mlock;
-    if (harness::progress_wanted(request.quiet))
-        options.progress = progress_line(request, events);
-    options.interruption = interruption;
-    options.probe_cpu_gaps = !request.measuring_child;  // its parent spins once, after all
-    if (request.show_answer && options.precision > 0)   // the answer's verdicts, at its margin
-        options.verdict_stop = harness::StoppingRule{harness::CompareOptions{}.min_change};
-    return options;
-}
+// The suite the selection makes on this machine, checked against available memory.
+struct RunSuite {
+    workloads::SuiteSpec spec;
+    std::string last_level_found_by;
+};
 
-RunPlan plan_run(const harness::RunRequest& request, workloads::SuiteSpec spec,
-                 std::string last_level_found_by) {
-    RunPlan plan{std::move(spec), std::move(last_level_found_by), {}, {}, {}};
-    plan.valgrind = simulation_valgrind(request.backend);
-    plan.events =
-        harness::select_events(request.events, request.backend, plan.valgrind.has_value());
-    plan.spec.simulated = plan.events.any_simulated();
-    plan.runner = runner_options(request, plan.events);
-    return plan;
-}
-
-// The native measurement in this process: a run with --processes 1, or one measuring process.
-harness::RunResult measure_here(const harness::RunRequest& request, const RunPlan& plan,
-                                const harness::SystemInfo& system) {
-    const auto& child = request.measuring_child;
-    harness::Runner runner(plan.runner);  // select_events above already refused bad names
-    // Data generation and the check against the reference decoder happen here.
-    const workloads::Suite suite = workloads::build_suite(plan.spec, system.cpu);
-    if (!child || child->index == 0) {  // once per run, not once per measuring process
-        for (const auto& note : suite.notes)
-            say("perfgauge run: {}\n", note);
-    }
-    if (!plan.events.notice.empty() && !child)
-        say("perfgauge run: {}\n", plan.events.notice);
-    harness::RunResult result =
-        runner.run(suite.benchmarks, workloads::verdict_groups(suite.benchmarks));
-    if (plan.runner.progress)
-        say("\r\033[K");
-    result.context = suite.context;
-    for (const auto& note : suite.notes)
-        result.warnings.push_back(note);
-    return result;
-}
-
-// The native measurement split over --processes fresh processes.
-harness::RunResult measure_apart(const harness::RunRequest& request, const RunPlan& plan,
-                                 const harness::SystemInfo& system) {
-    if (!plan.events.notice.empty())
-        say("perfgauge run: {}\n", plan.events.notice);
-    const std::uint64_t seed = request.seed ? *request.seed : std::random_device{}();
-    harness::RunResult result = measure_in_processes(request, seed);
-    result.system = system;                // a process's result file carries only part of it
-    if (harness::interrupt_signal() == 0)  // once here, not in every measuring process
-        harness::record_cpu_gaps(result, harness::measure_cpu_gaps());
-    return result;
-}
-
-// The simulated events: counted under callgrind, or marked why not.
-void simulate_run(const harness::RunRequest& request, const RunPlan& plan,
-                  const harness::SystemInfo& system, double native_seconds,
-                  harness::RunResult& result) {
-    const auto caches = simulated_caches_for(plan.spec, request.selection, system);
-    const std::size_t benchmarks = result.benchmarks.size();
-    const auto sim = harness::simulate_and_merge(
-        plan.events, request.backend,
-        [&] { return run_simulation(request, plan.events, caches, *plan.valgrind, benchmarks); },
-        result);
-    if (sim) {
-        result.simulation = simulation_context(plan.events, *sim, caches, request, native_seconds);
-        say("perfgauge run: {}\n", time_breakdown(*sim, native_seconds));
-    }
-}
-
-// How the last-level cache cold data rotates over was found: the answer says it.
-void record_last_level(const harness::RunRequest& request, const RunPlan& plan,
-                       harness::RunResult& result) {
-    std::string found_by = plan.last_level_found_by;
-    if (!found_by.empty()) {
-        say("perfgauge run: last-level cache {}: {}\n",
-            plan.spec.cache_sizes.l3 > 0 ? fmt::format("{} KiB", plan.spec.cache_sizes.l3 >> 10)
-                                         : std::string("unknown"),
-            found_by);
-    } else {
-        found_by = request.selection.l3 ? "given by --l3" : "reported by sysfs";
-    }
-    result.context.emplace_back("l3_found_by", found_by);
+RunSuite suite_here(const harness::SuiteSelection& selection, const harness::SystemInfo& system) {
+    RunSuite suite;
+    suite.spec = suite_spec_from(selection, workloads::cache_sizes_from(system.caches),
+                                 &suite.last_level_found_by);
+    check_suite_memory(suite.spec);
+    return suite;
 }
 
 // What goes to stdout or -o: the answer (with what it leaves out), else the table in --format.
@@ -248,13 +113,99 @@ int write_run_outputs(const harness::RunRequest& request, const harness::RunResu
     return failures.empty() ? interrupted_or_ok(result) : kExitFailure;
 }
 
-// A measuring process: its result to the file its parent named, even when interrupted (the
-// parent merges what it measured).
-int measure_as_child(const harness::RunRequest& request, const RunPlan& plan,
-                     const harness::SystemInfo& system) {
-    const harness::RunResult result = measure_here(request, plan, system);
+// Saves both builds' results and prints their comparison. Each output is written whatever
+// happened to the ones before it (a full disk behind one file loses nothing else); the first
+// error is rethrown once every output was tried, after every file saved is named.
+void write_against_outputs(const harness::RunRequest& request, harness::AgainstMeasured& measured,
+                           const std::string& stop_warning, const harness::SystemInfo& system) {
+    const auto [other_result, own_result] =
+        harness::against_results(measured, system, stop_warning);
+    std::vector<std::string> saved;
+    const std::string stem = default_result_stem();
+    const std::string output = request.output.string();
+    const auto save = [&](const harness::RunResult& result, const harness::SavedResult& where,
+                          const std::string& name) {
+        using Where = harness::SavedResult::Where;
+        if (where.where == Where::nowhere)
+            return std::string();
+        saved.push_back(save_result_json(
+            harness::render_run(result, harness::OutputFormat::json),
+            where.where == Where::path ? std::optional(where.path.string()) : std::nullopt, name,
+            output, !result.interrupted_by.empty()));
+        return saved.back();
+    };
+    std::exception_ptr write_error;
+    const auto attempt = [&](const auto& write) {
+        try {
+            write();
+        } catch (const std::exception&) {
+            if (!write_error)
+                write_error = std::current_exception();
+        }
+    };
+    std::string other_path, own_path;
+    attempt(
+        [&] { other_path = save(other_result, request.against->other_json, stem + "-against"); });
+    attempt([&] { own_path = save(own_result, request.json, stem); });
+    const auto comparison =
+        harness::against_comparison(request, other_result, own_result, measured, other_path,
+                                    own_path, stop_warning, messages());
+    const bool interrupted =
+        !own_result.interrupted_by.empty() || !other_result.interrupted_by.empty();
+    attempt([&] {
+        write_output(harness::render_comparison(comparison, request.format), output, interrupted);
+    });
+    for (const auto& path : saved)
+        say("perfgauge run: result saved to {}\n", path);
+    if (write_error)
+        std::rethrow_exception(write_error);
+}
+
+// perfgauge run --against OTHER: both builds measured in pairs, saved and compared.
+int run_against(const harness::RunRequest& request, workloads::SuiteSpec spec,
+                const harness::SystemInfo& system) {
+    auto measured = harness::measure_against(
+        request, std::move(spec), system,
+        [&](const auto& params) { return single_benchmark_selection(request.selection, params); },
+        messages());
+    const auto& done = measured.done;
+    if (measured.own.benchmarks.empty() && !done.failure.empty())
+        throw std::runtime_error(done.failure);
+    if (measured.own.benchmarks.empty()) {
+        say("perfgauge run: interrupted by {} before the first benchmark had all its pairs; "
+            "nothing saved\n",
+            harness::signal_name(harness::interrupt_signal()));
+        return harness::interrupted_exit_status(harness::interrupt_signal());
+    }
+    write_against_outputs(request, measured, harness::against_stop_warning(measured), system);
+    if (!done.failure.empty())
+        throw std::runtime_error(done.failure);  // what was measured before it is saved
+    return harness::interrupt_signal() != 0
+               ? harness::interrupted_exit_status(harness::interrupt_signal())
+               : kExitOk;
+}
+
+// A child of a run: the simulation child (under valgrind) or a measuring process, whose result
+// goes to the file its parent named, even when interrupted (the parent merges what it
+// measured).
+int run_child(const harness::ChildRequest& child) {
+    const harness::InterruptHandling interrupts;  // as the parent's: see run_command
+    const auto system = harness::collect_system_info();
+    RunSuite suite = suite_here(child.run.selection, system);
+    if (const auto* simulation = child.simulation()) {
+        if (!pmu::callgrind::running_on_valgrind()) {
+            throw UsageError(
+                "--internal-sim-child is perfgauge's own (it runs under valgrind); use "
+                "--backend sim");
+        }
+        return harness::simulate_as_child(child.run, suite.spec, system, simulation->manifest);
+    }
+    const auto plan =
+        harness::plan_run(child.run, std::move(suite.spec), std::move(suite.last_level_found_by),
+                          simulation_valgrind(child.run.backend), *child.measuring(), messages());
+    const harness::RunResult result = harness::measure_here(plan, system, messages());
     if (!result.benchmarks.empty()) {
-        harness::write_output_file(request.measuring_child->result_path.string(),
+        harness::write_output_file(child.measuring()->result_path.string(),
                                    harness::render_run(result, harness::OutputFormat::json));
     }
     return interrupted_or_ok(result);
@@ -263,43 +214,41 @@ int measure_as_child(const harness::RunRequest& request, const RunPlan& plan,
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
-    const auto request = parse_run_request(args);
-    if (!request)
+    const auto call = parse_run_request(args);
+    if (!call)
         return kExitOk;  // --help
-    for (const auto& note : request->notes)
+    if (const auto* child = std::get_if<harness::ChildRequest>(&*call))
+        return run_child(*child);
+    const auto& request = std::get<harness::RunRequest>(*call);
+    for (const auto& note : request.notes)
         say("perfgauge run: {}\n", note);
     // Interrupts stop the measurement between batches, and what was measured is saved. The
     // simulation child (under valgrind) passes them on to its simulation processes, reaps them
     // and ends; its parent saves the native result without the simulated counts.
     const harness::InterruptHandling interrupts;
     const auto system = harness::collect_system_info();
-    std::string last_level_found_by;
-    auto spec = suite_spec_from(request->selection, workloads::cache_sizes_from(system.caches),
-                                &last_level_found_by);
-    check_suite_memory(spec);
-    if (request->sim_child_manifest)
-        return run_simulation_child(*request, spec, system);
-    if (request->against)
-        return run_against(*request, std::move(spec), system);
-    RunPlan plan = plan_run(*request, std::move(spec), std::move(last_level_found_by));
-    if (request->measuring_child)
-        return measure_as_child(*request, plan, system);
-
+    RunSuite suite = suite_here(request.selection, system);
+    if (request.against)
+        return run_against(request, std::move(suite.spec), system);
+    const auto plan =
+        harness::plan_run(request, std::move(suite.spec), std::move(suite.last_level_found_by),
+                          simulation_valgrind(request.backend), std::nullopt, messages());
     const auto native_start = std::chrono::steady_clock::now();
-    harness::RunResult result = request->processes > 1 ? measure_apart(*request, plan, system)
-                                                       : measure_here(*request, plan, system);
+    harness::RunResult result = request.processes > 1
+                                    ? harness::measure_apart(request, plan, system, messages())
+                                    : harness::measure_here(plan, system, messages());
     if (result.benchmarks.empty() && harness::interrupt_signal() != 0) {
         say("perfgauge run: interrupted by {} before any benchmark had a sample; nothing "
             "saved\n",
-            interruption());
+            harness::interruption());
         return harness::interrupted_exit_status(harness::interrupt_signal());
     }
     const std::chrono::duration<double> native_wall =
         std::chrono::steady_clock::now() - native_start;
-    simulate_run(*request, plan, system, native_wall.count(), result);
-    record_last_level(*request, plan, result);
+    harness::simulate_run(request, plan, system, native_wall.count(), result, messages());
+    harness::record_last_level(request, plan, result, messages());
     add_cli_hints(result.events);
-    return write_run_outputs(*request, result);
+    return write_run_outputs(request, result);
 }
 
 }  // namespace perfgauge::cli

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -364,22 +365,14 @@ std::optional<int> pin_option(const po::variables_map& vm) {
 }
 
 // --internal-request JSON: this perfgauge is one of a run's measuring processes (--processes,
-// --against), or with --internal-sim-child its simulation child; its parent wrote the request
-// (run_request_to_json), validated already.
-harness::RunRequest request_from_parent(const std::string& text,
-                                        const std::optional<std::string>& sim_manifest) {
+// --against), or its simulation child; its parent wrote the request (child_request_to_json),
+// validated already. A manifest given apart (--internal-sim-child) makes it the simulation child.
+harness::ChildRequest request_from_parent(const std::string& text,
+                                          const std::optional<std::string>& sim_manifest) {
     try {
-        auto request = harness::run_request_from_json(text, PERFGAUGE_VERSION);
-        if (sim_manifest) {
-            if (request.measuring_child)
-                throw harness::RequestError("a measuring process's request for the simulation");
-            request.sim_child_manifest = *sim_manifest;
-            return request;
-        }
-        if (!request.measuring_child ||
-            request.measuring_child->index >= request.measuring_child->count)
-            throw harness::RequestError("a request for no measuring process");
-        return request;
+        return harness::child_request_from_json(
+            text, PERFGAUGE_VERSION,
+            sim_manifest ? std::optional<std::filesystem::path>(*sim_manifest) : std::nullopt);
     } catch (const harness::RequestError& e) {
         throw UsageError(fmt::format(
             "--internal-request is perfgauge's own (use --processes or --against): {}", e.what()));
@@ -594,7 +587,7 @@ std::uint64_t size_option(const std::string& text, const char* option) {
     return *bytes;
 }
 
-std::optional<harness::RunRequest> parse_run_request(const std::vector<std::string>& args) {
+std::optional<RunCall> parse_run_request(const std::vector<std::string>& args) {
     po::options_description options(kRunUsage);
     add_run_options(options);
     po::options_description hidden;
@@ -617,7 +610,7 @@ std::optional<harness::RunRequest> parse_run_request(const std::vector<std::stri
                                   ? std::optional(vm["internal-sim-child"].as<std::string>())
                                   : std::nullopt;
     if (vm.count("internal-request"))
-        return request_from_parent(vm["internal-request"].as<std::string>(), sim_manifest);
+        return RunCall(request_from_parent(vm["internal-request"].as<std::string>(), sim_manifest));
     if (sim_manifest) {
         throw UsageError(
             "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
@@ -643,7 +636,7 @@ std::optional<harness::RunRequest> parse_run_request(const std::vector<std::stri
         read_against(vm, request);
     else
         read_run(vm, request);
-    return request;
+    return RunCall(std::move(request));
 }
 
 }  // namespace perfgauge::cli

@@ -20,11 +20,4 @@ RunRequest paired_child_request(const RunRequest& request) {
     return child;
 }
 
-RunRequest simulation_child_request(const RunRequest& request) {
-    RunRequest child = measuring_request(request);
-    child.measuring_child.reset();
-    child.sim_child_manifest.reset();
-    return child;
-}
-
 }  // namespace perfgauge::harness

@@ -1,5 +1,7 @@
 #include "perfgauge/harness/request_json.hpp"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -111,19 +113,34 @@ std::optional<AgainstRequest> against_from(const json& j) {
     return a;
 }
 
-json child_json(const std::optional<MeasuringChild>& c) {
-    if (!c)
+json measuring_json(const MeasuringChild* c) {
+    if (c == nullptr)
         return nullptr;
     return {{"index", c->index}, {"count", c->count}, {"result_path", c->result_path.string()}};
 }
 
-std::optional<MeasuringChild> child_from(const json& j) {
+std::optional<MeasuringChild> measuring_from(const json& j) {
     if (j.is_null())
         return std::nullopt;
     return MeasuringChild{j.at("index").get<std::size_t>(), j.at("count").get<std::size_t>(),
                           j.at("result_path").get<std::string>()};
 }
 
+// The child's role: the simulation child (a manifest's path, from the text or given beside
+// it) or a measuring process with a place among them, never both.
+ProcessRole role_from(const json& j, const std::optional<std::filesystem::path>& manifest) {
+    const auto measuring = measuring_from(j.at("measuring_child"));
+    auto simulation = optional_from<std::string>(j.at("sim_child_manifest"));
+    if (manifest)
+        simulation = manifest->string();
+    if (simulation && measuring)
+        throw RequestError("a measuring process's request for the simulation");
+    if (simulation)
+        return SimulationChild{*simulation};
+    if (!measuring || measuring->index >= measuring->count)
+        throw RequestError("a request for no measuring process");
+    return *measuring;
+}
 // What the request says about measuring: events, backend, rounds, times, scheduling.
 void read_measuring(const json& j, RunRequest& r) {
     r.events = j.at("events").get<std::string>();
@@ -142,7 +159,7 @@ void read_measuring(const json& j, RunRequest& r) {
     r.quiet = j.at("quiet").get<bool>();
 }
 
-// What the request says about outputs, simulation and perfgauge's own children.
+// What the request says about outputs and the simulation.
 void read_outputs(const json& j, RunRequest& r) {
     r.format = parse_output_format(j.at("format").get<std::string>());
     r.show_answer = j.at("show_answer").get<bool>();
@@ -151,42 +168,44 @@ void read_outputs(const json& j, RunRequest& r) {
     r.sim_items = j.at("sim_items").get<std::uint64_t>();
     r.sim_jobs = j.at("sim_jobs").get<unsigned>();
     r.against = against_from(j.at("against"));
-    r.sim_child_manifest = optional_from<std::string>(j.at("sim_child_manifest"));
-    r.measuring_child = child_from(j.at("measuring_child"));
 }
 
 }  // namespace
 
-std::string run_request_to_json(const RunRequest& r, std::string_view version) {
-    const json j = {{"perfgauge_request", kRunRequestFormat},
-                    {"perfgauge_version", std::string(version)},
-                    {"selection", selection_json(r.selection)},
-                    {"notes", r.notes},
-                    {"default_suite", r.default_suite},
-                    {"events", r.events},
-                    {"backend", backend_name(r.backend)},
-                    {"repetitions", r.repetitions},
-                    {"precision_percent", r.precision_percent},
-                    {"max_time_s", r.max_time_s},
-                    {"min_time_s", r.min_time_s},
-                    {"warmup_s", r.warmup_s},
-                    {"processes", r.processes},
-                    {"seed", optional_json(r.seed)},
-                    {"interleave", r.interleave},
-                    {"pin_cpu", optional_json(r.pin_cpu)},
-                    {"fifo", r.fifo},
-                    {"mlock", r.mlock},
-                    {"quiet", r.quiet},
-                    {"format", output_format_name(r.format)},
-                    {"show_answer", r.show_answer},
-                    {"output", r.output.string()},
-                    {"json", saved_json(r.json)},
-                    {"sim_items", r.sim_items},
-                    {"sim_jobs", r.sim_jobs},
-                    {"against", against_json(r.against)},
-                    {"sim_child_manifest",
-                     r.sim_child_manifest ? json(r.sim_child_manifest->string()) : json(nullptr)},
-                    {"measuring_child", child_json(r.measuring_child)}};
+std::string child_request_to_json(const ChildRequest& child, std::string_view version) {
+    const RunRequest& r = child.run;
+    const SimulationChild* simulation = child.simulation();
+    // The role sits beside the run's fields, as in the first format that had no role of its
+    // own: a build of that format reads it.
+    const json j = {
+        {"perfgauge_request", kRunRequestFormat},
+        {"perfgauge_version", std::string(version)},
+        {"selection", selection_json(r.selection)},
+        {"notes", r.notes},
+        {"default_suite", r.default_suite},
+        {"events", r.events},
+        {"backend", backend_name(r.backend)},
+        {"repetitions", r.repetitions},
+        {"precision_percent", r.precision_percent},
+        {"max_time_s", r.max_time_s},
+        {"min_time_s", r.min_time_s},
+        {"warmup_s", r.warmup_s},
+        {"processes", r.processes},
+        {"seed", optional_json(r.seed)},
+        {"interleave", r.interleave},
+        {"pin_cpu", optional_json(r.pin_cpu)},
+        {"fifo", r.fifo},
+        {"mlock", r.mlock},
+        {"quiet", r.quiet},
+        {"format", output_format_name(r.format)},
+        {"show_answer", r.show_answer},
+        {"output", r.output.string()},
+        {"json", saved_json(r.json)},
+        {"sim_items", r.sim_items},
+        {"sim_jobs", r.sim_jobs},
+        {"against", against_json(r.against)},
+        {"sim_child_manifest", simulation ? json(simulation->manifest.string()) : json(nullptr)},
+        {"measuring_child", measuring_json(child.measuring())}};
     // Strict: a text that is not UTF-8 (a path under such a TMPDIR) would not arrive as it was.
     try {
         return j.dump();
@@ -196,7 +215,8 @@ std::string run_request_to_json(const RunRequest& r, std::string_view version) {
     }
 }
 
-RunRequest run_request_from_json(std::string_view text, std::string_view version) {
+ChildRequest child_request_from_json(std::string_view text, std::string_view version,
+                                     const std::optional<std::filesystem::path>& manifest) {
     json j;
     try {
         j = parse_json_bounded(text, "the request");
@@ -224,12 +244,17 @@ RunRequest run_request_from_json(std::string_view text, std::string_view version
         r.default_suite = j.at("default_suite").get<bool>();
         read_measuring(j, r);
         read_outputs(j, r);
-        return r;
+        return {std::move(r), role_from(j, manifest)};
     } catch (const json::exception& e) {
         throw RequestError(fmt::format("a malformed perfgauge request: {}", e.what()));
     } catch (const std::invalid_argument& e) {
         throw RequestError(fmt::format("a malformed perfgauge request: {}", e.what()));
     }
+}
+
+std::vector<std::string> child_argv(const std::string& executable, const ChildRequest& request,
+                                    std::string_view version) {
+    return {executable, "run", "--internal-request=" + child_request_to_json(request, version)};
 }
 
 }  // namespace perfgauge::harness

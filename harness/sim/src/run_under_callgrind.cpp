@@ -235,9 +235,13 @@ SimulationResult simulate_in(const ScratchDir& dir, const SimulationRequest& req
     const auto log_path = dir.path() / "valgrind.log";
     setup.log_file = log_path.string();
     auto program = request.program;
-    program.push_back("--internal-sim-child=" + manifest_path.string());
-    if (request.jobs > 0)
-        program.push_back(fmt::format("--sim-jobs={}", request.jobs));
+    if (request.program_for) {
+        program = request.program_for(manifest_path);
+    } else {
+        program.push_back("--internal-sim-child=" + manifest_path.string());
+        if (request.jobs > 0)
+            program.push_back(fmt::format("--sim-jobs={}", request.jobs));
+    }
 
     // valgrind makes files of its own in $TMPDIR at start-up (valgrind_proc_PID_cmdline_...,
     // removed a moment later): a Ctrl-C to the whole group in that moment kills it with them

@@ -1,8 +1,12 @@
-// A RunRequest survives the trip to a measuring child and back field for field, and a request
-// of another format, or a malformed one, is refused by name.
+// A child's request survives the trip to the child and back field for field, its role beside
+// the run's fields; a request of another format, a malformed one, or one with no role or two, is
+// refused by name.
 #include <gtest/gtest.h>
 
 #include "perfgauge/harness/request_json.hpp"
+
+#include <filesystem>
+#include <utility>
 
 namespace perfgauge::harness {
 namespace {
@@ -40,31 +44,86 @@ RunRequest everything_set() {
     r.sim_items = 5;
     r.sim_jobs = 9;
     r.against = AgainstRequest{"../main/perfgauge", 4, 12, 2.5, {SavedResult::Where::nowhere, {}}};
-    r.sim_child_manifest = "/tmp/manifest.json";
-    r.measuring_child = MeasuringChild{1, 2, "/tmp/x/0-1-own.json"};
     return r;
 }
 
+ChildRequest measuring(RunRequest r) {
+    return {std::move(r), MeasuringChild{1, 2, "/tmp/x/0-1-own.json"}};
+}
+
 TEST(RequestJson, EveryFieldSurvivesTheRoundTrip) {
-    const RunRequest r = everything_set();
-    const std::string text = run_request_to_json(r, "9.9.9");
+    const ChildRequest r = measuring(everything_set());
+    const std::string text = child_request_to_json(r, "9.9.9");
     EXPECT_EQ(text.find('\n'), std::string::npos) << "one line: it is an argument";
-    EXPECT_TRUE(run_request_from_json(text, "9.9.9") == r) << text;
-    EXPECT_FALSE(run_request_from_json(text, "9.9.9") == RunRequest{});
+    EXPECT_TRUE(child_request_from_json(text, "9.9.9") == r) << text;
+    EXPECT_FALSE(child_request_from_json(text, "9.9.9") == measuring(RunRequest{}));
 }
 
 TEST(RequestJson, TheDefaultRequestSurvivesTheRoundTrip) {
-    const RunRequest r;
-    EXPECT_TRUE(run_request_from_json(run_request_to_json(r, "1"), "1") == r);
+    const ChildRequest r = measuring(RunRequest{});
+    EXPECT_TRUE(child_request_from_json(child_request_to_json(r, "1"), "1") == r);
+}
+
+TEST(RequestJson, TheSimulationChildsManifestTravelsInsideTheRequest) {
+    const ChildRequest r{everything_set(), SimulationChild{"/tmp/sim dir/manifest.json"}};
+    const std::string text = child_request_to_json(r, "1");
+    EXPECT_NE(text.find(R"("sim_child_manifest":"/tmp/sim dir/manifest.json")"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find(R"("measuring_child":null)"), std::string::npos) << text;
+    EXPECT_TRUE(child_request_from_json(text, "1") == r);
+}
+
+TEST(RequestJson, TheRoleIsKeptWhereTheFirstFormatHadItSoThatItsBuildsReadIt) {
+    // Format 1 carried the role among the run's fields: a build of that format (an --against
+    // OTHER) reads this text as before.
+    const std::string text = child_request_to_json(measuring(RunRequest{}), "1");
+    EXPECT_NE(
+        text.find(R"("measuring_child":{"count":2,"index":1,"result_path":"/tmp/x/0-1-own.json"})"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find(R"("perfgauge_request":1)"), std::string::npos) << text;
+    EXPECT_NE(text.find(R"("sim_child_manifest":null)"), std::string::npos) << text;
+}
+
+TEST(RequestJson, ARequestWithNoRoleOrTwoIsRefused) {
+    std::string text = child_request_to_json(measuring(RunRequest{}), "1");
+    const std::string place =
+        R"("measuring_child":{"count":2,"index":1,"result_path":"/tmp/x/0-1-own.json"})";
+    ASSERT_NE(text.find(place), std::string::npos) << text;
+    std::string none = text;
+    none.replace(none.find(place), place.size(), R"("measuring_child":null)");
+    EXPECT_THROW(child_request_from_json(none, "1"), RequestError);
+    std::string beyond = text;
+    beyond.replace(beyond.find(place), place.size(),
+                   R"("measuring_child":{"count":2,"index":2,"result_path":"r"})");
+    EXPECT_THROW(child_request_from_json(beyond, "1"), RequestError);
+    try {
+        child_request_from_json(text, "1", std::filesystem::path("/tmp/m.json"));
+        FAIL() << "a measuring process's request read as the simulation's";
+    } catch (const RequestError& e) {
+        EXPECT_STREQ(e.what(), "a measuring process's request for the simulation");
+    }
+    // A manifest given beside a request with no place makes it the simulation child's.
+    EXPECT_TRUE(child_request_from_json(none, "1", std::filesystem::path("/tmp/m.json")).role ==
+                ProcessRole(SimulationChild{"/tmp/m.json"}));
+}
+
+TEST(RequestJson, AChildsCommandLineIsRunWithItsRequest) {
+    const ChildRequest r = measuring(everything_set());
+    const auto argv = child_argv("/a/perfgauge", r, "9.9.9");
+    ASSERT_EQ(argv.size(), 3u);
+    EXPECT_EQ(argv[0], "/a/perfgauge");
+    EXPECT_EQ(argv[1], "run");
+    EXPECT_EQ(argv[2], "--internal-request=" + child_request_to_json(r, "9.9.9"));
 }
 
 TEST(RequestJson, AnotherFormatIsRefusedNamingBothBuilds) {
-    std::string text = run_request_to_json(everything_set(), "0.1.0");
+    std::string text = child_request_to_json(measuring(everything_set()), "0.1.0");
     const std::string stamp = "\"perfgauge_request\":1";
     ASSERT_NE(text.find(stamp), std::string::npos) << text;
     text.replace(text.find(stamp), stamp.size(), "\"perfgauge_request\":2");
     try {
-        run_request_from_json(text, "0.2.0");
+        child_request_from_json(text, "0.2.0");
         FAIL() << "read a request of another format";
     } catch (const RequestError& e) {
         const std::string what = e.what();
@@ -74,12 +133,12 @@ TEST(RequestJson, AnotherFormatIsRefusedNamingBothBuilds) {
 }
 
 TEST(RequestJson, MalformedRequestsAreRefused) {
-    EXPECT_THROW(run_request_from_json("", "1"), RequestError);
-    EXPECT_THROW(run_request_from_json("[1]", "1"), RequestError);
-    EXPECT_THROW(run_request_from_json("{\"perfgauge_request\":1}", "1"), RequestError);
-    std::string text = run_request_to_json(everything_set(), "1");
+    EXPECT_THROW(child_request_from_json("", "1"), RequestError);
+    EXPECT_THROW(child_request_from_json("[1]", "1"), RequestError);
+    EXPECT_THROW(child_request_from_json("{\"perfgauge_request\":1}", "1"), RequestError);
+    std::string text = child_request_to_json(measuring(everything_set()), "1");
     text.replace(text.find("\"fixed3\""), 8, "\"fixed9\"");
-    EXPECT_THROW(run_request_from_json(text, "1"), RequestError);
+    EXPECT_THROW(child_request_from_json(text, "1"), RequestError);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // What a run asks its measuring children (--processes, and --against's pairs) and its
 // simulation child: the run's own request with what only the parent does taken out. The share each
-// child takes (rounds, seed, budget, its place and result file) is set by whoever starts it.
+// child takes (rounds, seed, budget, its place and result file) is added by
+// measuring_child_request (child_request.hpp).
 #pragma once
 
 #include "perfgauge/harness/run_request.hpp"
@@ -16,11 +17,5 @@ RunRequest measuring_request(RunRequest request);
 /// progress), each process with the run's per-benchmark budget shared like the rounds (divided
 /// by request.against->pairs). `request` must have `against`.
 RunRequest paired_child_request(const RunRequest& request);
-
-/// What a run asks its simulation child (perfgauge itself under callgrind, the simulated
-/// backend): measuring_request, which keeps the selection (the child builds the same suite),
-/// --sim-items and --sim-jobs. The child learns where its manifest goes from
-/// harness::simulate (--internal-sim-child).
-RunRequest simulation_child_request(const RunRequest& request);
 
 }  // namespace perfgauge::harness

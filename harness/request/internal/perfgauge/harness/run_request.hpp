@@ -1,6 +1,7 @@
 // perfgauge run's request: everything the command line asked for, typed and validated (sizes
 // in bytes, cache states and formats as enums, times in seconds, paths as paths). Built once by
-// harness/cli from the options; nothing below it sees an option name.
+// harness/cli from the options; nothing below it sees an option name. A child perfgauge starts
+// gets it beside its role (child_request.hpp), never inside it.
 #pragma once
 
 #include <cstddef>
@@ -55,14 +56,6 @@ struct AgainstRequest {
     bool operator==(const AgainstRequest&) const = default;
 };
 
-/// A measuring process of a run (--processes): its place among them and its result file.
-struct MeasuringChild {
-    std::size_t index = 0, count = 1;
-    std::filesystem::path result_path;
-
-    bool operator==(const MeasuringChild&) const = default;
-};
-
 /// harness::kDefaultSimulatedItems (sim, which this library does not link; the cli checks).
 inline constexpr std::uint64_t kRunRequestSimulatedItems = 100000;
 
@@ -97,9 +90,6 @@ struct RunRequest {
     unsigned sim_jobs = 0;  ///< simulation processes at once; 0: one per CPU
 
     std::optional<AgainstRequest> against;
-    /// perfgauge's own children: the simulation child's manifest, a measuring process's share.
-    std::optional<std::filesystem::path> sim_child_manifest;
-    std::optional<MeasuringChild> measuring_child;
 
     bool operator==(const RunRequest&) const = default;
 };

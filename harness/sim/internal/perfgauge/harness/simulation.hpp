@@ -2,7 +2,8 @@
 // each batch between client requests, and the counts merged into the native result.
 //
 // Two processes take part. The parent (perfgauge run) starts
-//   valgrind --tool=callgrind --instr-atstart=no ... perfgauge run --internal-sim-child=M ...
+//   valgrind --tool=callgrind --instr-atstart=no ... perfgauge run --internal-request=REQUEST
+// (the request names the manifest M; a Google Benchmark binary gets --internal-sim-child=M)
 // whose child builds the same benchmarks (same data seed), runs run_simulated_batches(), and writes
 // the manifest M naming each batch's dump; the parent then reads callgrind's dumps and turns
 // them into counts per item. Time is never taken from the simulation.
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,11 +92,18 @@ SimulatedCaches simulated_caches(const std::vector<CacheLevel>& caches,
                                  std::optional<std::uint64_t> ll_bytes = std::nullopt);
 
 struct SimulationRequest {
-    pmu::CallgrindSetup setup;         ///< out_file is set by simulate()
-    std::vector<std::string> program;  ///< the child command; gets --internal-sim-child=M
-    std::vector<std::string> events;   ///< simulated event names
-    /// Simulation processes at once (after the native run), passed as --sim-jobs; 0: the child
-    /// does not take that flag (a Google Benchmark binary simulates in one process).
+    pmu::CallgrindSetup setup;  ///< out_file is set by simulate()
+    /// The child command; without program_for it gets --internal-sim-child=M (and --sim-jobs)
+    /// appended: a program that takes options (a Google Benchmark binary).
+    std::vector<std::string> program;
+    /// The child command when the child is told where its manifest goes in its own request
+    /// (perfgauge run's simulation child): given the manifest's path M, the whole command.
+    /// program's first word still names it in messages.
+    std::function<std::vector<std::string>(const std::filesystem::path& manifest)> program_for;
+    std::vector<std::string> events;  ///< simulated event names
+    /// Simulation processes at once (after the native run), passed as --sim-jobs without
+    /// program_for; 0: the child does not take that flag (a Google Benchmark binary simulates
+    /// in one process).
     unsigned jobs = 0;
 };
 

@@ -1,6 +1,7 @@
 // perfgauge compare's request: the result files (or one file and two of its variants or
 // commands), the thresholds, and where the comparison goes. Built once by harness/cli from the
-// options (cli/compare_options.cpp); nothing below it sees an option name.
+// options (cli/compare/options.cpp); nothing below it sees an option name. Header only: the
+// commands that only read results include it without linking the request library.
 #pragma once
 
 #include <optional>
