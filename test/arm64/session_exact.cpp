@@ -23,8 +23,10 @@ constexpr int kEntries = 4;
 
 }  // namespace
 
-int main() {
-    perfgauge::harness::Session session("instructions:u");
+int main(int argc, char** argv) {
+    // An event list may be given (the first event must be instructions): the regions' cost
+    // with a group of two hardware events, say.
+    perfgauge::harness::Session session(argc > 1 ? argv[1] : "instructions:u");
     for (int i = 0; i < kEntries; ++i) {
         auto outer = session.region("outer");
         spin(kOuter);
@@ -34,9 +36,14 @@ int main() {
         }
     }
     std::fprintf(stderr, "%s\n", session.report().c_str());
-    std::printf("{\"unsupported\": %zu, \"overhead\": %.1f, \"regions\": [",
-                session.unsupported_events().size(),
-                session.counter_overhead().empty() ? -1.0 : session.counter_overhead()[0]);
+    // overhead: what an empty region's measurement leaves inside it; nested_overhead: what a
+    // whole enter + leave costs the region around it (the region's cost to its user).
+    std::printf(
+        "{\"unsupported\": %zu, \"overhead\": %.1f, \"nested_overhead\": %.1f, "
+        "\"regions\": [",
+        session.unsupported_events().size(),
+        session.counter_overhead().empty() ? -1.0 : session.counter_overhead()[0],
+        session.nested_counter_overhead().empty() ? -1.0 : session.nested_counter_overhead()[0]);
     const char* sep = "";
     for (const auto& r : session.results()) {
         const double work = r.name == "inner" ? 3.0 * kInner : 3.0 * kOuter + 2 * 3.0 * kInner;

@@ -116,6 +116,7 @@ class Session {
     /// What one nested region's enter+leave costs the region around it (subtracted from the
     /// parent once per region nested in it, at any depth).
     double nested_overhead_ns() const { return nested_overhead_.ns; }
+    const std::vector<double>& nested_counter_overhead() const { return nested_overhead_.counts; }
     const Clock& clock() const { return clock_; }
     /// perfgauge's own bookkeeping done while regions were open (a new name's slot, an entry
     /// buffer growing): how often, and its time, taken out of every region open around it.
