@@ -77,11 +77,4 @@ ScaledCount scale_count(std::uint64_t raw_delta, std::uint64_t enabled_delta,
     return s;
 }
 
-std::int64_t sign_extend(std::uint64_t value, unsigned width) {
-    if (width == 0 || width >= 64)
-        return static_cast<std::int64_t>(value);
-    const unsigned shift = 64 - width;
-    return static_cast<std::int64_t>(value << shift) >> shift;
-}
-
 }  // namespace perfgauge::pmu

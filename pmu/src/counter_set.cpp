@@ -12,9 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "counter_group.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
 #include "perfgauge/pmu/open_error.hpp"
-#include "user_counters.hpp"
+#include "perfgauge/pmu/user_counters.hpp"
 
 namespace perfgauge::pmu {
 
@@ -25,36 +26,6 @@ class SyscallOpener final : public EventOpener {
     OpenResult open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) override {
         return open_perf_event(attr, pid, cpu, group_fd);
     }
-};
-
-// RAII for one mmap'd perf_event_mmap_page.
-class PageMapping {
-  public:
-    PageMapping() = default;
-    explicit PageMapping(int fd) {
-        void* p = ::mmap(nullptr, page_size(), PROT_READ, MAP_SHARED, fd, 0);
-        if (p != MAP_FAILED)
-            page_ = static_cast<perf_event_mmap_page*>(p);
-    }
-    PageMapping(PageMapping&& o) noexcept : page_(std::exchange(o.page_, nullptr)) {}
-    PageMapping& operator=(PageMapping&& o) noexcept {
-        if (this != &o) {
-            unmap();
-            page_ = std::exchange(o.page_, nullptr);
-        }
-        return *this;
-    }
-    ~PageMapping() { unmap(); }
-    const volatile perf_event_mmap_page* get() const { return page_; }
-
-  private:
-    static std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
-    void unmap() {
-        if (page_ != nullptr)
-            ::munmap(page_, page_size());
-        page_ = nullptr;
-    }
-    perf_event_mmap_page* page_ = nullptr;
 };
 
 // Errors that mean "not together with the others", as opposed to "not at all".
@@ -120,19 +91,13 @@ const char* read_path_name(ReadPath path) {
     return path == ReadPath::rdpmc ? "rdpmc" : "read()";
 }
 
-struct CounterSet::Group {
-    std::vector<FileDescriptor> fds;  // leader first
-    std::vector<PageMapping> pages;   // parallel to fds when mapped
-    std::vector<std::size_t> slots;   // events_ index of each member
-    mutable std::vector<std::uint64_t> buffer;
-
-    int leader() const { return fds.front().get(); }
-    /// Mapped with a PMU page that allows rdpmc: read() may skip the system call.
-    bool rdpmc_capable() const {
-        return !pages.empty() && pages.front().get() != nullptr &&
-               pages.front().get()->cap_user_rdpmc;
-    }
-};
+void CounterSet::Group::read_syscall(GroupReading& out) const {
+    const ssize_t n = ::read(leader(), buffer.data(), buffer.size() * sizeof(std::uint64_t));
+    if (n < 0)
+        throw std::system_error(errno, std::generic_category(), "read() of a counter group");
+    parse_read_buffer(std::span(buffer.data(), static_cast<std::size_t>(n) / sizeof(std::uint64_t)),
+                      kReadFormat, slots.size(), out);
+}
 
 CounterSet::CounterSet() = default;
 CounterSet::CounterSet(CounterSet&&) noexcept = default;
@@ -178,6 +143,8 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
     auto commit = [&](std::unique_ptr<Group> group) {
         mark_opened(set.events_, group->slots, set.groups_.size());
         group->buffer.resize(read_buffer_words(kReadFormat, group->slots.size()));
+        group->reading.values.resize(group->slots.size());
+        group->reading.ids.resize(group->slots.size());
         set.groups_.push_back(std::move(group));
     };
 
@@ -231,6 +198,7 @@ CounterSet CounterSet::open(const std::vector<GroupSpec>& groups, const CounterO
             set.notes_.push_back(
                 split_note(bucket == &hardware_bucket ? "hardware" : "software", splits));
     }
+    set.index_flat_pages();
     return set;
 }
 
@@ -286,14 +254,7 @@ void CounterSet::read_groups(Snapshot& out, bool user_space_reads) const {
             }
         }
         if (!done) {
-            const ssize_t n = ::read(group.leader(), group.buffer.data(),
-                                     group.buffer.size() * sizeof(std::uint64_t));
-            if (n < 0)
-                throw std::system_error(errno, std::generic_category(),
-                                        "read() of a counter group");
-            parse_read_buffer(
-                std::span(group.buffer.data(), static_cast<std::size_t>(n) / sizeof(std::uint64_t)),
-                kReadFormat, group.slots.size(), reading);
+            group.read_syscall(reading);
             all_rdpmc = false;
         }
     }

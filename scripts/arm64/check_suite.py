@@ -228,6 +228,32 @@ if a and b2:
           f"{sorted(a.items())[:4]} vs {sorted(b2.items())[:4]}")
     figures.append("run branchy: " + "; ".join(f"{k} = {v}" for k, v in sorted(a.items())[:6]))
 
+def check_session(step, label):
+    """A perfgauge_session_exact step: each region corrected to its known work, and what a
+    region costs (docs/library.md, "What a region costs") among the figures."""
+    s = step_json(step)
+    if s is None:
+        check(f"{label}: session regions ran", False, f"{status(step)}; {tail(step)}")
+        return
+    figures.append(f"{label}: a region costs {s.get('nested_overhead')} instructions entered "
+                   f"by id (+{s.get('lookup_overhead')} by name), {s.get('overhead')} inside")
+    for region in s["regions"]:
+        per_entry = region["corrected"] / region["count"]
+        off = per_entry - region["work_per_entry"]
+        # What the calibration cannot see: the moves that load the loop counts, and the part of
+        # a nested region's entry and exit its parent keeps (icount makes it the same every
+        # time: +13.5, +2.6 and +1.0 per entry at depths 0, 1, 2 entered by id, 2026-12-07);
+        # issue 51 asks for at most 20 at every depth. A lost or double-counted snapshot would
+        # be thousands off.
+        check(f"{label}: region {region['name']} (depth {region['depth']}) "
+              f"corrected = its work (within 20)", abs(off) <= 20,
+              f"{per_entry:.1f} per entry vs work {region['work_per_entry']:.0f}")
+        figures.append(f"{label}: region {region['name']} depth "
+                       f"{region['depth']}: raw {region['raw'] / region['count']:.1f}, "
+                       f"corrected {per_entry:.1f} per entry, work {region['work_per_entry']:.0f}"
+                       f" ({off:+.1f})")
+
+
 # 6. User-space reads on and off: doctor and calibrate say which path, sessions exact.
 for ua in ["1", "0"]:
     doctor = read(f"doctor_ua{ua}", "out") or ""
@@ -256,25 +282,10 @@ for ua in ["1", "0"]:
               f"snapshot_rdpmc_group={group}")
         figures.append(f"perf_user_access {ua}: calibrate snapshot_rdpmc_ns={user}, "
                        f"snapshot_ns={c.get('snapshot_ns')}")
-    s = step_json(f"session_ua{ua}")
-    if s is None:
-        check(f"perf_user_access {ua}: session regions ran", False,
-              f"{status(f'session_ua{ua}')}; {tail(f'session_ua{ua}')}")
-        continue
-    for region in s["regions"]:
-        per_entry = region["corrected"] / region["count"]
-        off = per_entry - region["work_per_entry"]
-        # What the calibration cannot see: the moves that load the loop counts, and the part of
-        # a nested region's entry and exit its parent keeps (icount makes it the same every
-        # time: +17.5 per inner entry, +64 per outer one on the first runs); a lost or
-        # double-counted snapshot would be thousands off.
-        check(f"perf_user_access {ua}: region {region['name']} (depth {region['depth']}) "
-              f"corrected = its work", abs(off) <= 128,
-              f"{per_entry:.1f} per entry vs work {region['work_per_entry']:.0f}")
-        figures.append(f"perf_user_access {ua}: region {region['name']} depth "
-                       f"{region['depth']}: raw {region['raw'] / region['count']:.1f}, "
-                       f"corrected {per_entry:.1f} per entry, work {region['work_per_entry']:.0f}"
-                       f" ({off:+.1f})")
+    for step, label in ([(f"session_ua{ua}", f"perf_user_access {ua}")] +
+                        ([("session_ua1_pair", "perf_user_access 1, {instructions,cycles}")]
+                         if ua == "1" else [])):
+        check_session(step, label)
 
 # 6b. selftest --counters: pass where QEMU's PMU counts (instructions exactly, cycles equal to
 # them, a multiplexed list, user-space reads, Session regions), unavailable with the kernel's

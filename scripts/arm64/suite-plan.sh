@@ -43,6 +43,8 @@ sysctl perf_user_access 1
 step doctor_ua1 perfgauge doctor
 step calibrate_ua1 perfgauge calibrate --quick --samples 200 -e instructions,cycles --format json
 step session_ua1 perfgauge_session_exact
+# A group of two hardware events, the case issue 51 prices regions for.
+step session_ua1_pair perfgauge_session_exact instructions:u,cycles:u
 # The counter checks a user runs (selftest --counters): here they must pass, but branch-misses,
 # which QEMU does not implement (unavailable, with the kernel's reason).
 step counters perfgauge selftest --counters --json /out/counters.json

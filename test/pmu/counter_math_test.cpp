@@ -1,4 +1,5 @@
 #include "perfgauge/pmu/counter_math.hpp"
+#include "perfgauge/pmu/page_reads.hpp"
 
 #include <gtest/gtest.h>
 
@@ -191,6 +192,70 @@ TEST_F(MmapPage, ExtendsTimesFromTheTsc) {
     const auto r = read_mmap_page(&page_, hw_);
     EXPECT_EQ(r.time_enabled, 5000u + 150u);
     EXPECT_EQ(r.time_running, 4000u + 150u);
+}
+
+// The flat reads of Session regions (page_reads.hpp): one seqlock pass, no clock.
+TEST_F(MmapPage, LeaderReadsCountGapAndEnabledBaseInOnePass) {
+    page_.cap_user_time = 1;
+    page_.time_running = 4000;
+    page_.time_offset = 7;
+    hw_.counter_value = 0x0000'ffff'ffff'fffeull;  // -2 in 48 bits
+    hw_.bump_lock_times = 1;                       // the kernel updated the page once meanwhile
+    std::uint64_t count = 0, gap = 0, base = 0;
+    ASSERT_TRUE(read_page_leader(&page_, hw_, count, gap, base));
+    EXPECT_EQ(hw_.last_counter, 2u);
+    EXPECT_EQ(count, 998u);
+    EXPECT_EQ(gap, 1000u);
+    EXPECT_EQ(base, 5007u);
+    // Without the clock conversion a moved gap could not be scaled: read() instead.
+    page_.cap_user_time = 0;
+    EXPECT_FALSE(read_page_leader(&page_, hw_, count, gap, base));
+    page_.cap_user_time = 1;
+    page_.index = 0;  // not on a hardware counter now
+    EXPECT_FALSE(read_page_leader(&page_, hw_, count, gap, base));
+}
+
+TEST_F(MmapPage, MemberReadsItsCountAloneAndNeverTheClock) {
+    struct NoClock {
+        FakeHardware& fake;
+        std::uint64_t rdpmc(unsigned counter) { return fake.rdpmc(counter); }
+        std::uint64_t rdtsc() {
+            ADD_FAILURE() << "a member's read took the clock";
+            return 0;
+        }
+    } hw{hw_};
+    hw_.counter_value = 5;
+    hw_.bump_lock_times = 2;
+    std::uint64_t count = 0;
+    ASSERT_TRUE(read_page_count(&page_, hw, count));
+    EXPECT_EQ(count, 1005u);
+    EXPECT_EQ(hw_.bump_lock_times, 0);  // read again until the lock held still
+    page_.cap_user_rdpmc = 0;
+    EXPECT_FALSE(read_page_count(&page_, hw, count));
+    page_.cap_user_rdpmc = 1;
+    page_.index = 0;
+    EXPECT_FALSE(read_page_count(&page_, hw, count));
+}
+
+// The enabled time a flat reading completes later is the one read_mmap_page() extends now.
+TEST_F(MmapPage, ExtendedEnabledIsReadMmapPagesExtension) {
+    page_.cap_user_time = 1;
+    page_.time_mult = 3u << 9;  // 1.5 ns per tick
+    page_.time_shift = 10;
+    page_.time_offset = static_cast<std::uint64_t>(-1000);  // as the kernel writes it: now - zero
+    hw_.tsc = 123457;
+    const auto r = read_mmap_page(&page_, hw_);
+    EXPECT_EQ(extended_enabled(page_.time_enabled + page_.time_offset, hw_.tsc, page_.time_mult,
+                               page_.time_shift),
+              r.time_enabled);
+}
+
+TEST(ScaledByGap, UnscaledUnlessTheGapMoved) {
+    EXPECT_EQ(scaled_by_gap(1000, 50, 50, 0), 1000.0);  // on the PMU all along: no times needed
+    // Off the PMU for half of 4000 ns enabled: running 2000, the count doubled.
+    EXPECT_EQ(scaled_by_gap(1000, 50, 2050, 4000), 2000.0);
+    EXPECT_EQ(scaled_by_gap(1000, 0, 4000, 4000), 0.0);  // never ran: not counted
+    EXPECT_EQ(scaled_by_gap(1000, 0, 5000, 4000), 0.0);  // a gap beyond the time: never ran
 }
 
 // A counter that stays scheduled is not updated by the kernel, so its page's times are those

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <vector>
 
 #include "../support/temp_dir.hpp"
 #include "perfgauge/pmu/event_resolver.hpp"
@@ -147,6 +148,37 @@ TEST(CounterSetReal, PageFaultsOfFreshPages) {
     EXPECT_LE(d[1].value, kPages * test::kFaultsPerTouchedPage + 50);
     EXPECT_GT(d[0].value, 0);                       // task-clock ns
     EXPECT_EQ(after.path, ReadPath::read_syscall);  // software counters have no rdpmc index
+}
+
+// The flat rows Session regions read: a software group's page allows no user-space read, so
+// read_flat() falls back to read(), says its times are whole, and flat_delta() counts exactly
+// what snapshots count.
+TEST(CounterSetReal, FlatRowsFallBackToReadAndCountPageFaults) {
+    auto set = open_self_monitoring("task-clock,page-faults");
+    ASSERT_EQ(set.opened_count(), 2u);
+    ASSERT_EQ(set.group_count(), 1u);
+    constexpr std::size_t kPages = 1000;
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    void* mem =
+        ::mmap(nullptr, kPages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mem, MAP_FAILED);
+    ::madvise(mem, kPages * page, MADV_NOHUGEPAGE);
+    std::vector<std::uint64_t> before(set.flat_words()), after(set.flat_words());
+    set.enable();
+    set.read_flat(before.data(), true);
+    auto* bytes = static_cast<volatile char*>(mem);
+    for (std::size_t i = 0; i < kPages; ++i)
+        bytes[i * page] = 1;
+    set.read_flat(after.data(), true);
+    set.disable();
+    ::munmap(mem, kPages * page);
+    double d[2] = {};
+    set.flat_delta(before.data(), after.data(), d);
+    EXPECT_GE(d[1], kPages);
+    EXPECT_LE(d[1], kPages * test::kFaultsPerTouchedPage + 50);
+    EXPECT_GT(d[0], 0);
+    EXPECT_EQ(after[set.flat_flags_word()], 1u) << "group 0's times came whole from read()";
+    EXPECT_EQ(after[set.flat_gap_word(0)], 0u) << "a software group runs whenever enabled";
 }
 
 bool tracepoints_usable() {

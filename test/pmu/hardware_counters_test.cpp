@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "known_loop.hpp"
 #include "perfgauge/pmu/counter_set.hpp"
@@ -93,6 +94,40 @@ TEST(HardwareCounters, GroupReadsEveryMemberWithTimes) {
     EXPECT_GE(d[0].raw, 3000000u);
     EXPECT_GT(d[1].raw, 0u);
     EXPECT_DOUBLE_EQ(d[0].running_fraction, 1.0);
+}
+
+// The flat rows Session regions read: from user space where the pages allow (one seqlock pass
+// per event, no clock), else read(); the loop's count is exact either way, and the same.
+TEST(HardwareCounters, FlatRowsCountTheLoopExactlyBothWays) {
+    if (!hardware_opens())
+        GTEST_SKIP() << "no hardware event opens here (no PMU)";
+    auto set = open_self_monitoring("instructions:u,cycles:u");
+    ASSERT_EQ(set.opened_count(), 2u);
+    set.enable();
+    for (const bool user : {true, false}) {
+        std::vector<std::uint64_t> before(set.flat_words()), after(set.flat_words());
+        double d[2] = {};
+        std::uint64_t counts[2] = {};
+        for (const std::uint64_t n : {100000u, 1100000u}) {
+            set.read_flat(before.data(), user);
+            test::known_loop(n);
+            set.read_flat(after.data(), user);
+            set.flat_delta(before.data(), after.data(), d);
+            counts[n == 100000u ? 0 : 1] = static_cast<std::uint64_t>(d[0]);
+            EXPECT_GT(d[1], 0.0);
+        }
+        EXPECT_EQ(counts[1] - counts[0],
+                  std::uint64_t{test::kLoopInstructionsPerIteration} * 1000000)
+            << (user ? "user-space reads" : "read()") << ": " << counts[0] << ", " << counts[1];
+        // The flags word: which groups' times came whole from read().
+        const bool whole = after[set.flat_words() - 2] != 0;
+        if (user && !set.snapshot_is_system_call()) {
+            EXPECT_FALSE(whole) << "a mapped group on the PMU is read from user space";
+        }
+        if (!user) {
+            EXPECT_TRUE(whole);
+        }
+    }
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include "perfgauge/harness/session_report.hpp"
 #include "perfgauge/harness/statistics.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
+#include "perfgauge/pmu/page_reads.hpp"
+#include "perfgauge/pmu/user_counters.hpp"
 
 namespace perfgauge::harness {
 
@@ -26,23 +28,34 @@ bool simulating_regions() {
            pmu::callgrind::running_on_valgrind();
 }
 
+// Which thread runs: its thread pointer (one register read), unique among live threads as
+// std::thread::id is (glibc's is derived from it), without a call into libc on every boundary.
+const void* thread_pointer() {
+    return __builtin_thread_pointer();
+}
+
 }  // namespace
 
 Session::Region::Region(Session& session, std::string_view name) : session_(&session) {
     session.check_thread();    // before the name's slot: another thread must change nothing
     session.drop_abandoned();  // before the name's slot too: its depth must not count them
-    serial_ = session.enter(session.slot_for(name));
+    serial_ = session.enter(session.slot_for(name), true);
 }
 
-Session::Region::~Region() {
-    if (session_ == nullptr)
-        return;
-    if (std::this_thread::get_id() != session_->owner_) {
-        // A destructor cannot throw, and this thread must not touch the owner's state.
-        session_->abandon(serial_);
-        return;
-    }
-    session_->leave(serial_);
+Session::Region::Region(Session& session, RegionId id) : session_(&session) {
+    if (id.session_ != &session)
+        throw std::invalid_argument("perfgauge: a RegionId of another Session (or none)");
+    serial_ = session.enter(id.slot_, false);
+}
+
+Session::RegionId Session::region_id(std::string_view name) {
+    check_thread();
+    drop_abandoned();  // as a Region: the name's depth must not count abandoned entries
+    return {this, slot_for(name)};
+}
+
+bool Session::on_owner_thread() const {
+    return thread_pointer() == owner_thread_pointer_;
 }
 
 void Session::abandon(std::uint64_t serial) noexcept {
@@ -87,6 +100,7 @@ void Session::drop_abandoned() {
         discard_top();
     // Entries a region around them closed already, before their Region ended elsewhere.
     std::erase_if(to_drop_, [this](std::uint64_t serial) { return open_entry(serial) == nullptr; });
+    slow_boundaries_ = simulated_regions_ || !to_drop_.empty();
 }
 
 const Session::Open* Session::open_entry(std::uint64_t serial) const {
@@ -98,12 +112,15 @@ const Session::Open* Session::open_entry(std::uint64_t serial) const {
 void Session::discard_top() {
     const Open open = stack_.back();
     stack_.pop_back();
-    if (!stack_.empty())
+    if (!stack_.empty()) {
         stack_.back().nested_regions += 1 + open.nested_regions;
+        stack_.back().nested_named += open.nested_named + (open.named ? 1 : 0);
+    }
 }
 
 Session::Session(const std::string& events, SessionOptions options, bool caller_optimized)
     : owner_(std::this_thread::get_id()),
+      owner_thread_pointer_(thread_pointer()),
       clock_(Clock::best()),
       counters_(pmu::open_self_monitoring(CountedEvents(events).groups())),
       caller_optimized_(caller_optimized) {
@@ -112,19 +129,40 @@ Session::Session(const std::string& events, SessionOptions options, bool caller_
     unsupported_ = pmu::describe_unopened(counters_);
     overhead_.counts.assign(event_names_.size(), 0.0);
     nested_overhead_.counts.assign(event_names_.size(), 0.0);
-    start_snapshots_.assign(std::max<std::size_t>(2, options.max_depth), counters_.make_snapshot());
-    end_snapshot_ = counters_.make_snapshot();
-    excluded_counts_.assign(start_snapshots_.size(), std::vector<double>(event_names_.size()));
-    bookkeeping_start_ = counters_.make_snapshot();
-    bookkeeping_end_ = counters_.make_snapshot();
+    lookup_overhead_.counts.assign(event_names_.size(), 0.0);
+    max_depth_ = std::max<std::size_t>(2, options.max_depth);
+    row_words_ = counters_.flat_words();
+    // A row per depth, the leave's and the bookkeeping's two.
+    rows_.assign((max_depth_ + 3) * row_words_, 0);
+    // The pages' times are completed with the region clock's ticks: only when it is their clock.
+    user_space_reads_ = clock_.kind() == Clock::Kind::tsc;
+    gap_word_ = counters_.flat_gap_word(0);
+    flags_word_ = counters_.flat_flags_word();
+    single_group_ = counters_.flat_groups().size() == 1;
+    for (const auto& e : counters_.events())
+        if (e.opened)
+            group_words_.push_back(static_cast<std::size_t>(&e - counters_.events().data()));
+    if (single_group_ && user_space_reads_) {
+        const auto& g = counters_.flat_groups().front();
+        if (g.end - g.first <= kFastEvents) {
+            for (std::size_t i = g.first; i < g.end; ++i) {
+                fast_pages_[i - g.first] = counters_.flat_pages()[i].page;
+                fast_words_[i - g.first] = counters_.flat_pages()[i].word;
+            }
+            fast_events_ = g.end - g.first;
+        }
+    }
+    excluded_counts_.assign(max_depth_, std::vector<double>(event_names_.size()));
+    excluded_dirty_.assign(max_depth_, 0);
     bookkeeping_deltas_.resize(event_names_.size());
     deltas_.resize(event_names_.size());
-    stack_.reserve(start_snapshots_.size());
+    stack_.reserve(max_depth_);
     counters_.enable();
     if (options.calibration_samples > 0)
         calibrate(options.calibration_samples);
     // After calibration: its thousands of empty regions are not the user's.
     simulated_regions_ = simulating_regions();
+    slow_boundaries_ = simulated_regions_;
 }
 
 void Session::simulated_boundary(const char* what, std::size_t slot) const {
@@ -142,24 +180,30 @@ void Session::outside_open_regions(Work&& work) {
         return;
     }
     // The clock around the counter reads: their time is bookkeeping too.
+    std::uint64_t* before = row(max_depth_ + 1);
+    std::uint64_t* after = row(max_depth_ + 2);
     const std::uint64_t start = clock_.start();
     const bool counting = counters_.opened_count() > 0;
-    if (counting)
-        counters_.read(bookkeeping_start_);
+    if (counting) {
+        read_counters(before);
+        before[counters_.flat_clock_word()] = start;
+    }
     work();
     if (counting)
-        counters_.read(bookkeeping_end_);
+        read_counters(after);
     const std::uint64_t end = clock_.stop();
     if (counting) {
+        after[counters_.flat_clock_word()] = end;
         // After the clock stopped: what runs between the end read and the clock's stop stays in
         // the parent's counts but leaves its time. Here it was this arithmetic, which a Debug
         // + ASan build makes slow enough that task-clock came to 1.17x wall time (2000 names).
-        counters_.delta(bookkeeping_start_, bookkeeping_end_, bookkeeping_deltas_);
+        counters_.flat_delta(before, after, bookkeeping_deltas_.data());
         // The clock saw both reads whole; the counts saw the part of them between their
         // counting points, about what an empty region's measurement leaves inside it.
         for (std::size_t depth = 0; depth < stack_.size(); ++depth) {
             for (std::size_t i = 0; i < bookkeeping_deltas_.size(); ++i)
-                excluded_counts_[depth][i] += bookkeeping_deltas_[i].value + overhead_.counts[i];
+                excluded_counts_[depth][i] += bookkeeping_deltas_[i] + overhead_.counts[i];
+            excluded_dirty_[depth] = 1;
         }
     }
     const std::uint64_t took = end > start ? end - start : 0;  // a TSC read on another CPU
@@ -204,33 +248,95 @@ std::size_t Session::slot_for(std::string_view name) {
         r.counters.assign(event_names_.size(), 0.0);
         r.corrected_counters.assign(event_names_.size(), 0.0);
         make_room_for_entry(r);
+        nesting_.reserve(slot + 1);  // no push_back below can fail once the result is in
         results_.push_back(std::move(r));
+        nesting_.push_back({});
         try {
             slots_by_name_.emplace(std::string(name), slot);
         } catch (...) {
             results_.pop_back();  // no slot without its name
+            nesting_.pop_back();
             throw;
         }
     });
     return slot;
 }
 
+// N events, unrolled: the pages and words are this session's constants.
+template <std::size_t N>
+bool Session::read_fast(std::uint64_t* row) const {
+    pmu::UserCounters hw;
+    std::uint64_t gap = 0, enabled = 0;
+    if (!pmu::read_page_leader(fast_pages_[0], hw, row[fast_words_[0]], gap, enabled))
+        return false;
+    for (std::size_t i = 1; i < N; ++i) {
+        if (!pmu::read_page_count(fast_pages_[i], hw, row[fast_words_[i]]))
+            return false;
+    }
+    row[gap_word_] = gap;
+    row[gap_word_ + 1] = enabled;
+    row[flags_word_] = 0;
+    return true;
+}
+
+void Session::read_counters(std::uint64_t* row) const {
+    bool done = false;
+    switch (fast_events_) {
+        case 1:
+            done = read_fast<1>(row);
+            break;
+        case 2:
+            done = read_fast<2>(row);
+            break;
+        case 3:
+            done = read_fast<3>(row);
+            break;
+        case 4:
+            done = read_fast<4>(row);
+            break;
+        default:
+            break;
+    }
+    if (!done) [[unlikely]]
+        counters_.read_flat(row, user_space_reads_);  // off the PMU now, or not mapped
+}
+
 void Session::check_thread() const {
-    if (std::this_thread::get_id() != owner_) {
+    if (!on_owner_thread()) {
         throw std::logic_error(
             "perfgauge: a Session's regions must be opened on the thread that created it");
     }
 }
 
-std::uint64_t Session::enter(std::size_t slot) {
-    if (stack_.size() == start_snapshots_.size()) {
-        throw std::length_error(fmt::format("perfgauge: regions nested deeper than max_depth ({})",
-                                            start_snapshots_.size()));
-    }
-    std::fill(excluded_counts_[stack_.size()].begin(), excluded_counts_[stack_.size()].end(), 0.0);
-    counters_.read(start_snapshots_[stack_.size()]);
+// The common path of every entry: no lookup, no allocation, the counters read once from user
+// space where their pages allow (one seqlock pass per event), the clock once. Everything rare
+// is behind the first branch.
+std::uint64_t Session::enter(std::size_t slot, bool named) {
+    if (!on_owner_thread() || slow_boundaries_ || stack_.size() >= max_depth_ ||
+        abandoned_pending_.load(std::memory_order_relaxed))
+        return enter_slow(slot, named);
+    std::uint64_t* start = row(stack_.size());
+    read_counters(start);
     const std::uint64_t serial = ++last_serial_;
-    stack_.push_back({slot, clock_.start(), 0, serial});
+    const std::uint64_t ticks = clock_.start();
+    start[row_words_ - 1] = ticks;
+    stack_.push_back({slot, ticks, 0, 0, serial, named});
+    return serial;
+}
+
+std::uint64_t Session::enter_slow(std::size_t slot, bool named) {
+    check_thread();
+    drop_abandoned();
+    if (stack_.size() >= max_depth_) {
+        throw std::length_error(
+            fmt::format("perfgauge: regions nested deeper than max_depth ({})", max_depth_));
+    }
+    std::uint64_t* start = row(stack_.size());
+    read_counters(start);
+    const std::uint64_t serial = ++last_serial_;
+    const std::uint64_t ticks = clock_.start();
+    start[row_words_ - 1] = ticks;
+    stack_.push_back({slot, ticks, 0, 0, serial, named});
     // Last, so the simulated interval starts where the user's code does.
     if (simulated_regions_)
         simulated_boundary("enter", slot);
@@ -262,6 +368,24 @@ void Session::leave_out_of_order(std::uint64_t serial) {
 }
 
 void Session::leave(std::uint64_t serial) {
+    if (!on_owner_thread() || slow_boundaries_ || stack_.empty() ||
+        stack_.back().serial != serial || abandoned_pending_.load(std::memory_order_relaxed)) {
+        leave_slow(serial);
+        return;
+    }
+    const std::uint64_t stop = clock_.stop();
+    read_counters(row(max_depth_));
+    const Open open = stack_.back();
+    stack_.pop_back();
+    record(open, stop);
+}
+
+void Session::leave_slow(std::uint64_t serial) {
+    if (!on_owner_thread()) {
+        // From a destructor, which cannot throw; this thread must not touch the owner's state.
+        abandon(serial);
+        return;
+    }
     drop_abandoned();
     if (stack_.empty() || stack_.back().serial != serial) {
         leave_out_of_order(serial);
@@ -270,48 +394,117 @@ void Session::leave(std::uint64_t serial) {
     if (simulated_regions_)
         simulated_boundary("leave", stack_.back().slot);
     const std::uint64_t stop = clock_.stop();
-    counters_.read(end_snapshot_);
+    read_counters(row(max_depth_));
     const Open open = stack_.back();
     stack_.pop_back();
-    counters_.delta(start_snapshots_[stack_.size()], end_snapshot_, deltas_);
-    for (std::size_t i = 0; i < deltas_.size(); ++i)
-        deltas_[i].value -= excluded_counts_[stack_.size()][i];
+    record(open, stop);
+}
+
+void Session::record(const Open& open, std::uint64_t stop) {
+    const std::size_t depth = stack_.size();
+    std::uint64_t* end = row(max_depth_);
+    end[row_words_ - 1] = stop;
+    RegionResult& r = results_[open.slot];
+    const std::uint64_t* start = row(depth);
+    if (single_group_ && start[gap_word_] == end[gap_word_] && !excluded_dirty_[depth]) {
+        // One group, on the PMU all along (its gap did not move): the counts' differences.
+        for (const std::size_t w : group_words_)
+            r.counters[w] += static_cast<double>(end[w] - start[w]);
+    } else {
+        record_counts_slowly(depth, r);
+    }
 
     // Inside this region's interval: its own measurement's share (an empty region's inside
     // cost), and the whole enter+leave of every region nested in it, at any depth (their
-    // snapshots and bookkeeping, which the parent's clock sees in full).
+    // snapshots and bookkeeping, which the parent's clock sees in full), with the lookups of
+    // those entered by name. Its own lookup is its parent's. The counters are corrected the
+    // same way when read (correct_counters()).
     const double nested = static_cast<double>(open.nested_regions);
+    const double named = static_cast<double>(open.nested_named);
+    nesting_[open.slot].nested += nested;
+    nesting_[open.slot].named += named;
     // Never below zero: a TSC read on another CPU may lag (the start moved by bookkeeping too).
     const std::uint64_t ticks = stop > open.start_ticks ? stop - open.start_ticks : 0;
     const double time_ns = clock_.to_ns(static_cast<double>(ticks));
-    RegionResult& r = results_[open.slot];
-    ++r.count;
+    if (r.count++ == 0)
+        r.depth = depth;  // of its first entry (a RegionId may be resolved anywhere)
     r.time_ns += time_ns;
-    const double corrected_ns = corrected(time_ns, overhead_.ns, nested_overhead_.ns, nested);
+    const double corrected_ns =
+        corrected(corrected(time_ns, overhead_.ns, nested_overhead_.ns, nested), 0,
+                  lookup_overhead_.ns, named);
     r.corrected_time_ns += corrected_ns;
-    if (r.entry_ns.size() < RegionResult::kKeptEntries) {
-        if (r.entry_ns.size() == r.entry_ns.capacity())
+    if (r.entry_ns.size() < RegionResult::kKeptEntries) [[likely]] {
+        if (r.entry_ns.size() == r.entry_ns.capacity()) [[unlikely]]
             outside_open_regions([&] { make_room_for_entry(r); });
         if (r.entry_ns.size() < r.entry_ns.capacity())
             r.entry_ns.push_back(corrected_ns);
     }
-    for (std::size_t i = 0; i < deltas_.size(); ++i) {
-        r.counters[i] += deltas_[i].value;
-        r.corrected_counters[i] +=
-            corrected(deltas_[i].value, overhead_.counts[i], nested_overhead_.counts[i], nested);
-    }
-    if (!stack_.empty())
+    if (!stack_.empty()) {
         stack_.back().nested_regions += 1 + open.nested_regions;
+        stack_.back().nested_named += open.nested_named + (open.named ? 1 : 0);
+    }
+}
+
+void Session::record_counts_slowly(std::size_t depth, RegionResult& r) {
+    counters_.flat_delta(row(depth), row(max_depth_), deltas_.data());
+    if (excluded_dirty_[depth]) {
+        for (std::size_t i = 0; i < deltas_.size(); ++i) {
+            deltas_[i] -= excluded_counts_[depth][i];
+            excluded_counts_[depth][i] = 0;
+        }
+        excluded_dirty_[depth] = 0;
+    }
+    for (std::size_t i = 0; i < deltas_.size(); ++i)
+        r.counters[i] += deltas_[i];
+}
+
+void Session::correct_counters() const {
+    for (std::size_t s = 0; s < results_.size(); ++s) {
+        RegionResult& r = results_[s];
+        const double count = static_cast<double>(r.count);
+        for (std::size_t i = 0; i < r.counters.size(); ++i) {
+            r.corrected_counters[i] =
+                corrected(corrected(r.counters[i], count * overhead_.counts[i],
+                                    nested_overhead_.counts[i], nesting_[s].nested),
+                          0, lookup_overhead_.counts[i], nesting_[s].named);
+        }
+    }
+}
+
+const std::vector<RegionResult>& Session::results() const {
+    correct_counters();
+    return results_;
 }
 
 void Session::calibrate(std::size_t samples) {
-    // Empty regions through exactly the path real regions take; the estimate
-    // (quantum_robust_mean) survives both the clock's steps and a preempted sample.
+    // Empty regions through exactly the path real regions take, Region objects (what their
+    // destructor does before the leave's counter read is inside every user's region too); the
+    // estimate (quantum_robust_mean) survives both the clock's steps and a preempted sample.
     const std::size_t slot = slot_for(kCalibrationRegion);
-    slot_for(kCalibrationInner);  // made now, so that the calibration slots are the last two
-    // An empty region, and an empty region holding one empty region: the first is the inside
-    // cost of a region's own measurement, their difference what a nested region costs its parent.
-    auto empty_regions = [&](int children) {
+    // Made now, so that the calibration slots are the last two.
+    const RegionId outer{this, slot}, inner{this, slot_for(kCalibrationInner)};
+    // An empty region, and an empty region holding four empty regions, written out: no loop
+    // or branch around the children, whose few instructions a parent would otherwise subtract
+    // per child (-26.5 instructions per outer entry in the arm64 guest, whose children were
+    // not in such a loop). The first is the inside cost of a region's own measurement, their
+    // difference what a nested region costs its parent; children entered by id, then by name
+    // (the difference is the lookup).
+    const auto empty = [&] { const Region region(*this, outer); };
+    const auto four_by_id = [&] {
+        const Region region(*this, outer);
+        { const Region child(*this, inner); }
+        { const Region child(*this, inner); }
+        { const Region child(*this, inner); }
+        { const Region child(*this, inner); }
+    };
+    const auto four_by_name = [&] {
+        const Region region(*this, outer);
+        { const Region child(*this, kCalibrationInner); }
+        { const Region child(*this, kCalibrationInner); }
+        { const Region child(*this, kCalibrationInner); }
+        { const Region child(*this, kCalibrationInner); }
+    };
+    auto calibrated = [&](const auto& body) {
         // Only the totals are kept from before a sample: copying the whole result (its
         // entries) before each would stir the caches as no user's loop does.
         std::vector<double> counts_before(event_names_.size());
@@ -320,22 +513,19 @@ void Session::calibrate(std::size_t samples) {
                 const double ns_before = results_[slot].time_ns;
                 std::copy(results_[slot].counters.begin(), results_[slot].counters.end(),
                           counts_before.begin());
-                const std::uint64_t serial = enter(slot);
-                // Children through the path users take, name lookup included: a parent pays
-                // for finding its child's slot too.
-                for (int c = 0; c < children; ++c)
-                    Region child(*this, kCalibrationInner);
-                leave(serial);
+                body();
                 ns = results_[slot].time_ns - ns_before;
                 for (std::size_t i = 0; i < counts.size(); ++i)
                     counts[i] = results_[slot].counters[i] - counts_before[i];
             });
     };
-    overhead_ = empty_regions(0);
+    overhead_ = calibrated(empty);
     constexpr int kCalibrationChildren = 4;
-    nested_overhead_ =
-        per_pause(empty_regions(kCalibrationChildren), overhead_, kCalibrationChildren);
+    const Overhead by_id = calibrated(four_by_id);
+    nested_overhead_ = per_pause(by_id, overhead_, kCalibrationChildren);
+    lookup_overhead_ = per_pause(calibrated(four_by_name), by_id, kCalibrationChildren);
     results_.resize(slot);  // both calibration slots were the last ones made
+    nesting_.resize(slot);
     slots_by_name_.erase(kCalibrationRegion);
     slots_by_name_.erase(kCalibrationInner);
     bookkeeping_count_ = 0;
@@ -343,6 +533,7 @@ void Session::calibrate(std::size_t samples) {
 }
 
 std::string Session::report(OutputFormat format) const {
+    correct_counters();
     SessionReport report;
     report.clock = clock_.name();
     report.overhead_ns = overhead_.ns;

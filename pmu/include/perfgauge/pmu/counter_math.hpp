@@ -49,7 +49,13 @@ ScaledCount scale_count(std::uint64_t raw_delta, std::uint64_t enabled_delta,
                         std::uint64_t running_delta);
 
 /// Sign-extends the low `width` bits of an rdpmc result (counters are narrower than 64 bits).
-std::int64_t sign_extend(std::uint64_t value, unsigned width);
+/// Inline: every user-space read of every counter comes here.
+inline std::int64_t sign_extend(std::uint64_t value, unsigned width) {
+    if (width == 0 || width >= 64)
+        return static_cast<std::int64_t>(value);
+    const unsigned shift = 64 - width;
+    return static_cast<std::int64_t>(value << shift) >> shift;
+}
 
 /// What the mmap'd page of a self-monitoring counter says, read consistently.
 struct MmapReading {

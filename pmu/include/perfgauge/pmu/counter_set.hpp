@@ -92,6 +92,36 @@ class CounterSet {
     /// checked against (selftest --counters).
     void read_with_system_call(Snapshot& out) const { read_groups(out, false); }
 
+    /// Flat readings for hot paths (Session regions): a row of flat_words() words per reading,
+    /// read with no allocation and no vector per group. Per event (events() order) its count;
+    /// per group its gap (time enabled - running) and its enabled time; a word of flags (bit g:
+    /// group g's enabled time is whole, from read(); else it lacks the clock's share); last,
+    /// a word the caller fills with the clock at the reading: the page's own clock (the TSC,
+    /// CNTVCT_EL0), which completes those enabled times when a group's gap moved.
+    std::size_t flat_words() const { return events_.size() + 2 * groups_.size() + 2; }
+    std::size_t flat_clock_word() const { return flat_words() - 1; }
+    /// Reads every group into `row`: from user space, one seqlock pass per event and no clock
+    /// (page_reads.hpp), where `user_space_reads` and its pages allow it now; else read().
+    /// The clock word is the caller's.
+    void read_flat(std::uint64_t* row, bool user_space_reads) const;
+    /// Per event (events() order) the change between two rows into out[0, events().size()),
+    /// scaled for multiplexing where a group's gap moved; 0 for events not opened.
+    void flat_delta(const std::uint64_t* before, const std::uint64_t* after, double* out) const;
+    /// Where a row keeps group g's gap (its enabled time is the next word) and its flags.
+    std::size_t flat_gap_word(std::size_t g) const { return events_.size() + 2 * g; }
+    std::size_t flat_flags_word() const { return events_.size() + 2 * groups_.size(); }
+    /// The mapped pages read_flat() reads, in group order (leaders first), and where each
+    /// group's run of them starts and ends (first == end: the group is not mapped).
+    struct FlatPage {
+        const volatile perf_event_mmap_page* page;
+        std::size_t word;  // the event's index, its count's word in a row
+    };
+    struct FlatGroup {
+        std::size_t first, end;
+    };
+    const std::vector<FlatPage>& flat_pages() const { return flat_pages_; }
+    const std::vector<FlatGroup>& flat_groups() const { return flat_groups_; }
+
     /// Per requested event (events() order): the scaled change between two snapshots.
     /// Events that were not opened come back with counted == false.
     std::vector<ScaledCount> delta(const Snapshot& before, const Snapshot& after) const;
@@ -103,8 +133,14 @@ class CounterSet {
     CounterSet();
     void read_groups(Snapshot& out, bool user_space_reads) const;
 
+    void index_flat_pages();
+    /// Group g's enabled time at a reading in `row`, completed with the clock when needed.
+    std::uint64_t flat_enabled(const std::uint64_t* row, std::size_t g) const;
+
     std::vector<EventSlot> events_;
     std::vector<std::unique_ptr<Group>> groups_;
+    std::vector<FlatPage> flat_pages_;
+    std::vector<FlatGroup> flat_groups_;
     std::vector<std::string> notes_;
 };
 

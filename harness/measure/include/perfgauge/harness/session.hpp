@@ -5,6 +5,11 @@
 //       auto region = session.region("parse");   // RAII: measured until the end of scope
 //       parse(input);
 //   }
+//   const auto step = session.region_id("step");  // the fast path: resolved once
+//   for (auto& item : items) {
+//       auto region = session.region(step);      // no lookup, no allocation
+//       process(item);
+//   }
 //   session.measure("encode", [&] { encode(output); });
 //   std::cout << session.report();
 //
@@ -24,10 +29,12 @@
 // where the README shows 274 us).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -82,15 +89,31 @@ class Session {
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
+    /// A region name resolved once (region_id()): entering by it looks nothing up.
+    class RegionId {
+      public:
+        RegionId() = default;  ///< names no region: entering by it throws
+
+      private:
+        friend class Session;
+        RegionId(const Session* session, std::size_t slot) : session_(session), slot_(slot) {}
+        const Session* session_ = nullptr;
+        std::size_t slot_ = 0;
+    };
+
     class Region {
       public:
         Region(Session& session, std::string_view name);
+        Region(Session& session, RegionId id);
         Region(Region&& other) noexcept
             : session_(std::exchange(other.session_, nullptr)), serial_(other.serial_) {}
         Region(const Region&) = delete;
         Region& operator=(const Region&) = delete;
         Region& operator=(Region&&) = delete;
-        ~Region();
+        ~Region() {
+            if (session_ != nullptr)
+                session_->leave(serial_);
+        }
 
       private:
         Session* session_;
@@ -108,6 +131,12 @@ class Session {
     /// dropped one still subtracts a whole nested region's cost for it, though only the
     /// opening half was paid inside it.
     [[nodiscard]] Region region(std::string_view name) { return Region(*this, name); }
+    /// The same for a name resolved once: the fast path, for regions entered often. Entering
+    /// by name looks the name up (a hash) on every entry, which the region around it pays.
+    [[nodiscard]] Region region(RegionId id) { return Region(*this, id); }
+    /// The name's region, made now if new (outside every open region's measurement). Only on
+    /// the session's thread; the id is this session's only.
+    RegionId region_id(std::string_view name);
 
     /// Runs `fn` inside a region named `name` and returns what it returns.
     template <class F>
@@ -122,9 +151,14 @@ class Session {
     /// Calibrated cost of one empty region: time, and each counter.
     double overhead_ns() const { return overhead_.ns; }
     const std::vector<double>& counter_overhead() const { return overhead_.counts; }
-    /// What one nested region's enter+leave costs the region around it (subtracted from the
-    /// parent once per region nested in it, at any depth).
+    /// What one nested region's enter+leave, entered by its RegionId, costs the region around
+    /// it (subtracted from the parent once per region nested in it, at any depth): a region's
+    /// cost to the code around it.
     double nested_overhead_ns() const { return nested_overhead_.ns; }
+    const std::vector<double>& nested_counter_overhead() const { return nested_overhead_.counts; }
+    /// What entering by name adds to that (the lookup), for each region entered by name.
+    double lookup_overhead_ns() const { return lookup_overhead_.ns; }
+    const std::vector<double>& lookup_counter_overhead() const { return lookup_overhead_.counts; }
     const Clock& clock() const { return clock_; }
     /// Whether the code that made this session was compiled with optimization.
     bool caller_optimized() const { return caller_optimized_; }
@@ -137,8 +171,8 @@ class Session {
     }
     double bookkeeping_ns() const { return bookkeeping_ns_; }
 
-    /// Every region name seen, in order of first entry.
-    const std::vector<RegionResult>& results() const { return results_; }
+    /// Every region name seen (entered, or resolved by region_id()), in that order.
+    const std::vector<RegionResult>& results() const;
     /// results() per entry: the mean raw and corrected time, the median corrected time and its
     /// spread (IQR / median), and each counted event's corrected mean; events the kernel refused
     /// are listed once below, not as columns. A corrected total or median below zero (the
@@ -148,18 +182,48 @@ class Session {
     std::string report(OutputFormat format = OutputFormat::table) const;
 
   private:
-    struct Open {
+    // 64 bytes: the stack's index arithmetic is a shift.
+    struct alignas(64) Open {
         std::size_t slot;
         std::uint64_t start_ticks;   // moved later by the bookkeeping it must not pay
         std::size_t nested_regions;  // regions entered inside this one (their overhead is in it)
+        std::size_t nested_named;    // of which entered by name (their lookups are in it too)
         std::uint64_t serial;        // the Region's
+        bool named;                  // entered by name: its parent paid for the lookup
+    };
+    /// The open regions, innermost last: room for max_depth entries made once, so that a push
+    /// is a store (enter() checks the depth first).
+    class OpenStack {
+      public:
+        void reserve(std::size_t n) { data_ = std::make_unique<Open[]>(n); }
+        bool empty() const { return size_ == 0; }
+        std::size_t size() const { return size_; }
+        Open& back() { return data_[size_ - 1]; }
+        const Open& back() const { return data_[size_ - 1]; }
+        void push_back(const Open& open) { data_[size_++] = open; }
+        void pop_back() { --size_; }
+        Open* begin() { return data_.get(); }
+        Open* end() { return data_.get() + size_; }
+        const Open* begin() const { return data_.get(); }
+        const Open* end() const { return data_.get() + size_; }
+
+      private:
+        std::unique_ptr<Open[]> data_;
+        std::size_t size_ = 0;
     };
 
     std::size_t slot_for(std::string_view name);
+    /// Whether the calling thread is the session's: its thread pointer, one register read.
+    bool on_owner_thread() const;
     /// Throws std::logic_error on any thread but the one that made the session.
     void check_thread() const;
-    /// Returns the entry's serial, which leave() takes.
-    std::uint64_t enter(std::size_t slot);
+    /// Returns the entry's serial, which leave() takes. `named`: found by its name (the
+    /// parent's correction adds the lookup).
+    std::uint64_t enter(std::size_t slot, bool named);
+    /// enter()'s rare cases: another thread, regions abandoned, too deep, simulation.
+    std::uint64_t enter_slow(std::size_t slot, bool named);
+    /// The row of counter readings taken at depth `depth`'s entry (flat_words() words).
+    std::uint64_t* row(std::size_t depth) { return rows_.data() + depth * row_words_; }
     /// Called by a Region ending on another thread: records its serial for the owner.
     void abandon(std::uint64_t serial) noexcept;
     /// On the owner's thread: takes the serials other threads abandoned and drops those entries
@@ -173,6 +237,21 @@ class Session {
     /// its enter and everything nested in it.
     void discard_top();
     void leave(std::uint64_t serial);
+    /// leave()'s rare cases: another thread, regions abandoned, out of order, simulation.
+    void leave_slow(std::uint64_t serial);
+    /// Reads the counters into `row` (the clock word is the caller's): the fast path's group
+    /// from user space, else CounterSet::read_flat().
+    void read_counters(std::uint64_t* row) const;
+    template <std::size_t N>
+    bool read_fast(std::uint64_t* row) const;
+    /// Adds a finished entry to its region's totals.
+    void record(const Open& open, std::uint64_t stop);
+    /// record()'s counts where the fast path's do not apply: several groups, a multiplexed
+    /// group, bookkeeping to take out.
+    void record_counts_slowly(std::size_t depth, RegionResult& r);
+    /// The corrected counters of every region from its totals (the correction is linear, so
+    /// this is the sum of every entry's): done when results are read, not at every leave.
+    void correct_counters() const;
     /// A region closed while regions opened inside it are still open (movable Regions allow
     /// it): those close with it, their time ending there, and the report says so; a region
     /// that closed that way is not closed again.
@@ -192,6 +271,7 @@ class Session {
     void simulated_boundary(const char* what, std::size_t slot) const;
 
     const std::thread::id owner_;
+    const void* const owner_thread_pointer_;
     // What another thread may touch (a Region ending there): the list and its flag under the
     // mutex, the count atomically.
     mutable std::mutex abandoned_mutex_;
@@ -203,19 +283,44 @@ class Session {
     pmu::CounterSet counters_;
     std::vector<std::string> event_names_;
     std::vector<std::string> unsupported_;
-    std::vector<pmu::CounterSet::Snapshot> start_snapshots_;  // one per depth
-    pmu::CounterSet::Snapshot end_snapshot_;
-    // Counts of the bookkeeping done inside the region open at each depth (not its own).
+    // Flat counter readings: one row per depth (its entry's), then the leave's, then the two of
+    // the bookkeeping; row_words_ each (CounterSet::flat_words()).
+    std::size_t row_words_ = 0;
+    std::size_t max_depth_ = 0;
+    std::vector<std::uint64_t> rows_;
+    // Read from user space where the pages allow it: the clock is the pages' own (TSC,
+    // CNTVCT_EL0), which completes a multiplexed group's times.
+    bool user_space_reads_ = false;
+    // Any of the rare cases at region boundaries (simulation, abandoned entries to drop): one
+    // predictable branch on the common path.
+    bool slow_boundaries_ = false;
+    // Counts of the bookkeeping done inside the region open at each depth (not its own), and
+    // whether there are any (the common path skips them).
     std::vector<std::vector<double>> excluded_counts_;
-    pmu::CounterSet::Snapshot bookkeeping_start_;
-    pmu::CounterSet::Snapshot bookkeeping_end_;
-    std::vector<pmu::ScaledCount> bookkeeping_deltas_;
+    std::vector<char> excluded_dirty_;
+    std::vector<double> bookkeeping_deltas_;
     std::uint64_t last_serial_ = 0;
     std::vector<std::pair<std::size_t, std::size_t>> closed_with_parent_;  // slots, once each
     std::size_t bookkeeping_count_ = 0;                                    // since calibration
     double bookkeeping_ns_ = 0;
-    std::vector<pmu::ScaledCount> deltas_;
-    std::vector<Open> stack_;
+    std::vector<double> deltas_;
+    OpenStack stack_;
+    // The fast path: one group (the common case, every event counted together), its events'
+    // words in a row, and, where all of them are mapped and read from user space, their pages
+    // (at most kFastEvents; else fast_events_ is 0 and read_flat() reads them).
+    static constexpr std::size_t kFastEvents = 4;
+    bool single_group_ = false;
+    std::vector<std::size_t> group_words_;
+    std::size_t gap_word_ = 0, flags_word_ = 0;
+    std::array<const volatile perf_event_mmap_page*, kFastEvents> fast_pages_{};
+    std::array<std::size_t, kFastEvents> fast_words_{};
+    std::size_t fast_events_ = 0;
+    // Per region (results_' order): the regions nested in its entries and those of them
+    // entered by name, summed, from which correct_counters() corrects its counters.
+    struct Nesting {
+        double nested = 0, named = 0;
+    };
+    std::vector<Nesting> nesting_;
     // Names are found by string_view: a name longer than std::string's inline buffer would
     // otherwise be copied to the heap on every entry - inside the parent's interval, and not in
     // the calibration's when the names' lengths differ (a parent of 10 empty regions corrected
@@ -228,9 +333,10 @@ class Session {
         }
     };
     std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> slots_by_name_;
-    std::vector<RegionResult> results_;
-    Overhead overhead_;               ///< inside one empty region
-    Overhead nested_overhead_;        ///< of one empty region, seen from its parent
+    mutable std::vector<RegionResult> results_;  // corrected counters: correct_counters()
+    Overhead overhead_;                          ///< inside one empty region
+    Overhead nested_overhead_;                   ///< of one empty region, seen from its parent
+    Overhead lookup_overhead_;                   ///< what finding a region by name adds to that
     bool simulated_regions_ = false;  ///< under perfgauge's simulation, after calibration
     bool caller_optimized_ = true;    ///< said in the report when false
 };
