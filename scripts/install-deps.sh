@@ -17,21 +17,24 @@ case "${1:-}" in
   *) echo "install-deps: unknown option '$1': $usage" >&2; exit 2 ;;
 esac
 
-# One list, two sets. The main job: the compiler and CMake's REQUIRED packages of the binary
-# (pfm, benchmark for the adapter, Boost, fmt, nlohmann-json, RE2, and the history's SQLite,
-# libpq and zlib, which the binary links), valgrind (the simulated backend under --backend
-# auto) and matplotlib (quickstart's plot, through /usr/bin/python3).
+# One list, two sets. The main job: the compiler (g++: Ninja builds, so build-essential's make
+# and dpkg-dev, and the Perl they bring, wait for the rest) and CMake's REQUIRED packages of the
+# binary (pfm, benchmark for the adapter, Boost, fmt, nlohmann-json, RE2, and the history's
+# SQLite, libpq and zlib, which the binary links), valgrind (the simulated backend under
+# --backend auto) and matplotlib (quickstart's plot, through /usr/bin/python3). python3-munkres
+# answers python3-fonttools' "python3-scipy | python3-munkres": without it apt takes SciPy and,
+# through it, Pythran, the Python headers and OpenBLAS (23 packages, 35 MB to download).
 main=(
-  build-essential cmake ninja-build pkg-config
+  g++ cmake ninja-build pkg-config
   libpfm4-dev libbenchmark-dev libboost-program-options-dev libboost-dev
   libfmt-dev nlohmann-json3-dev libre2-dev
   libsqlite3-dev libpq-dev zlib1g-dev
-  valgrind python3 python3-matplotlib
+  valgrind python3 python3-matplotlib python3-munkres
 )
 # The rest: tests and their references, fuzzing and static analysis, the history's servers,
 # fleets on Slurm (and python3-yaml: the check of the CI recipes).
 rest=(
-  git libbenchmark-tools libgtest-dev libgmock-dev
+  build-essential git libbenchmark-tools libgtest-dev libgmock-dev
   linux-perf clang libclang-rt-14-dev clang-tidy universal-ctags
   python3-scipy python3-jsonschema python3-yaml
   sqlite3 postgresql
