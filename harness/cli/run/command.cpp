@@ -22,7 +22,6 @@
 #include "perfgauge/harness/run_report.hpp"
 #include "perfgauge/harness/run_simulation.hpp"
 #include "perfgauge/harness/run_stages.hpp"
-#include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/pmu/callgrind.hpp"
 #include "perfgauge/workloads/suite.hpp"
@@ -118,8 +117,10 @@ int write_run_outputs(const harness::RunRequest& request, const harness::RunResu
 // error is rethrown once every output was tried, after every file saved is named.
 void write_against_outputs(const harness::RunRequest& request, harness::AgainstMeasured& measured,
                            const std::string& stop_warning, const harness::SystemInfo& system) {
-    const auto [other_result, own_result] =
-        harness::against_results(measured, system, stop_warning);
+    // Named, not a structured binding: clang 14 lets no lambda capture one.
+    const auto results = harness::against_results(measured, system, stop_warning);
+    const harness::RunResult& other_result = results.first;
+    const harness::RunResult& own_result = results.second;
     std::vector<std::string> saved;
     const std::string stem = default_result_stem();
     const std::string output = request.output.string();
@@ -195,8 +196,8 @@ int run_child(const harness::ChildRequest& child) {
     if (const auto* simulation = child.simulation()) {
         if (!pmu::callgrind::running_on_valgrind()) {
             throw UsageError(
-                "--internal-sim-child is perfgauge's own (it runs under valgrind); use "
-                "--backend sim");
+                "--internal-request for the simulation is perfgauge's own (it runs under "
+                "valgrind); use --backend sim");
         }
         return harness::simulate_as_child(child.run, suite.spec, system, simulation->manifest);
     }

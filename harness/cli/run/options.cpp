@@ -366,13 +366,10 @@ std::optional<int> pin_option(const po::variables_map& vm) {
 
 // --internal-request JSON: this perfgauge is one of a run's measuring processes (--processes,
 // --against), or its simulation child; its parent wrote the request (child_request_to_json),
-// validated already. A manifest given apart (--internal-sim-child) makes it the simulation child.
-harness::ChildRequest request_from_parent(const std::string& text,
-                                          const std::optional<std::string>& sim_manifest) {
+// validated already.
+harness::ChildRequest request_from_parent(const std::string& text) {
     try {
-        return harness::child_request_from_json(
-            text, PERFGAUGE_VERSION,
-            sim_manifest ? std::optional<std::filesystem::path>(*sim_manifest) : std::nullopt);
+        return harness::child_request_from_json(text, PERFGAUGE_VERSION);
     } catch (const harness::RequestError& e) {
         throw UsageError(fmt::format(
             "--internal-request is perfgauge's own (use --processes or --against): {}", e.what()));
@@ -592,9 +589,9 @@ std::optional<RunCall> parse_run_request(const std::vector<std::string>& args) {
     add_run_options(options);
     po::options_description hidden;
     hidden.add_options()("internal-sim-child", po::value<std::string>(),
-                         "perfgauge's own: the simulation child writes its manifest here")(
+                         "a Google Benchmark binary's simulation flag, refused here")(
         "internal-request", po::value<std::string>(),
-        "perfgauge's own: a measuring process's request (JSON)")(
+        "perfgauge's own: a measuring process's or the simulation child's request (JSON)")(
         "internal-measure-child", po::value<std::string>(), "replaced by --internal-request");
     po::options_description all;
     all.add(options).add(hidden);
@@ -606,15 +603,14 @@ std::optional<RunCall> parse_run_request(const std::vector<std::string>& args) {
     }
     if (vm.count("internal-measure-child"))
         throw UsageError("--internal-measure-child is perfgauge's own; use --processes");
-    const auto sim_manifest = vm.count("internal-sim-child")
-                                  ? std::optional(vm["internal-sim-child"].as<std::string>())
-                                  : std::nullopt;
-    if (vm.count("internal-request"))
-        return RunCall(request_from_parent(vm["internal-request"].as<std::string>(), sim_manifest));
-    if (sim_manifest) {
+    // A Google Benchmark binary's flag, never perfgauge's: the simulation child's manifest
+    // travels inside its --internal-request.
+    if (vm.count("internal-sim-child")) {
         throw UsageError(
             "--internal-sim-child is perfgauge's own (it runs under valgrind); use --backend sim");
     }
+    if (vm.count("internal-request"))
+        return RunCall(request_from_parent(vm["internal-request"].as<std::string>()));
     harness::RunRequest request;
     // Checked first: a bad number is refused at once, before the machine is probed.
     read_timing(vm, request);

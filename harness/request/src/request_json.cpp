@@ -126,13 +126,11 @@ std::optional<MeasuringChild> measuring_from(const json& j) {
                           j.at("result_path").get<std::string>()};
 }
 
-// The child's role: the simulation child (a manifest's path, from the text or given beside
-// it) or a measuring process with a place among them, never both.
-ProcessRole role_from(const json& j, const std::optional<std::filesystem::path>& manifest) {
+// The child's role: the simulation child (where its manifest goes) or a measuring process
+// with a place among them, never both.
+ProcessRole role_from(const json& j) {
     const auto measuring = measuring_from(j.at("measuring_child"));
-    auto simulation = optional_from<std::string>(j.at("sim_child_manifest"));
-    if (manifest)
-        simulation = manifest->string();
+    const auto simulation = optional_from<std::string>(j.at("sim_child_manifest"));
     if (simulation && measuring)
         throw RequestError("a measuring process's request for the simulation");
     if (simulation)
@@ -215,8 +213,7 @@ std::string child_request_to_json(const ChildRequest& child, std::string_view ve
     }
 }
 
-ChildRequest child_request_from_json(std::string_view text, std::string_view version,
-                                     const std::optional<std::filesystem::path>& manifest) {
+ChildRequest child_request_from_json(std::string_view text, std::string_view version) {
     json j;
     try {
         j = parse_json_bounded(text, "the request");
@@ -244,7 +241,7 @@ ChildRequest child_request_from_json(std::string_view text, std::string_view ver
         r.default_suite = j.at("default_suite").get<bool>();
         read_measuring(j, r);
         read_outputs(j, r);
-        return {std::move(r), role_from(j, manifest)};
+        return {std::move(r), role_from(j)};
     } catch (const json::exception& e) {
         throw RequestError(fmt::format("a malformed perfgauge request: {}", e.what()));
     } catch (const std::invalid_argument& e) {

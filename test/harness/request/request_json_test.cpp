@@ -97,14 +97,20 @@ TEST(RequestJson, ARequestWithNoRoleOrTwoIsRefused) {
     beyond.replace(beyond.find(place), place.size(),
                    R"("measuring_child":{"count":2,"index":2,"result_path":"r"})");
     EXPECT_THROW(child_request_from_json(beyond, "1"), RequestError);
+    std::string both = text;
+    both.replace(both.find(R"("sim_child_manifest":null)"), 25,
+                 R"("sim_child_manifest":"/tmp/m.json")");
     try {
-        child_request_from_json(text, "1", std::filesystem::path("/tmp/m.json"));
+        child_request_from_json(both, "1");
         FAIL() << "a measuring process's request read as the simulation's";
     } catch (const RequestError& e) {
         EXPECT_STREQ(e.what(), "a measuring process's request for the simulation");
     }
-    // A manifest given beside a request with no place makes it the simulation child's.
-    EXPECT_TRUE(child_request_from_json(none, "1", std::filesystem::path("/tmp/m.json")).role ==
+    // A manifest in a request with no place makes it the simulation child's.
+    std::string simulation = none;
+    simulation.replace(simulation.find(R"("sim_child_manifest":null)"), 25,
+                       R"("sim_child_manifest":"/tmp/m.json")");
+    EXPECT_TRUE(child_request_from_json(simulation, "1").role ==
                 ProcessRole(SimulationChild{"/tmp/m.json"}));
 }
 

@@ -30,10 +30,8 @@ class RequestError : public std::runtime_error {
 std::string child_request_to_json(const ChildRequest& request, std::string_view version);
 
 /// The request `text` holds; RequestError when it cannot be read, is of another format
-/// (`version` is this perfgauge's, for the message), or gives no role or both. A `manifest`
-/// given beside the text makes it the simulation child's.
-ChildRequest child_request_from_json(std::string_view text, std::string_view version,
-                                     const std::optional<std::filesystem::path>& manifest = {});
+/// (`version` is this perfgauge's, for the message), or gives no role or both.
+ChildRequest child_request_from_json(std::string_view text, std::string_view version);
 
 /// The command that starts `executable` (this perfgauge, or --against's other build) as the
 /// child `request` describes: `run --internal-request=JSON`. The one place a child's command
