@@ -233,9 +233,14 @@ def completion(binary):
 def write(path, text):
     """Whole or not at all: a half page never stands where the build expects a page."""
     tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def main():
@@ -247,10 +252,12 @@ def main():
     args = parser.parse_args()
     date = args.date
     if date is None or date.isdigit():
-        stamp = int(date) if date else None
-        day = (datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc) if stamp
-               else datetime.datetime.now(datetime.timezone.utc))
+        stamp = int(date) if date is not None else None
+        day = (datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc)
+               if stamp is not None else datetime.datetime.now(datetime.timezone.utc))
         date = day.strftime("%Y-%m-%d")
+    elif not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        parser.error(f"--date {date!r}: give YYYY-MM-DD (or SOURCE_DATE_EPOCH seconds)")
     write(args.man, man_page(args.binary, date))
     write(args.completion, completion(args.binary))
 

@@ -1,7 +1,7 @@
 #include "registry.hpp"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 
 namespace perfgauge::cli {
 
@@ -21,7 +21,7 @@ Exit status: 0 success, 1 the work could not be done, 2 bad input (options, even
 )";
 
 // `events` has two forms; the second is listed under the first, without a handler of its own.
-constexpr std::array<Command, 11> kCommands = {{
+constexpr Command kCommands[] = {
     {"run",
      R"(  run [OPTIONS]      the built-in workloads (varint decoders, memcpy) over sizes and cache
                      states; with no options the default suite, saved as JSON
@@ -71,7 +71,7 @@ constexpr std::array<Command, 11> kCommands = {{
                      points per series; check exits 3 on a regression
 )",
      history_command},
-}};
+};
 
 }  // namespace
 
@@ -80,9 +80,9 @@ std::span<const Command> commands() {
 }
 
 const Command* find_command(std::string_view name) {
-    const auto it = std::find_if(kCommands.begin(), kCommands.end(),
+    const auto it = std::find_if(std::begin(kCommands), std::end(kCommands),
                                  [name](const Command& c) { return c.name == name; });
-    return it == kCommands.end() ? nullptr : &*it;
+    return it == std::end(kCommands) ? nullptr : &*it;
 }
 
 std::string usage_text() {

@@ -1,6 +1,7 @@
 // The commands perfgauge has: one table that drives dispatch (main.cpp), the usage text and
-// `perfgauge help COMMAND`. Adding a command is a folder (COMMAND/options.cpp, command.cpp)
-// and one row here.
+// `perfgauge help COMMAND`. Adding a command is a folder (COMMAND/options.hpp, options.cpp,
+// command.cpp, listed in cli/CMakeLists.txt), its handler declared below and one row in
+// registry.cpp's table.
 #pragma once
 
 #include <span>

@@ -1,7 +1,6 @@
 #include "perfgauge/pmu/counter_set.hpp"
 
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>

@@ -37,7 +37,7 @@ TEST(ColdPreparation, RotatesOverABelievableLastLevel) {
 }
 
 TEST(ColdPreparation, AGivenSizeStandsWhateverItIs) {
-    // --l3: the user's word (suite.cpp refuses one whose rotation fits in L1, notes a small one).
+    // --l3: the user's word (selection_checks.cpp refuses one whose rotation fits in L1, notes a small one).
     EXPECT_EQ(choose(64 * KiB, true, 512 * KiB).method, ColdMethod::rotation);
     EXPECT_EQ(choose(0, true, 512 * KiB).method, ColdMethod::rotation);
 }

@@ -16,14 +16,6 @@ std::string read_input_file(const std::string& path) {
     }
 }
 
-harness::RunResult read_result_file(const std::string& path) {
-    try {
-        return harness::parse_run_json(read_input_file(path), path);
-    } catch (const harness::ResultFileError& e) {
-        throw UsageError(e.what());
-    }
-}
-
 harness::RunResult read_any_result_file(const std::string& path) {
     try {
         return harness::parse_result_json(read_input_file(path), path);

@@ -1,7 +1,7 @@
 // Drawing with one of perfgauge's matplotlib scripts (scripts/*.py): finds the script and a
 // Python that has matplotlib, lets it draw into a scratch directory and puts the picture in
 // place by perfgauge's safe-output rules. Shared by `plot` and `history plot`; defined in
-// plot_command.cpp.
+// plot/command.cpp.
 #pragma once
 
 #include <filesystem>

@@ -3,27 +3,20 @@
 // (plan the events -> run the commands -> simulate) and renders and writes what they return.
 #include <fmt/format.h>
 
-#include <unistd.h>
-
-#include <chrono>
 #include <cstring>
 #include <functional>
 
 #include "common/cli_common.hpp"
 #include "common/console.hpp"
 #include "common/hints.hpp"
-#include "perfgauge/harness/child_process.hpp"
 #include "perfgauge/harness/event_plan.hpp"
 #include "perfgauge/harness/interrupt.hpp"
 #include "perfgauge/harness/interrupted.hpp"
-#include "perfgauge/harness/output_file.hpp"
-#include "perfgauge/harness/progress_line.hpp"
 #include "perfgauge/harness/stat.hpp"
 #include "perfgauge/harness/stat_as_run.hpp"
 #include "perfgauge/harness/stat_progress.hpp"
 #include "perfgauge/harness/stat_report.hpp"
 #include "perfgauge/harness/stat_stages.hpp"
-#include "perfgauge/harness/system_info.hpp"
 #include "perfgauge/harness/terminal_progress.hpp"
 #include "perfgauge/pmu/open_error.hpp"
 #include "registry.hpp"

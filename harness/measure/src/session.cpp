@@ -119,8 +119,7 @@ void Session::discard_top() {
 }
 
 Session::Session(const std::string& events, SessionOptions options, bool caller_optimized)
-    : owner_(std::this_thread::get_id()),
-      owner_thread_pointer_(thread_pointer()),
+    : owner_thread_pointer_(thread_pointer()),
       clock_(Clock::best()),
       counters_(pmu::open_self_monitoring(CountedEvents(events).groups())),
       caller_optimized_(caller_optimized) {

@@ -80,7 +80,7 @@ ColdPreparation choose_cold_preparation(const LastLevelEvidence& last_level,
     ColdPreparation out;
     const std::uint64_t size = last_level.bytes;
     if (last_level.given)
-        return out;  // the user's size: rotation over it (suite.cpp says when it is too small)
+        return out;  // the user's size: rotation over it (selection_checks.cpp says when it is too small)
     if (size == 0) {
         out.why = "no last-level cache size was found";
     } else if (last_level.l2 > 0 && size <= last_level.l2) {

@@ -95,7 +95,7 @@ void add_session_notes(const SessionReport& report, RegionRows& rows) {
                              report.clock, format_duration_ns(report.overhead_ns)));
     if (!report.caller_optimized) {
         // As Google Benchmark warns of a DEBUG build: at -O0 a loop may run tens of times
-        // slower than the code that ships (the README's sum: 16.3 ms instead of 274 us).
+        // slower than the code that ships (docs/library.md's sum: 16.3 ms instead of 274 us).
         notes.insert(notes.begin(),
                      "built without optimization: the code that made this Session was compiled "
                      "without -O (__OPTIMIZE__ undefined), so these times are not those of the "
