@@ -4,7 +4,7 @@
 # of the given folders, with the flags the build uses.
 # Usage: scripts/function-size.sh [BUILD_DIR [FOLDER...]]   (default build/, configured by
 #        scripts/build.sh, whose compile_commands.json gives each file's flags; default FOLDERs
-#        harness/cli harness/orchestrate harness/request: the command line and what it drives,
+#        harness/cli harness/orchestrate harness/pipeline harness/request: the command line and what it drives,
 #        quick enough for CI; `harness pmu` checks the whole library, some 35 minutes here)
 # Prints one line per function over the threshold (file:line: function: N lines) and exits 1 if
 # there is any; else 2 when clang could not parse a file whole (clang 14 refuses some C++20
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 build="${1:-build}"
 shift || true
 folders=("$@")
-[[ $# -gt 0 ]] || folders=(harness/cli harness/orchestrate harness/request)
+[[ $# -gt 0 ]] || folders=(harness/cli harness/orchestrate harness/pipeline harness/request)
 threshold=80
 if [[ ! -f "$build/compile_commands.json" ]]; then
   echo "function-size: no $build/compile_commands.json: run scripts/build.sh release first" >&2
