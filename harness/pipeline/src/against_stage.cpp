@@ -37,13 +37,12 @@ std::string in_turn_token() {
     return fmt::format("{}-{:08x}{:08x}", format_local_now("%Y%m%dT%H%M%S"), random(), random());
 }
 
-// The benchmarks the suite holds, each with the selection that makes it alone; their data is
-// dropped at once (each child builds its own benchmark's).
-Selections benchmark_selections(workloads::SuiteSpec spec, const SystemInfo& system,
+// The benchmarks the suite holds, each with the selection that makes it alone, listed without
+// their data (each child builds and checks its own benchmark's).
+Selections benchmark_selections(const workloads::SuiteSpec& spec, const SystemInfo& system,
                                 const SingleSelection& single, const Messages& say) {
     Selections benchmarks;
-    spec.check_decoders = false;  // every child checks its own data
-    const auto suite = workloads::build_suite(spec, system.cpu);
+    const auto suite = workloads::enumerate(spec, system.cpu);
     for (const auto& note : suite.notes)
         say("perfgauge run: {}\n", note);
     for (const auto& b : suite.benchmarks)
@@ -115,7 +114,7 @@ RunResult finish_side(AgainstSide& side, const SystemInfo& system,
 
 }  // namespace
 
-AgainstMeasured measure_against(const RunRequest& request, workloads::SuiteSpec spec,
+AgainstMeasured measure_against(const RunRequest& request, const workloads::SuiteSpec& spec,
                                 const SystemInfo& system, const SingleSelection& single,
                                 const Messages& say) {
     AgainstMeasured measured{{own_executable(), "this build", {}, {}},
@@ -129,7 +128,7 @@ AgainstMeasured measure_against(const RunRequest& request, workloads::SuiteSpec 
     const auto plan = select_events(request.events, Backend::perf, false);
     if (!plan.notice.empty())
         say("perfgauge run: {}\n", plan.notice);
-    const auto benchmarks = benchmark_selections(std::move(spec), system, single, say);
+    const auto benchmarks = benchmark_selections(spec, system, single, say);
     count = benchmarks.size();
     done = measure_in_pairs(request, benchmarks, own, other, say);
     return measured;

@@ -39,7 +39,7 @@ struct AgainstMeasured {
 /// counters only: bad event names are refused before anything runs), until done, interrupted
 /// or a child fails (done.failure). Progress on one self-overwriting stderr line when stderr
 /// is a terminal and the request is not quiet.
-AgainstMeasured measure_against(const RunRequest& request, workloads::SuiteSpec spec,
+AgainstMeasured measure_against(const RunRequest& request, const workloads::SuiteSpec& spec,
                                 const SystemInfo& system, const SingleSelection& single,
                                 const Messages& say);
 
