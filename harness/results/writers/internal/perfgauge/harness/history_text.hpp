@@ -57,7 +57,7 @@ std::string history_compare_text(const MachineComparison& comparison);
 /// `history export`: one CSV row, or one JSON object, per measurement with its samples.
 std::string history_export_csv(const std::vector<StoredMeasurement>& measurements);
 std::string history_export_json(const std::vector<StoredMeasurement>& measurements);
-/// The one of the two `format` names (csv or json); no_writer's error for another.
+/// Export's text in `format`: csv or json (no_writer's error for another format).
 std::string history_export_text(const std::vector<StoredMeasurement>& measurements,
                                 OutputFormat format);
 
