@@ -16,7 +16,9 @@
 #     (verdicts and answers are data; the words for them are the writers'); readers include no
 #     writer (json_text.hpp, the schema version both sides follow, is the model's); writers
 #     include no reader (text is made by writers, parsed only by readers); and no results
-#     file reaches another folder's private headers by a relative path.
+#     file reaches another folder's private headers by a relative path;
+#   - results includes no history header: history fills plain data (history_records.hpp,
+#     report_model.hpp) that results' writers render, so the arrow points one way.
 function(forbid_includes folder pattern why)
   file(GLOB_RECURSE sources ${SOURCE_DIR}/${folder}/*.cpp ${SOURCE_DIR}/${folder}/*.hpp)
   if(NOT sources)
@@ -93,3 +95,6 @@ forbid_includes(harness/results/comparison "${readers}" "reader header")
 forbid_includes(harness/results/readers "${writers}" "writer header")
 forbid_includes(harness/results/writers "${readers}" "reader header")
 forbid_includes(harness/results "\\.\\./" "relative path out of its folder")
+headers_pattern(history_headers perfgauge/harness
+                GLOBS ${SOURCE_DIR}/harness/history/internal/perfgauge/harness/*.hpp)
+forbid_includes(harness/results "${history_headers}" "history header")

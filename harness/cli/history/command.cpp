@@ -244,9 +244,7 @@ int export_history(const std::vector<std::string>& args) {
     auto store = open_store(request->store);
     const auto measurements =
         harness::exported_measurements(*store, name_pattern(request->pattern));
-    const std::string text = request->format == HistoryExportFormat::json
-                                 ? harness::history_export_json(measurements)
-                                 : harness::history_export_csv(measurements);
+    const std::string text = harness::history_export_text(measurements, request->format);
     // A FIFO nobody reads blocks the write: an interrupt ends the wait and says so.
     const harness::InterruptHandling interrupts;
     write_output(text, request->output);

@@ -240,12 +240,17 @@ std::optional<HistoryExportRequest> parse_history_export(const std::vector<std::
                    extra);
     if (!p)
         return std::nullopt;
-    const auto format = p->vm["format"].as<std::string>();
-    if (format != "csv" && format != "json")
-        throw UsageError(fmt::format("--format {}: expected csv or json", format));
-    return HistoryExportRequest{
-        store_option(p->vm), format == "csv" ? HistoryExportFormat::csv : HistoryExportFormat::json,
-        history_pattern(p->positional), output_option(p->vm)};
+    using harness::OutputFormat;
+    static constexpr OutputFormat kAccepted[] = {OutputFormat::csv, OutputFormat::json};
+    const auto text = p->vm["format"].as<std::string>();
+    OutputFormat format{};
+    try {  // first, as before: a bad --format is the error said, whatever else is wrong
+        format = harness::parse_output_format(text, kAccepted);
+    } catch (const std::invalid_argument&) {  // export's own words, as before
+        throw UsageError(fmt::format("--format {}: expected csv or json", text));
+    }
+    return HistoryExportRequest{store_option(p->vm), format, history_pattern(p->positional),
+                                output_option(p->vm)};
 }
 
 std::optional<HistoryForgetRequest> parse_history_forget(const std::vector<std::string>& args) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/user_pattern.hpp"
+#include "perfgauge/harness/output_format.hpp"
 #include "perfgauge/harness/store_location.hpp"
 
 namespace perfgauge::cli {
@@ -65,11 +66,9 @@ struct HistoryCompareRequest {
     std::optional<std::string> reference;  ///< the reference class as the user named it
 };
 
-enum class HistoryExportFormat { csv, json };
-
 struct HistoryExportRequest {
     HistoryLocation store;
-    HistoryExportFormat format = HistoryExportFormat::csv;
+    harness::OutputFormat format = harness::OutputFormat::csv;  ///< csv or json
     UserPattern pattern;
     std::string output;  ///< -o; "": stdout
 };

@@ -12,8 +12,8 @@
 #include "common/cli_common.hpp"
 #include "history/common.hpp"
 #include "history/options.hpp"
+#include "perfgauge/harness/history_report_html.hpp"
 #include "perfgauge/harness/output_file.hpp"
-#include "perfgauge/harness/report_html.hpp"
 
 namespace perfgauge::cli {
 namespace {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "perfgauge/harness/history_queries.hpp"
+#include "perfgauge/harness/report_segments.hpp"
 
 namespace perfgauge::harness {
 namespace {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,18 @@ TEST(HistoryText, ExportQuotesCsvTextsAndKeepsEverySample) {
     EXPECT_TRUE(has(csv, "\"1.5;2\"\n")) << csv;
     const auto json = history_export_json({m});
     EXPECT_TRUE(has(json, "\"benchmark\": \"a\\\"b\"")) << json;
+}
+
+TEST(HistoryText, ExportWritesCsvAndJsonAndNoOtherFormat) {
+    StoredMeasurement m;
+    m.run_id = 1;
+    m.benchmark = "b";
+    m.samples = {1};
+    EXPECT_EQ(history_export_text({m}, OutputFormat::csv), history_export_csv({m}));
+    EXPECT_EQ(history_export_text({m}, OutputFormat::json), history_export_json({m}));
+    for (const auto other :
+         {OutputFormat::table, OutputFormat::markdown, OutputFormat::bmf, OutputFormat::answer})
+        EXPECT_THROW(history_export_text({m}, other), std::invalid_argument);
 }
 
 TEST(HistoryText, AcceptedAndForgotLines) {

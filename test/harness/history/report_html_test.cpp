@@ -5,7 +5,9 @@
 
 #include <string>
 
-#include "perfgauge/harness/report_html.hpp"
+#include "perfgauge/harness/history_report_html.hpp"
+#include "perfgauge/harness/metric_policy.hpp"
+#include "perfgauge/harness/report_segments.hpp"
 
 namespace perfgauge::harness {
 namespace {

@@ -5,7 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "perfgauge/harness/report_model.hpp"
+#include "perfgauge/harness/report_model.hpp"  // the graph's arithmetic
+#include "perfgauge/harness/report_segments.hpp"
 
 namespace perfgauge::harness {
 namespace {

@@ -179,6 +179,22 @@ std::string history_export_json(const std::vector<StoredMeasurement>& measuremen
     return json_text(array);
 }
 
+std::string history_export_text(const std::vector<StoredMeasurement>& measurements,
+                                OutputFormat format) {
+    switch (format) {  // no default: a format added to the enum must be said here
+        case OutputFormat::csv:
+            return history_export_csv(measurements);
+        case OutputFormat::json:
+            return history_export_json(measurements);
+        case OutputFormat::table:
+        case OutputFormat::markdown:
+        case OutputFormat::bmf:
+        case OutputFormat::answer:
+            break;
+    }
+    no_writer("history export", format);
+}
+
 std::string history_plot_json(const std::vector<PlottedSeries>& series) {
     nlohmann::json data = {{"series", nlohmann::json::array()}};
     for (const auto& s : series)

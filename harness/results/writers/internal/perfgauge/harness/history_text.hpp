@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "perfgauge/harness/history_records.hpp"
+#include "perfgauge/harness/output_format.hpp"
 
 namespace perfgauge::harness {
 
@@ -56,6 +57,9 @@ std::string history_compare_text(const MachineComparison& comparison);
 /// `history export`: one CSV row, or one JSON object, per measurement with its samples.
 std::string history_export_csv(const std::vector<StoredMeasurement>& measurements);
 std::string history_export_json(const std::vector<StoredMeasurement>& measurements);
+/// Export's text in `format`: csv or json (no_writer's error for another format).
+std::string history_export_text(const std::vector<StoredMeasurement>& measurements,
+                                OutputFormat format);
 
 /// `history plot`: the series as scripts/history_plot.py reads them (raw values, the scale and
 /// unit label of the axis, change points, accepted baselines).

@@ -1,9 +1,10 @@
-#include "perfgauge/harness/report_html.hpp"
+#include "perfgauge/harness/history_report_html.hpp"
 
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
+
+#include "perfgauge/harness/history_text.hpp"  // format_metric_value, short_commit
 
 namespace perfgauge::harness {
 namespace {
@@ -16,10 +17,6 @@ constexpr double kWidth = 680, kHeight = 160, kLeft = 120, kTop = 10, kBottom = 
 // machines apart at a glance.
 constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                     "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-
-std::string short_commit(const std::string& commit) {
-    return commit.empty() ? std::string("-") : commit.substr(0, 10);
-}
 
 std::string signed_percent(double share) {
     return fmt::format("{:+.1f}%", 100 * share);

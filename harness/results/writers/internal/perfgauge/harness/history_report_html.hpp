@@ -1,7 +1,7 @@
 // The static report as one self-contained HTML page: the open regressions, the accepted
 // changes, a graph per series (inline SVG) and filters by benchmark, metric and machine (a few
-// lines of inline script). Pure: text from the model, nothing fetched, so the page works from
-// file:// without a network.
+// lines of inline script). Pure: text from the model (report_model.hpp, which harness/history's
+// query fills), nothing fetched, so the page works from file:// without a network.
 #pragma once
 
 #include <string>

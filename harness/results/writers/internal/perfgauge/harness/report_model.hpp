@@ -1,7 +1,8 @@
 // The static report's model (`perfgauge history report`): each series with its runs, change
 // points, segment levels and the gate's verdict, and the accepted changes, as plain data; and
-// the pure arithmetic that places them on a graph. Built by the command from the store,
-// rendered by report_html.hpp: neither reads anything itself.
+// the pure arithmetic that places them on a graph. harness/history's query fills it
+// (history_queries.hpp's report_model), history_report_html.hpp renders it: neither reads
+// anything itself. (Plain data beside history_records.hpp, whose types it is made of.)
 #pragma once
 
 #include <cstddef>
@@ -10,10 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "perfgauge/harness/change_points.hpp"
-#include "perfgauge/harness/history_store.hpp"
-#include "perfgauge/harness/metric_policy.hpp"
-#include "perfgauge/harness/regression_gate.hpp"
+#include "perfgauge/harness/history_records.hpp"
 
 namespace perfgauge::harness {
 
@@ -47,12 +45,6 @@ struct ReportModel {
     std::vector<Acceptance> acceptances;
     std::size_t runs = 0;  ///< the runs in the store
 };
-
-/// The segments that `changes` (by index, in order) cut a series of `count` runs into, each
-/// at the level of its runs: the geometric mean of their medians when all are positive (as the
-/// gate judges), else the arithmetic mean. Empty for an empty series.
-std::vector<ReportSegment> segment_levels(std::span<const RunPoint> series,
-                                          std::span<const ChangePoint> changes);
 
 /// The value range a graph shows: every run's interval, with 5% room either side; a range
 /// of one value is widened to +-5% of it (+-1 around 0).
