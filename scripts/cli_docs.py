@@ -9,6 +9,7 @@ usage: cli_docs.py PERFGAUGE --man OUT.1 --completion OUT.bash [--date YYYY-MM-D
 """
 import argparse
 import datetime
+import functools
 import os
 import re
 import subprocess
@@ -17,6 +18,7 @@ import sys
 OPTION_LINE = re.compile(r"^  (-[A-Za-z0-9] \[ )?(--?[A-Za-z0-9][A-Za-z0-9-]*)")
 
 
+@functools.cache  # the page and the completion read the same texts: each is run once
 def help_text(binary, *args):
     out = subprocess.run([binary, *args, "--help"] if args else [binary, "--help"],
                          capture_output=True, text=True, check=False)

@@ -307,13 +307,7 @@ void Session::check_thread() const {
     }
 }
 
-// The common path of every entry: no lookup, no allocation, the counters read once from user
-// space where their pages allow (one seqlock pass per event), the clock once. Everything rare
-// is behind the first branch.
-std::uint64_t Session::enter(std::size_t slot, bool named) {
-    if (!on_owner_thread() || slow_boundaries_ || stack_.size() >= max_depth_ ||
-        abandoned_pending_.load(std::memory_order_relaxed))
-        return enter_slow(slot, named);
+inline std::uint64_t Session::push_entry(std::size_t slot, bool named) {
     std::uint64_t* start = row(stack_.size());
     read_counters(start);
     const std::uint64_t serial = ++last_serial_;
@@ -323,6 +317,24 @@ std::uint64_t Session::enter(std::size_t slot, bool named) {
     return serial;
 }
 
+inline void Session::pop_entry() {
+    const std::uint64_t stop = clock_.stop();
+    read_counters(row(max_depth_));
+    const Open open = stack_.back();
+    stack_.pop_back();
+    record(open, stop);
+}
+
+// The common path of every entry: no lookup, no allocation, the counters read once from user
+// space where their pages allow (one seqlock pass per event), the clock once. Everything rare
+// is behind the first branch.
+std::uint64_t Session::enter(std::size_t slot, bool named) {
+    if (!on_owner_thread() || slow_boundaries_ || stack_.size() >= max_depth_ ||
+        abandoned_pending_.load(std::memory_order_relaxed))
+        return enter_slow(slot, named);
+    return push_entry(slot, named);
+}
+
 std::uint64_t Session::enter_slow(std::size_t slot, bool named) {
     check_thread();
     drop_abandoned();
@@ -330,12 +342,7 @@ std::uint64_t Session::enter_slow(std::size_t slot, bool named) {
         throw std::length_error(
             fmt::format("perfgauge: regions nested deeper than max_depth ({})", max_depth_));
     }
-    std::uint64_t* start = row(stack_.size());
-    read_counters(start);
-    const std::uint64_t serial = ++last_serial_;
-    const std::uint64_t ticks = clock_.start();
-    start[row_words_ - 1] = ticks;
-    stack_.push_back({slot, ticks, 0, 0, serial, named});
+    const std::uint64_t serial = push_entry(slot, named);
     // Last, so the simulated interval starts where the user's code does.
     if (simulated_regions_)
         simulated_boundary("enter", slot);
@@ -372,11 +379,7 @@ void Session::leave(std::uint64_t serial) {
         leave_slow(serial);
         return;
     }
-    const std::uint64_t stop = clock_.stop();
-    read_counters(row(max_depth_));
-    const Open open = stack_.back();
-    stack_.pop_back();
-    record(open, stop);
+    pop_entry();
 }
 
 void Session::leave_slow(std::uint64_t serial) {
@@ -392,11 +395,7 @@ void Session::leave_slow(std::uint64_t serial) {
     }
     if (simulated_regions_)
         simulated_boundary("leave", stack_.back().slot);
-    const std::uint64_t stop = clock_.stop();
-    read_counters(row(max_depth_));
-    const Open open = stack_.back();
-    stack_.pop_back();
-    record(open, stop);
+    pop_entry();
 }
 
 void Session::record(const Open& open, std::uint64_t stop) {

@@ -222,6 +222,12 @@ class Session {
     std::uint64_t enter(std::size_t slot, bool named);
     /// enter()'s rare cases: another thread, regions abandoned, too deep, simulation.
     std::uint64_t enter_slow(std::size_t slot, bool named);
+    /// The entry itself, for both paths: counters read into its depth's row, then the clock;
+    /// pushed on the stack. Returns its serial.
+    [[gnu::always_inline]] inline std::uint64_t push_entry(std::size_t slot, bool named);
+    /// The exit itself, for both paths: the clock, then the counters; the top entry popped and
+    /// recorded.
+    [[gnu::always_inline]] inline void pop_entry();
     /// The row of counter readings taken at depth `depth`'s entry (flat_words() words).
     std::uint64_t* row(std::size_t depth) { return rows_.data() + depth * row_words_; }
     /// Called by a Region ending on another thread: records its serial for the owner.
