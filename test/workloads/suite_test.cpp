@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -163,6 +164,36 @@ TEST(SuiteSelection, OneShotWithOnlyColdIsRefused) {
     spec.shapes = {Shape::one_shot};
     spec.workloads = {"memcpy"};  // memcpy has no shape
     EXPECT_EQ(selection_refusal(spec), "");
+}
+
+// From 2x the last-level cache the decoders decode a slice per iteration (methodology.md).
+TEST(SuiteSlices, DecodersSliceSetsInMemoryMemcpyAndFlushDoNot) {
+    SuiteSpec spec;
+    spec.cache_sizes = {1 << 10, 4 << 10, 16 << 10};
+    spec.sizes = {16 << 10, 32 << 10};
+    spec.caches = {CacheState::hot, CacheState::cold, CacheState::flush};
+    spec.variants = {"branchy"};
+    const auto suite = build_suite(spec, harness::detect_cpu());
+    const auto windows = [&](const std::string& name) {
+        const auto* b = find(suite, name);
+        return b ? params_of(*b)["windows"] : "no " + name;
+    };
+    EXPECT_EQ(windows("varint/branchy/log-uniform/end-on-end/hot/16K"), "1");  // below 2x 16K
+    EXPECT_EQ(windows("varint/branchy/log-uniform/end-on-end/hot/32K"), "64");
+    EXPECT_EQ(windows("varint/branchy/log-uniform/end-on-end/cold/32K"), "64");
+    EXPECT_EQ(windows("varint/branchy/log-uniform/end-on-end/flush/32K"), "1");
+    EXPECT_EQ(windows("memcpy/log-uniform/hot/32K"), "1");
+    const auto* sliced = find(suite, "varint/branchy/log-uniform/end-on-end/hot/32K");
+    const auto* copied = find(suite, "memcpy/log-uniform/hot/32K");
+    ASSERT_TRUE(sliced && copied);
+    EXPECT_EQ(sliced->items_per_iteration, std::floor(copied->items_per_iteration / 64));
+    EXPECT_NEAR(sliced->bytes_per_iteration, (32 << 10) / 64.0, 64);  // a slice's bytes
+    // The simulation counts its prefix of the whole pass, as before.
+    spec.max_items_per_iteration = 100;
+    const auto simulated = build_suite(spec, harness::detect_cpu());
+    const auto* prefix = find(simulated, "varint/branchy/log-uniform/end-on-end/hot/32K");
+    ASSERT_NE(prefix, nullptr);
+    EXPECT_EQ(params_of(*prefix)["windows"], "1");
 }
 
 TEST(SuiteSelection, ColdWhoseRotationFitsInL1IsRefused) {

@@ -38,7 +38,9 @@ read by compare.py, perfgauge compare, export and plot).
 
 With no options: the default suite - varint branchy vs bmi2, avx2 and avx512 (those the CPU
 runs; the others named as skipped, with why) plus memcpy, log-uniform data, end-on-end
-parsing, hot and cold caches, sizes from one varint to 2x the last-level cache.
+parsing, hot and cold caches, sizes from one varint to 2x the last-level cache. From 2x the
+last-level cache a decoder's iteration decodes the next of 64 consecutive slices of the working
+set (it comes from memory either way), so that a sample takes milliseconds, not a whole pass.
 Sizes are working sets in bytes of encoded varints (memcpy copies the same bytes); every
 result has items/s and bytes/s, so a decoder's throughput reads as a fraction of memcpy's.
 Before anything is timed, each variant is checked against the reference decoder on the data.

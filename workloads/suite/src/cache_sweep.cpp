@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "placement.hpp"
+#include "perfgauge/workloads/placement.hpp"
 
 namespace perfgauge::workloads {
 

@@ -1,4 +1,4 @@
-#include "placement.hpp"
+#include "perfgauge/workloads/placement.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>
@@ -83,6 +83,28 @@ Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
     // Visit in shuffled order so that no prefetcher can follow from one window to the next.
     std::shuffle(placement.windows.begin(), placement.windows.end(), std::mt19937_64(seed));
     return placement;
+}
+
+bool sliced_working_set(std::uint64_t bytes, const CacheSizes& used, const CacheSizes& machine) {
+    const std::uint64_t llc = std::max(used.last_level(), machine.last_level());
+    return llc > 0 && bytes / kSlicedFromLastLevels >= llc;
+}
+
+Placement slice_whole_pass(const VarintArena& arena, const Placement& whole) {
+    if (whole.windows.size() != 1 || whole.items < kSlicesPerPass)
+        return whole;
+    Placement sliced;
+    sliced.items = whole.items / kSlicesPerPass;
+    std::size_t offset = whole.windows.front().offset;
+    for (std::size_t k = 0; k < kSlicesPerPass; ++k) {
+        const auto span =
+            span_of_varints(arena.bytes.data() + offset, arena.bytes.end(), sliced.items);
+        if (!span)  // within the whole window's span: cannot happen
+            throw SuiteError(fmt::format("internal: slice {} runs past the arena", k));
+        sliced.windows.push_back({offset, *span});
+        offset += *span;
+    }
+    return sliced;
 }
 
 std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "placement.hpp"
+#include "perfgauge/workloads/placement.hpp"
 #include "suite_plan.hpp"
 
 namespace perfgauge::workloads {

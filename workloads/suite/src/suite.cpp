@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "placement.hpp"
+#include "perfgauge/workloads/placement.hpp"
 #include "suite_plan.hpp"
 
 namespace perfgauge::workloads {
@@ -225,17 +225,25 @@ struct Point {
     Readying ready;
     std::shared_ptr<const Placement> whole;
     std::shared_ptr<const Placement> placement;  // whole, or the simulation's prefix of it
+    std::shared_ptr<const Placement> sliced;     // the decoders' slices of whole, or none
 };
 
 Point place_point(const SuiteSpec& spec, const std::shared_ptr<const VarintArena>& arena,
                   const std::shared_ptr<std::vector<std::uint8_t>>& eviction, CacheState cache,
                   std::uint64_t size) {
-    Point point{cache, size, readying(cache, spec.cold, eviction), nullptr, nullptr};
+    Point point{cache, size, readying(cache, spec.cold, eviction), nullptr, nullptr, nullptr};
     // Evicted data lives in one window, as hot data does.
     point.whole = std::make_shared<const Placement>(
         place(*arena, size, point.ready.rotate ? CacheState::cold : CacheState::hot,
               spec.cache_sizes, spec.data_seed ^ size));
     point.placement = prefix_of(point.whole, spec.max_items_per_iteration, *arena);
+    // Past twice the last-level cache every part of a pass comes from memory, hot or cold: a
+    // decoder's sample takes the next slices of the pass rather than all of it (methodology.md,
+    // "Working sets in memory"). The simulation, which counts a prefix, is left as it was.
+    const bool rereadable = cache == CacheState::hot || point.ready.rotate;
+    if (spec.max_items_per_iteration == 0 && rereadable &&
+        sliced_working_set(size, spec.cache_sizes, spec.machine_caches))
+        point.sliced = std::make_shared<const Placement>(slice_whole_pass(*arena, *point.whole));
     return point;
 }
 
@@ -243,11 +251,13 @@ harness::Benchmark sized_benchmark(const BenchmarkKey& key,
                                    const std::shared_ptr<const VarintArena>& arena,
                                    const Point& point) {
     if (key.shape) {
-        auto b = varint_end_on_end(*find_varint_variant(key.variant), arena, point.placement,
-                                   point.ready);
-        b.bytes_per_iteration = point.whole->mean_span();
+        Readying ready = point.ready;
+        ready.rotate = ready.rotate || point.sliced;  // one slice after the other, in order
+        const auto& decoded = point.sliced ? point.sliced : point.placement;
+        auto b = varint_end_on_end(*find_varint_variant(key.variant), arena, decoded, ready);
+        b.bytes_per_iteration = (point.sliced ? point.sliced : point.whole)->mean_span();
         b.name = benchmark_name(key);
-        b.params = params(key, b, point.placement->windows.size());
+        b.params = params(key, b, decoded->windows.size());
         return b;
     }
     // Whole: glibc's memcpy takes another path for a shorter copy (per-item counts differ

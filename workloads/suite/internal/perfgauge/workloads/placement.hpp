@@ -1,6 +1,7 @@
 // Where each working set of the sweep lives in the data arena (hot and flush: one window; cold:
 // many, together larger than the last-level cache, visited in shuffled order), and evicting a
-// window's lines. Internal to the suite builder.
+// window's lines; working sets in memory cut into consecutive slices. Internal to the suite
+// builder (and its tests).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,22 @@ void flush_lines(const std::uint8_t* p, std::size_t bytes);
 /// The windows for `bytes` of varints in `cache` state; throws SuiteError when none fits.
 Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
                 const CacheSizes& caches, std::uint64_t seed);
+
+/// A working set this many times the last-level cache or more is read from memory however it
+/// is visited (each part is evicted by the rest before its turn comes again): its decoders'
+/// samples take consecutive slices of it (slice_whole_pass) rather than whole passes.
+inline constexpr std::uint64_t kSlicedFromLastLevels = 2;
+/// The slices a working set that large is cut into: one sample decodes one or a few of them.
+inline constexpr std::size_t kSlicesPerPass = 64;
+
+/// Whether a working set of `bytes` is past kSlicedFromLastLevels x the larger of the two
+/// last-level sizes (0 where unknown: never sliced when neither is known).
+bool sliced_working_set(std::uint64_t bytes, const CacheSizes& used, const CacheSizes& machine);
+
+/// `whole` (one window) cut into kSlicesPerPass consecutive windows of equal items, in order:
+/// visited in turn they read the working set front to back, as one pass does, a slice per
+/// iteration. The few items that do not divide evenly are left out.
+Placement slice_whole_pass(const VarintArena& arena, const Placement& whole);
 
 /// How large the arena must be for every size of the sweep (cold: all windows); saturates at
 /// UINT64_MAX, so that an absurd --sizes is refused by the memory check rather than wrapping.

@@ -1,0 +1,50 @@
+#include "perfgauge/workloads/placement.hpp"
+
+#include <gtest/gtest.h>
+
+#include "perfgauge/workloads/datasets.hpp"
+
+namespace perfgauge::workloads {
+namespace {
+
+constexpr CacheSizes kCaches{1 << 10, 4 << 10, 16 << 10};
+
+TEST(SlicedWorkingSet, FromTwiceTheLargerLastLevel) {
+    EXPECT_FALSE(sliced_working_set(32 << 10, {}, {}));  // no last level known: never
+    EXPECT_FALSE(sliced_working_set((32 << 10) - 1, kCaches, {}));
+    EXPECT_TRUE(sliced_working_set(32 << 10, kCaches, {}));
+    // A --l3 below the machine's cache does not slice what the machine holds.
+    EXPECT_FALSE(sliced_working_set(32 << 10, kCaches, {0, 0, 1 << 20}));
+    EXPECT_TRUE(sliced_working_set(2 << 20, kCaches, {0, 0, 1 << 20}));
+    EXPECT_TRUE(sliced_working_set(32 << 10, {}, {0, 0, 16 << 10}));  // sysfs silent, CPUID not
+}
+
+TEST(SliceWholePass, SlicesTileThePassInOrderWithEqualItems) {
+    const auto arena = make_varint_arena(Distribution::log_uniform, 1 << 20, 7);
+    const Placement whole = place(arena, 256 << 10, CacheState::hot, kCaches, 1);
+    ASSERT_EQ(whole.windows.size(), 1u);
+    const Placement sliced = slice_whole_pass(arena, whole);
+    ASSERT_EQ(sliced.windows.size(), kSlicesPerPass);
+    EXPECT_EQ(sliced.items, whole.items / kSlicesPerPass);
+    std::size_t at = whole.windows[0].offset;
+    for (const Window& w : sliced.windows) {
+        EXPECT_EQ(w.offset, at);  // each starts where the last ended: one pass, front to back
+        EXPECT_EQ(span_of_varints(arena.bytes.data() + w.offset, arena.bytes.end(), sliced.items),
+                  w.span);
+        at += w.span;
+    }
+    // All but the remainder of whole.items / 64 varints: the pass's bytes, to within 64 varints.
+    EXPECT_LE(at - whole.windows[0].offset, whole.windows[0].span);
+    EXPECT_GE(at - whole.windows[0].offset + 64 * kMaxVarintBytes, whole.windows[0].span);
+}
+
+TEST(SliceWholePass, LeavesRotationsAndTinySetsAlone) {
+    const auto arena = make_varint_arena(Distribution::log_uniform, 1 << 20, 7);
+    const Placement cold = place(arena, 1 << 10, CacheState::cold, kCaches, 1);
+    EXPECT_EQ(slice_whole_pass(arena, cold).windows.size(), cold.windows.size());
+    const Placement tiny = place(arena, 16, CacheState::hot, kCaches, 1);  // < 64 varints
+    EXPECT_EQ(slice_whole_pass(arena, tiny).windows.size(), 1u);
+}
+
+}  // namespace
+}  // namespace perfgauge::workloads
