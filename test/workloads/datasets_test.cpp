@@ -207,5 +207,26 @@ TEST(CacheSweep, CacheSizesFromSysfsLevels) {
     EXPECT_EQ(c.l3, 33554432u);
 }
 
+TEST(RepeatedVarintArena, DrawsThePeriodThenRepeatsItWhole) {
+    const auto drawn = make_varint_arena(Distribution::log_uniform, 1000, 3);
+    const auto arena = repeated_varint_arena(Distribution::log_uniform, 10'000, 3, 1000);
+    ASSERT_GE(arena.bytes.size(), 10'000u);
+    ASSERT_EQ(arena.bytes.size() % drawn.bytes.size(), 0u);  // whole periods: whole varints
+    const std::size_t times = arena.bytes.size() / drawn.bytes.size();
+    EXPECT_EQ(arena.count, times * drawn.count);
+    for (std::size_t k = 0; k < times; ++k) {
+        EXPECT_TRUE(std::equal(drawn.bytes.data(), drawn.bytes.end(),
+                               arena.bytes.data() + k * drawn.bytes.size()))
+            << "period " << k;
+    }
+    EXPECT_EQ(parse_varints_reference(arena.bytes.data(), arena.bytes.end(), arena.count).consumed,
+              arena.bytes.size());
+    // No longer than asked: exactly make_varint_arena's.
+    const auto short_one = repeated_varint_arena(Distribution::log_uniform, 500, 3, 1000);
+    const auto direct = make_varint_arena(Distribution::log_uniform, 500, 3);
+    EXPECT_EQ(short_one.count, direct.count);
+    EXPECT_TRUE(std::equal(direct.bytes.data(), direct.bytes.end(), short_one.bytes.data()));
+}
+
 }  // namespace
 }  // namespace perfgauge::workloads

@@ -46,5 +46,16 @@ TEST(SliceWholePass, LeavesRotationsAndTinySetsAlone) {
     EXPECT_EQ(slice_whole_pass(arena, tiny).windows.size(), 1u);
 }
 
+TEST(ColdWindowsNeeded, TheSimulationsPassesBoundTheRotation) {
+    // 2 x 16K over 64-byte windows: 512; the run parses them all, in turn.
+    EXPECT_EQ(cold_windows_needed(kCaches, 64, 0), 512u);
+    // At most 40 varints a pass: a 64-byte window holds at least 6, so 7 iterations a pass,
+    // 2 passes (warm-up and counted batch): 14 windows, each visited once.
+    EXPECT_EQ(cold_windows_needed(kCaches, 64, 40), 2u * 7u);
+    EXPECT_EQ(cold_windows_needed(kCaches, 64, 1'000'000), 512u);  // never more than the run's
+    EXPECT_LT(arena_bytes_needed({64, 1 << 10}, true, kCaches, 40),
+              arena_bytes_needed({64, 1 << 10}, true, kCaches, 0));
+}
+
 }  // namespace
 }  // namespace perfgauge::workloads

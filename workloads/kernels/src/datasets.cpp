@@ -1,5 +1,6 @@
 #include "perfgauge/workloads/datasets.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -81,6 +82,19 @@ VarintArena make_varint_arena(Distribution d, std::size_t min_bytes, std::uint64
         ++arena.count;
     }
     arena.bytes.shrink(used);
+    return arena;
+}
+
+VarintArena repeated_varint_arena(Distribution d, std::size_t min_bytes, std::uint64_t seed,
+                                  std::size_t period_bytes) {
+    VarintArena period = make_varint_arena(d, std::min(min_bytes, period_bytes), seed);
+    const std::size_t once = period.bytes.size();
+    if (once >= min_bytes || once == 0)
+        return period;
+    const std::size_t times = (min_bytes + once - 1) / once;
+    VarintArena arena{PaddedBytes(times * once), times * period.count};
+    for (std::size_t k = 0; k < times; ++k)
+        std::memcpy(arena.bytes.data() + k * once, period.bytes.data(), once);
     return arena;
 }
 

@@ -44,6 +44,18 @@ std::size_t cold_window_count(const CacheSizes& caches, std::uint64_t bytes) {
     return std::max<std::size_t>(1, total / cold_stride(bytes) + (total % cold_stride(bytes) != 0));
 }
 
+std::size_t cold_windows_needed(const CacheSizes& caches, std::uint64_t bytes,
+                                std::uint64_t parsed_items) {
+    const std::size_t rotation = cold_window_count(caches, bytes);
+    if (parsed_items == 0)
+        return rotation;
+    // Fewest varints a window of `bytes` can hold: the most iterations a pass can take.
+    const std::uint64_t fewest_items = std::max<std::uint64_t>(1, bytes / kMaxVarintBytes);
+    const std::uint64_t iterations = (parsed_items + fewest_items - 1) / fewest_items;
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>(rotation, saturating_mul(kSimulatedPasses, iterations)));
+}
+
 double Placement::mean_span() const {
     double total = 0;
     for (const auto& w : windows)
@@ -66,10 +78,11 @@ void flush_lines(const std::uint8_t* p, std::size_t bytes) {
 }
 
 Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
-                const CacheSizes& caches, std::uint64_t seed) {
+                const CacheSizes& caches, std::uint64_t seed, std::uint64_t parsed_items) {
     Placement placement;
     placement.items = items_for(bytes, arena.mean_size());
-    const std::size_t count = cache == CacheState::cold ? cold_window_count(caches, bytes) : 1;
+    const std::size_t count =
+        cache == CacheState::cold ? cold_windows_needed(caches, bytes, parsed_items) : 1;
     for (std::size_t k = 0; k < count; ++k) {
         const std::size_t offset = next_varint_boundary(arena, k * cold_stride(bytes));
         const auto span =
@@ -108,10 +121,10 @@ Placement slice_whole_pass(const VarintArena& arena, const Placement& whole) {
 }
 
 std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,
-                                 const CacheSizes& caches) {
+                                 const CacheSizes& caches, std::uint64_t parsed_items) {
     std::uint64_t need = 4096;
     for (const auto s : sizes) {
-        const std::uint64_t windows = cold ? cold_window_count(caches, s) : 1;
+        const std::uint64_t windows = cold ? cold_windows_needed(caches, s, parsed_items) : 1;
         // + 1/8 for the spread of the last window's varint lengths around the mean.
         const std::uint64_t last = saturating_add(s, s / 8 + 4096);
         need = std::max(need, saturating_add(saturating_mul(windows - 1, cold_stride(s)), last));

@@ -47,7 +47,9 @@ std::uint64_t suite_bytes_needed(const SuiteSpec& spec) {
                                   selected(spec.shapes, Shape::end_on_end));
     const auto sizes = suite_sizes(spec);
     std::uint64_t per_distribution =
-        sized ? arena_bytes_needed(sizes, cold_rotates(spec), spec.cache_sizes) : 4096;
+        sized ? arena_bytes_needed(sizes, cold_rotates(spec), spec.cache_sizes,
+                                   spec.max_items_per_iteration)
+              : 4096;
     if (memcpy) {
         // One destination per memcpy benchmark, as large as its largest window (+1/8 spread).
         for (std::size_t c = 0; c < spec.caches.size(); ++c) {

@@ -235,7 +235,7 @@ Point place_point(const SuiteSpec& spec, const std::shared_ptr<const VarintArena
     // Evicted data lives in one window, as hot data does.
     point.whole = std::make_shared<const Placement>(
         place(*arena, size, point.ready.rotate ? CacheState::cold : CacheState::hot,
-              spec.cache_sizes, spec.data_seed ^ size));
+              spec.cache_sizes, spec.data_seed ^ size, spec.max_items_per_iteration));
     point.placement = prefix_of(point.whole, spec.max_items_per_iteration, *arena);
     // Past twice the last-level cache every part of a pass comes from memory, hot or cold: a
     // decoder's sample takes the next slices of the pass rather than all of it (methodology.md,
@@ -272,8 +272,10 @@ harness::Benchmark sized_benchmark(const BenchmarkKey& key,
 void add_distribution(Suite& suite, const SuiteSpec& spec, const SuitePlan& plan, Distribution dist,
                       std::uint64_t bytes,
                       const std::shared_ptr<std::vector<std::uint8_t>>& eviction) {
-    const auto arena =
-        std::make_shared<const VarintArena>(make_varint_arena(dist, bytes, spec.data_seed));
+    const auto arena = std::make_shared<const VarintArena>(
+        spec.max_items_per_iteration > 0
+            ? repeated_varint_arena(dist, bytes, spec.data_seed, kSimulatedDrawnBytes)
+            : make_varint_arena(dist, bytes, spec.data_seed));
     if (spec.check_decoders && !plan.variants.empty())
         check_decoders(plan.variants, *arena, dist);
     suite.context.emplace_back("mean_bytes_per_item_" + std::string(distribution_name(dist)),

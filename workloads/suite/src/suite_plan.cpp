@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "perfgauge/workloads/placement.hpp"
 #include "perfgauge/workloads/variant_availability.hpp"
+#include "perfgauge/workloads/placement.hpp"
 
 namespace perfgauge::workloads {
 
@@ -123,7 +123,8 @@ SuitePlan plan_suite(const SuiteSpec& spec, const harness::CpuInfo& cpu) {
 }
 
 std::uint64_t arena_bytes(const SuiteSpec& spec, const SuitePlan& plan) {
-    return plan.sized ? arena_bytes_needed(suite_sizes(spec), cold_rotates(spec), spec.cache_sizes)
+    return plan.sized ? arena_bytes_needed(suite_sizes(spec), cold_rotates(spec), spec.cache_sizes,
+                                           spec.max_items_per_iteration)
                       : 4096;
 }
 

@@ -34,8 +34,9 @@ struct Placement {
 void flush_lines(const std::uint8_t* p, std::size_t bytes);
 
 /// The windows for `bytes` of varints in `cache` state; throws SuiteError when none fits.
+/// `parsed_items` as for cold_windows_needed.
 Placement place(const VarintArena& arena, std::uint64_t bytes, CacheState cache,
-                const CacheSizes& caches, std::uint64_t seed);
+                const CacheSizes& caches, std::uint64_t seed, std::uint64_t parsed_items = 0);
 
 /// A working set this many times the last-level cache or more is read from memory however it
 /// is visited (each part is evicted by the rest before its turn comes again): its decoders'
@@ -56,10 +57,28 @@ Placement slice_whole_pass(const VarintArena& arena, const Placement& whole);
 /// How large the arena must be for every size of the sweep (cold: all windows); saturates at
 /// UINT64_MAX, so that an absurd --sizes is refused by the memory check rather than wrapping.
 std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,
-                                 const CacheSizes& caches);
+                                 const CacheSizes& caches, std::uint64_t parsed_items = 0);
 
 /// How many windows a cold working set of `bytes` rotates over (1: the same buffer every time).
 std::size_t cold_window_count(const CacheSizes& caches, std::uint64_t bytes);
+
+/// The simulation parses a benchmark at most twice (a warm-up and the counted batch), each time
+/// at most SuiteSpec::max_items_per_iteration varints' worth of iterations.
+inline constexpr std::uint64_t kSimulatedPasses = 2;
+
+/// The simulation draws this much of its arena's varints and repeats them after
+/// (repeated_varint_arena): every prefix it decodes (SuiteSpec::max_items_per_iteration
+/// varints, a few hundred KB by default) is drawn data, and one that repeats data drawn 32 MiB
+/// earlier is the same to callgrind, whose branch predictor holds nothing that old and whose
+/// caches see other addresses.
+inline constexpr std::size_t kSimulatedDrawnBytes = std::size_t{32} << 20;
+
+/// The windows cold needs for `bytes`: cold_window_count's, or, when a benchmark parses at most
+/// `parsed_items` varints per pass (the simulation; 0: no limit), no more than those passes
+/// reach, each window visited once. Under valgrind this keeps the arena to megabytes: 2x the
+/// last-level cache of data, generated at valgrind's speed, cost the simulation 15 s.
+std::size_t cold_windows_needed(const CacheSizes& caches, std::uint64_t bytes,
+                                std::uint64_t parsed_items);
 
 /// a + b and a * b, saturating at UINT64_MAX.
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b);
