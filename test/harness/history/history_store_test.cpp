@@ -3,8 +3,12 @@
 #include "perfgauge/harness/history_store.hpp"
 #include "perfgauge/harness/regression_gate.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -328,6 +332,58 @@ TEST(HistoryStoreSqlite, ANewerSchemaIsRefusedNotDamaged) {
             ("sqlite3 " + path + " \"INSERT INTO schema_version VALUES (99, 'later')\"").c_str()),
         0);
     EXPECT_THROW(HistoryStore::open(path), std::runtime_error);
+}
+
+// A TCP port that takes connections and never answers (nobody accepts from its backlog), as a
+// store behind a dropped route looks to libpq.
+class SilentServer {
+  public:
+    SilentServer() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), length) != 0 ||
+            ::listen(fd_, 4) != 0 ||
+            ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+            throw std::runtime_error("cannot listen on the loopback");
+        port_ = ntohs(address.sin_port);
+    }
+    SilentServer(const SilentServer&) = delete;
+    SilentServer& operator=(const SilentServer&) = delete;
+    ~SilentServer() { ::close(fd_); }
+    int port() const { return port_; }
+
+  private:
+    int fd_;
+    int port_ = 0;
+};
+
+// libpq alone would wait for such a server for ever: the URI's connect_timeout, or
+// PGCONNECT_TIMEOUT, or else perfgauge's own 10 s (the last case: without it the test hangs
+// until ctest's timeout) ends the wait with an error naming the store.
+TEST(HistoryStorePostgres, AServerThatNeverAnswersEndsInATimeout) {
+    const SilentServer server;
+    // sslmode=disable: one attempt, not an SSL one and a plain one, each waiting in full.
+    const std::string uri =
+        "postgresql://u@127.0.0.1:" + std::to_string(server.port()) + "/db?sslmode=disable";
+    const struct {
+        std::string suffix;
+        const char* environment;
+    } cases[] = {{"&connect_timeout=1", nullptr}, {"", "1"}, {"", nullptr}};
+    for (const auto& c : cases) {
+        if (c.environment)
+            ::setenv("PGCONNECT_TIMEOUT", c.environment, 1);
+        try {
+            HistoryStore::open(harness::parse_store_location(uri + c.suffix), StoreAccess::read);
+            ADD_FAILURE() << "connected to a server that never answers";
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("cannot connect to the history store"), std::string::npos) << what;
+            EXPECT_NE(what.find("timeout"), std::string::npos) << what;
+        }
+        ::unsetenv("PGCONNECT_TIMEOUT");
+    }
 }
 
 TEST(StoreLocation, ParsesTheAcceptedFormsOnce) {
