@@ -74,6 +74,23 @@ std::string catalog_table(const EventCatalogListing& listing) {
     return out;
 }
 
+// A report written as a table only: every other format is no_writer's error. The switch has no
+// default: a format added to the enum must be said here, once for both reports.
+template <typename Table>
+std::string table_only(OutputFormat format, std::string_view report, const Table& table) {
+    switch (format) {
+        case OutputFormat::table:
+            return table();
+        case OutputFormat::csv:
+        case OutputFormat::json:
+        case OutputFormat::markdown:
+        case OutputFormat::bmf:
+        case OutputFormat::answer:
+            break;
+    }
+    no_writer(report, format);
+}
+
 }  // namespace
 
 std::string event_type_text(std::uint32_t type) {
@@ -96,31 +113,11 @@ std::string event_type_text(std::uint32_t type) {
 }
 
 std::string render_resolved_events(const ResolvedEventList& list, OutputFormat format) {
-    switch (format) {  // no default: a format added to the enum must be said here
-        case OutputFormat::table:
-            return resolved_table(list);
-        case OutputFormat::csv:
-        case OutputFormat::json:
-        case OutputFormat::markdown:
-        case OutputFormat::bmf:
-        case OutputFormat::answer:
-            break;
-    }
-    no_writer("events --resolve's report", format);
+    return table_only(format, "events --resolve's report", [&] { return resolved_table(list); });
 }
 
 std::string render_event_catalog(const EventCatalogListing& listing, OutputFormat format) {
-    switch (format) {  // no default: a format added to the enum must be said here
-        case OutputFormat::table:
-            return catalog_table(listing);
-        case OutputFormat::csv:
-        case OutputFormat::json:
-        case OutputFormat::markdown:
-        case OutputFormat::bmf:
-        case OutputFormat::answer:
-            break;
-    }
-    no_writer("the events catalogue", format);
+    return table_only(format, "the events catalogue", [&] { return catalog_table(listing); });
 }
 
 }  // namespace perfgauge::harness
