@@ -1,6 +1,8 @@
 // perfgauge history: results over time and across machines, in a SQLite file or on a
 // PostgreSQL server; change points per series; `check` exits 3 on a regression.
 #include <iostream>
+#include <iterator>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -282,40 +284,40 @@ int accept(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+// Every subcommand, in the order the usage messages name them.
+struct Subcommand {
+    std::string_view name;
+    int (*run)(const std::vector<std::string>& args);
+};
+constexpr Subcommand kSubcommands[] = {{"add", add},         {"list", list},
+                                       {"show", show},       {"check", history_check},
+                                       {"plot", plot},       {"report", history_report},
+                                       {"compare", compare}, {"export", export_history},
+                                       {"accept", accept},   {"forget", forget}};
+
+// "add, list, ..., accept or forget"
+std::string subcommand_names() {
+    std::string names;
+    for (std::size_t i = 0; i < std::size(kSubcommands); ++i) {
+        const bool last = i + 1 == std::size(kSubcommands);
+        names += fmt::format("{}{}", i == 0 ? "" : last ? " or " : ", ", kSubcommands[i].name);
+    }
+    return names;
+}
+
 int subcommand(const std::string& sub, const std::vector<std::string>& rest) {
-    if (sub == "add")
-        return add(rest);
-    if (sub == "list")
-        return list(rest);
-    if (sub == "show")
-        return show(rest);
-    if (sub == "check")
-        return history_check(rest);
-    if (sub == "export")
-        return export_history(rest);
-    if (sub == "report")
-        return history_report(rest);
-    if (sub == "plot")
-        return plot(rest);
-    if (sub == "compare")
-        return compare(rest);
-    if (sub == "forget")
-        return forget(rest);
-    if (sub == "accept")
-        return accept(rest);
-    throw UsageError(fmt::format(
-        "unknown subcommand '{}': add, list, show, check, plot, report, compare, export, accept "
-        "or forget",
-        sub));
+    for (const auto& s : kSubcommands) {
+        if (s.name == sub)
+            return s.run(rest);
+    }
+    throw UsageError(fmt::format("unknown subcommand '{}': {}", sub, subcommand_names()));
 }
 
 }  // namespace
 
 int history_command(const std::vector<std::string>& args) {
     if (args.empty())
-        throw UsageError(
-            "which subcommand? add, list, show, check, plot, report, compare, export, accept or "
-            "forget");
+        throw UsageError("which subcommand? " + subcommand_names());
     if (args[0] == "--help" || args[0] == "-h") {
         std::cout << kOverview;
         return kExitOk;
