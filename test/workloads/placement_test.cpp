@@ -23,7 +23,9 @@ TEST(SliceWholePass, SlicesTileThePassInOrderWithEqualItems) {
     const auto arena = make_varint_arena(Distribution::log_uniform, 1 << 20, 7);
     const Placement whole = place(arena, 256 << 10, CacheState::hot, kCaches, 1);
     ASSERT_EQ(whole.windows.size(), 1u);
-    const Placement sliced = slice_whole_pass(arena, whole);
+    const auto cut = slice_whole_pass(arena, whole);
+    ASSERT_TRUE(cut.has_value());
+    const Placement& sliced = *cut;
     ASSERT_EQ(sliced.windows.size(), kSlicesPerPass);
     EXPECT_EQ(sliced.items, whole.items / kSlicesPerPass);
     std::size_t at = whole.windows[0].offset;
@@ -41,9 +43,27 @@ TEST(SliceWholePass, SlicesTileThePassInOrderWithEqualItems) {
 TEST(SliceWholePass, LeavesRotationsAndTinySetsAlone) {
     const auto arena = make_varint_arena(Distribution::log_uniform, 1 << 20, 7);
     const Placement cold = place(arena, 1 << 10, CacheState::cold, kCaches, 1);
-    EXPECT_EQ(slice_whole_pass(arena, cold).windows.size(), cold.windows.size());
+    EXPECT_FALSE(slice_whole_pass(arena, cold).has_value());
     const Placement tiny = place(arena, 16, CacheState::hot, kCaches, 1);  // < 64 varints
-    EXPECT_EQ(slice_whole_pass(arena, tiny).windows.size(), 1u);
+    EXPECT_FALSE(slice_whole_pass(arena, tiny).has_value());
+}
+
+TEST(SliceTable, DecodersOverTheSameBytesShareTheSlicesAndTheCursor) {
+    const auto arena = make_varint_arena(Distribution::log_uniform, 1 << 20, 7);
+    const Placement hot = place(arena, 256 << 10, CacheState::hot, kCaches, 1);
+    const Placement cold = place(arena, 256 << 10, CacheState::cold, {0, 0, 64 << 10}, 2);
+    ASSERT_EQ(cold.windows.size(), 1u);  // 2 x 64K over 256K: one window, the same bytes
+    SliceTable table;
+    const auto a = table.slices_of(arena, hot);
+    const auto b = table.slices_of(arena, cold);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->cursor, b->cursor);  // one cursor: the next slice is the next after any
+    EXPECT_EQ(a->slices, b->slices);
+    const Placement other = place(arena, 128 << 10, CacheState::hot, kCaches, 1);
+    const auto c = table.slices_of(arena, other);
+    ASSERT_TRUE(c);
+    EXPECT_NE(c->cursor, a->cursor);  // other bytes, their own
+    EXPECT_FALSE(table.slices_of(arena, place(arena, 16, CacheState::hot, kCaches, 1)));
 }
 
 TEST(ColdWindowsNeeded, TheSimulationsPassesBoundTheRotation) {

@@ -166,6 +166,28 @@ TEST(SuiteSelection, OneShotWithOnlyColdIsRefused) {
     EXPECT_EQ(selection_refusal(spec), "");
 }
 
+// The simulation places only the cold windows its two passes reach (placement.hpp): a warm-up
+// and a counted batch of ceil(max_items / items) iterations each (run_simulated_batches), every
+// window visited once, none revisited warm.
+TEST(SuiteSimulation, ColdWindowsCoverBothPassesWithoutARevisit) {
+    SuiteSpec spec;
+    spec.cache_sizes = {1 << 10, 4 << 10, 16 << 10};
+    spec.sizes = {3, 16, 64, 1 << 10, 4 << 10};
+    spec.caches = {CacheState::cold};
+    spec.variants = {"branchy"};
+    spec.max_items_per_iteration = 40;
+    const auto suite = build_suite(spec, harness::detect_cpu());
+    ASSERT_FALSE(suite.benchmarks.empty());
+    for (const auto& b : suite.benchmarks) {
+        const double iterations = std::max(1.0, std::ceil(40 / b.items_per_iteration));
+        EXPECT_LE(2 * iterations, std::stod(params_of(b)["windows"])) << b.name;
+    }
+    // Fewer than the native rotation's (2 x 16K / 64 = 512 for 3 bytes), yet each visited once.
+    EXPECT_LT(std::stod(params_of(
+                  *find(suite, "varint/branchy/log-uniform/end-on-end/cold/3B"))["windows"]),
+              512);
+}
+
 // From 2x the last-level cache the decoders decode a slice per iteration (methodology.md).
 TEST(SuiteSlices, DecodersSliceSetsInMemoryMemcpyAndFlushDoNot) {
     SuiteSpec spec;

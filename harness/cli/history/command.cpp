@@ -73,8 +73,9 @@ options of every subcommand:
                      $XDG_DATA_HOME/perfgauge/history.db, else
                      ~/.local/share/perfgauge/history.db); any other scheme, or
                      these in other letter case, is refused (exit 2); a
-                     server that does not answer in 10 s (or the URI's
-                     connect_timeout, or $PGCONNECT_TIMEOUT) is an error
+                     server that does not answer in 10 s per address (or
+                     the URI's connect_timeout, or $PGCONNECT_TIMEOUT) is an
+                     error
 
 list, show, check, plot, compare and export only read: they open the store read-only and
 work on a store they may not write. Texts that are not UTF-8, and NUL bytes, are stored as

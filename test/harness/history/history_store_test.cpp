@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -364,6 +365,11 @@ class SilentServer {
 // until ctest's timeout) ends the wait with an error naming the store.
 TEST(HistoryStorePostgres, AServerThatNeverAnswersEndsInATimeout) {
     const SilentServer server;
+    // The environment's own PGCONNECT_TIMEOUT (0 waits for ever) is set aside, and put back.
+    const char* given = std::getenv("PGCONNECT_TIMEOUT");
+    const std::optional<std::string> kept =
+        given ? std::optional<std::string>(given) : std::nullopt;
+    ::unsetenv("PGCONNECT_TIMEOUT");
     // sslmode=disable: one attempt, not an SSL one and a plain one, each waiting in full.
     const std::string uri =
         "postgresql://u@127.0.0.1:" + std::to_string(server.port()) + "/db?sslmode=disable";
@@ -384,6 +390,8 @@ TEST(HistoryStorePostgres, AServerThatNeverAnswersEndsInATimeout) {
         }
         ::unsetenv("PGCONNECT_TIMEOUT");
     }
+    if (kept)
+        ::setenv("PGCONNECT_TIMEOUT", kept->c_str(), 1);
 }
 
 TEST(StoreLocation, ParsesTheAcceptedFormsOnce) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -103,9 +104,9 @@ bool sliced_working_set(std::uint64_t bytes, const CacheSizes& used, const Cache
     return llc > 0 && bytes / kSlicedFromLastLevels >= llc;
 }
 
-Placement slice_whole_pass(const VarintArena& arena, const Placement& whole) {
+std::optional<Placement> slice_whole_pass(const VarintArena& arena, const Placement& whole) {
     if (whole.windows.size() != 1 || whole.items < kSlicesPerPass)
-        return whole;
+        return std::nullopt;
     Placement sliced;
     sliced.items = whole.items / kSlicesPerPass;
     std::size_t offset = whole.windows.front().offset;
@@ -118,6 +119,22 @@ Placement slice_whole_pass(const VarintArena& arena, const Placement& whole) {
         offset += *span;
     }
     return sliced;
+}
+
+std::optional<SharedSlices> SliceTable::slices_of(const VarintArena& arena,
+                                                  const Placement& whole) {
+    if (whole.windows.size() != 1)
+        return std::nullopt;
+    const auto key = std::pair(whole.windows.front().offset, whole.items);
+    if (const auto found = by_window_.find(key); found != by_window_.end())
+        return found->second;
+    auto cut = slice_whole_pass(arena, whole);
+    if (!cut)
+        return std::nullopt;
+    SharedSlices made{std::make_shared<const Placement>(std::move(*cut)),
+                      std::make_shared<std::size_t>(0)};
+    by_window_.emplace(key, made);
+    return made;
 }
 
 std::uint64_t arena_bytes_needed(const std::vector<std::uint64_t>& sizes, bool cold,

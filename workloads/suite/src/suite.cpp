@@ -44,6 +44,9 @@ struct Readying {
     bool rotate = false;
     std::optional<ColdMethod> evict_by;
     std::shared_ptr<std::vector<std::uint8_t>> eviction;  // eviction_buffer's
+    // The next window of a rotation, when benchmarks share it (slices: see SliceTable);
+    // none: each benchmark rotates on its own.
+    std::shared_ptr<std::size_t> cursor;
 };
 
 Readying readying(CacheState cache, const ColdPreparation& cold,
@@ -74,8 +77,10 @@ harness::Benchmark varint_end_on_end(const VarintVariant& v,
     b.bytes_per_iteration = placement->mean_span();
     const auto parse = v.parse;
     if (readying.rotate) {
-        b.run = [arena, placement, parse, next = std::size_t{0}](harness::BatchState& s) mutable {
+        auto cursor = readying.cursor ? readying.cursor : std::make_shared<std::size_t>(0);
+        b.run = [arena, placement, parse, cursor](harness::BatchState& s) {
             const auto& windows = placement->windows;
+            std::size_t& next = *cursor;
             for (std::uint64_t i = 0; i < s.iterations(); ++i) {
                 const std::uint8_t* p = arena->bytes.data() + windows[next].offset;
                 next = next + 1 == windows.size() ? 0 : next + 1;
@@ -226,12 +231,14 @@ struct Point {
     std::shared_ptr<const Placement> whole;
     std::shared_ptr<const Placement> placement;  // whole, or the simulation's prefix of it
     std::shared_ptr<const Placement> sliced;     // the decoders' slices of whole, or none
+    std::shared_ptr<std::size_t> slice_cursor;   // the next slice, shared (SliceTable)
 };
 
 Point place_point(const SuiteSpec& spec, const std::shared_ptr<const VarintArena>& arena,
                   const std::shared_ptr<std::vector<std::uint8_t>>& eviction, CacheState cache,
-                  std::uint64_t size) {
-    Point point{cache, size, readying(cache, spec.cold, eviction), nullptr, nullptr, nullptr};
+                  std::uint64_t size, SliceTable& slices) {
+    Point point{cache,   size,   readying(cache, spec.cold, eviction), nullptr, nullptr,
+                nullptr, nullptr};
     // Evicted data lives in one window, as hot data does.
     point.whole = std::make_shared<const Placement>(
         place(*arena, size, point.ready.rotate ? CacheState::cold : CacheState::hot,
@@ -241,9 +248,13 @@ Point place_point(const SuiteSpec& spec, const std::shared_ptr<const VarintArena
     // decoder's sample takes the next slices of the pass rather than all of it (methodology.md,
     // "Working sets in memory"). The simulation, which counts a prefix, is left as it was.
     const bool rereadable = cache == CacheState::hot || point.ready.rotate;
-    if (spec.max_items_per_iteration == 0 && rereadable &&
-        sliced_working_set(size, spec.cache_sizes, spec.machine_caches))
-        point.sliced = std::make_shared<const Placement>(slice_whole_pass(*arena, *point.whole));
+    if (spec.max_items_per_iteration > 0 || !rereadable ||
+        !sliced_working_set(size, spec.cache_sizes, spec.machine_caches))
+        return point;
+    if (const auto shared = slices.slices_of(*arena, *point.whole)) {
+        point.sliced = shared->slices;
+        point.slice_cursor = shared->cursor;
+    }
     return point;
 }
 
@@ -252,7 +263,10 @@ harness::Benchmark sized_benchmark(const BenchmarkKey& key,
                                    const Point& point) {
     if (key.shape) {
         Readying ready = point.ready;
-        ready.rotate = ready.rotate || point.sliced;  // one slice after the other, in order
+        if (point.sliced) {  // one slice after the other, in order
+            ready.rotate = true;
+            ready.cursor = point.slice_cursor;
+        }
         const auto& decoded = point.sliced ? point.sliced : point.placement;
         auto b = varint_end_on_end(*find_varint_variant(key.variant), arena, decoded, ready);
         b.bytes_per_iteration = (point.sliced ? point.sliced : point.whole)->mean_span();
@@ -284,13 +298,14 @@ void add_distribution(Suite& suite, const SuiteSpec& spec, const SuitePlan& plan
         arena->mean_size(),
         decode_varint32_reference(arena->bytes.data(), arena->bytes.end()).length};
     std::optional<Point> point;
+    SliceTable slices;
     for (const auto& key : distribution_keys(spec, plan, dist, facts)) {
         if (key.shape == Shape::one_shot) {
             suite.benchmarks.push_back(one_shot_benchmark(key, arena));
             continue;
         }
         if (!point || point->cache != key.cache || point->size != key.size_bytes)
-            point = place_point(spec, arena, eviction, key.cache, key.size_bytes);
+            point = place_point(spec, arena, eviction, key.cache, key.size_bytes, slices);
         suite.benchmarks.push_back(sized_benchmark(key, arena, *point));
     }
 }

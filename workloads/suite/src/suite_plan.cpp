@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "perfgauge/workloads/variant_availability.hpp"
 #include "perfgauge/workloads/placement.hpp"
+#include "perfgauge/workloads/variant_availability.hpp"
 
 namespace perfgauge::workloads {
 

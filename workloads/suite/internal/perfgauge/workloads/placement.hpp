@@ -6,6 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "perfgauge/workloads/cache_sweep.hpp"
@@ -51,8 +55,28 @@ bool sliced_working_set(std::uint64_t bytes, const CacheSizes& used, const Cache
 
 /// `whole` (one window) cut into kSlicesPerPass consecutive windows of equal items, in order:
 /// visited in turn they read the working set front to back, as one pass does, a slice per
-/// iteration. The few items that do not divide evenly are left out.
-Placement slice_whole_pass(const VarintArena& arena, const Placement& whole);
+/// iteration. The few items that do not divide evenly are left out. nullopt when `whole` is
+/// not one window of at least kSlicesPerPass varints (nothing to slice).
+std::optional<Placement> slice_whole_pass(const VarintArena& arena, const Placement& whole);
+
+/// The slices of one working set in memory and the next one to decode.
+struct SharedSlices {
+    std::shared_ptr<const Placement> slices;
+    std::shared_ptr<std::size_t> cursor;
+};
+
+/// One SharedSlices per whole window, so that every decoder over the same bytes, hot and cold,
+/// takes the slice after the last one any of them took. With a cursor each they stepped
+/// through the slices in lockstep, and all but the first of a round decoded a slice another
+/// had just brought into the last-level cache.
+class SliceTable {
+  public:
+    /// whole's slices and their cursor, made on first use; nullopt when nothing is sliced.
+    std::optional<SharedSlices> slices_of(const VarintArena& arena, const Placement& whole);
+
+  private:
+    std::map<std::pair<std::size_t, std::size_t>, SharedSlices> by_window_;  // offset, items
+};
 
 /// How large the arena must be for every size of the sweep (cold: all windows); saturates at
 /// UINT64_MAX, so that an absurd --sizes is refused by the memory check rather than wrapping.
