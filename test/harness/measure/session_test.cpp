@@ -178,16 +178,18 @@ TEST(Session, AParentDoesNotPayForItsChildrensBookkeeping) {
     EXPECT_LE(outer.counters[index_of(session, "page-faults")], 5.0);
     // Each child's own interval holds none either (the growth runs after its clock stopped).
     EXPECT_LE(inner.counters[index_of(session, "page-faults")], 5.0);
-    // Said: 51 new names (inner and 50), the inner buffer grown 6 times (512 -> 32768); the
-    // outer's bookkeeping ran with no region open.
-    EXPECT_EQ(session.bookkeeping_count(), 57u);
+    // Said: 51 new names (inner and 50) and the journal's replays (where the inner buffer grew
+    // 6 times, 512 -> 32768), one per 512 boundaries; the outer's bookkeeping ran with no
+    // region open.
+    const std::size_t replays = (2 * 20000 + 2 * 50) / 512;
+    EXPECT_GE(session.bookkeeping_count(), 51u + replays);
+    EXPECT_LE(session.bookkeeping_count(), 51u + replays + 1);
     EXPECT_GT(session.bookkeeping_ns(), 0.0);
-    EXPECT_NE(session.report().find("bookkeeping inside regions (new names, entry buffers "
-                                    "growing): 57 times"),
-              std::string::npos)
-        << session.report();
+    const std::string said = "bookkeeping inside regions (new names, entry buffers growing): " +
+                             std::to_string(session.bookkeeping_count()) + " times";
+    EXPECT_NE(session.report().find(said), std::string::npos) << session.report();
     const auto j = nlohmann::json::parse(session.report(OutputFormat::json));
-    EXPECT_EQ(j["bookkeeping_count"], 57);
+    EXPECT_EQ(j["bookkeeping_count"], session.bookkeeping_count());
 }
 
 TEST(Session, MeasureReturnsTheFunctionsResult) {
