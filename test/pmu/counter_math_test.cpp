@@ -153,6 +153,15 @@ class MmapPage : public ::testing::Test {
         page_.time_running = 5000;
         hw_.page = &page_;
     }
+    // A leader whose group was multiplexed (running < enabled), its counter at -2 in 48 bits,
+    // the page updated by the kernel once during the read.
+    void multiplexed_leader_read_once_again() {
+        page_.cap_user_time = 1;
+        page_.time_running = 4000;
+        page_.time_offset = 7;
+        hw_.counter_value = 0x0000'ffff'ffff'fffeull;
+        hw_.bump_lock_times = 1;
+    }
     perf_event_mmap_page page_{};
     FakeHardware hw_;
 };
@@ -197,11 +206,7 @@ TEST_F(MmapPage, ExtendsTimesFromTheTsc) {
 
 // The flat reads of Session regions (page_reads.hpp): one seqlock pass, no clock.
 TEST_F(MmapPage, LeaderReadsCountGapAndEnabledBaseInOnePass) {
-    page_.cap_user_time = 1;
-    page_.time_running = 4000;
-    page_.time_offset = 7;
-    hw_.counter_value = 0x0000'ffff'ffff'fffeull;  // -2 in 48 bits
-    hw_.bump_lock_times = 1;                       // the kernel updated the page once meanwhile
+    multiplexed_leader_read_once_again();
     std::uint64_t count = 0, gap = 0, base = 0;
     ASSERT_TRUE(read_page_leader(&page_, hw_, count, gap, base));
     EXPECT_EQ(hw_.last_counter, 2u);
@@ -241,11 +246,7 @@ TEST_F(MmapPage, MemberReadsItsCountAloneAndNeverTheClock) {
 // The raw reads of Session's fast boundaries: the page and the counter as they are, the
 // arithmetic later (raw_group_reading), which gives what the flat reads give.
 TEST_F(MmapPage, RawLeaderReadsTimesOffsetAndCounterAsTheyAre) {
-    page_.cap_user_time = 1;
-    page_.time_running = 4000;
-    page_.time_offset = 7;
-    hw_.counter_value = 0x0000'ffff'ffff'fffeull;  // -2 in 48 bits
-    hw_.bump_lock_times = 1;                       // the kernel updated the page once meanwhile
+    multiplexed_leader_read_once_again();
     std::uint64_t raw[5] = {};
     ASSERT_TRUE(read_leader_raw(&page_, hw_, raw));
     EXPECT_EQ(hw_.last_counter, 2u);

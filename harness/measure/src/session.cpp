@@ -330,9 +330,9 @@ void Session::read_counters(std::uint64_t* row) const {
 template <std::size_t N>
 std::uint64_t Session::enter_fast(Session& s, std::uint64_t tag) {
     std::uint64_t* const record = s.journal_top_;
-    const std::size_t depth = s.stack_.size_;
+    Open* const top = s.stack_.top_;
     if (record >= s.journal_limit_.load(std::memory_order_relaxed) || !s.on_owner_thread() ||
-        depth >= s.max_depth_) [[unlikely]]
+        top == s.stack_.full_) [[unlikely]]
         return s.enter_slow(tag);
     if (!s.read_raw<N>(record + 2)) [[unlikely]]
         return s.enter_slow(tag);
@@ -341,8 +341,8 @@ std::uint64_t Session::enter_fast(Session& s, std::uint64_t tag) {
     s.journal_top_ = record + 2 + pmu::raw_group_words(N);
     const std::uint64_t serial = s.last_serial_ + 1;
     s.last_serial_ = serial;
-    s.stack_.data_[depth + 1] = Open{serial, tag};
-    s.stack_.size_ = depth + 1;
+    top[1] = Open{serial, tag};
+    s.stack_.top_ = top + 1;
     return serial;
 }
 
@@ -350,10 +350,10 @@ std::uint64_t Session::enter_fast(Session& s, std::uint64_t tag) {
 template <std::size_t N>
 void Session::leave_fast(Session& s, std::uint64_t serial) {
     std::uint64_t* const record = s.journal_top_;
-    const std::size_t depth = s.stack_.size_;
+    Open* const top = s.stack_.top_;
     // The stack's sentinel has serial 0, which no Region has: an empty stack fails here too.
     if (record >= s.journal_limit_.load(std::memory_order_relaxed) || !s.on_owner_thread() ||
-        s.stack_.data_[depth].serial != serial) [[unlikely]] {
+        top->serial != serial) [[unlikely]] {
         s.leave_slow(serial);
         return;
     }
@@ -364,7 +364,7 @@ void Session::leave_fast(Session& s, std::uint64_t serial) {
     }
     record[0] = kLeaveRecord;
     s.journal_top_ = record + 2 + pmu::raw_group_words(N);
-    s.stack_.size_ = depth - 1;
+    s.stack_.top_ = top - 1;
 }
 
 void Session::check_thread() const {

@@ -81,6 +81,28 @@ constexpr std::size_t raw_group_words(std::size_t events) {
     return kRawTimeWords + kRawEventWords * events;
 }
 
+/// One consistent pass over a page: `read` sees its fields between the lock's two reads, again
+/// until the lock held still (the kernel updated the page meanwhile); false when `read` says
+/// the page cannot be read now. The fields are plain loads, which the compiler may pair (the
+/// fences keep them inside the pass); the lock's loads stay volatile. The lock read again
+/// ends a pass and starts the next: no jump into the loop.
+template <class Read>
+[[gnu::always_inline]] inline bool seqlock_pass(const volatile perf_event_mmap_page* page,
+                                                Read&& read) {
+    const auto& fields = *const_cast<const perf_event_mmap_page*>(page);
+    std::uint32_t seq = page->lock;
+    for (;;) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (!read(fields)) [[unlikely]]
+            return false;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        const std::uint32_t again = page->lock;
+        if (again == seq) [[likely]]
+            return true;
+        seq = again;
+    }
+}
+
 /// A group member's raw words (`out[0..1]`) in one seqlock pass, without its capabilities: for
 /// a group whose leader's page allowed user-space reads in the same boundary (read_leader_raw).
 /// The index alone says whether this counter is on the PMU now (the kernel gives 0 for one user
@@ -88,21 +110,15 @@ constexpr std::size_t raw_group_words(std::size_t events) {
 template <class Hw>
 [[gnu::always_inline]] inline bool read_member_raw(const volatile perf_event_mmap_page* page,
                                                    Hw& hw, std::uint64_t* out) {
-    for (;;) {
-        const std::uint32_t seq = page->lock;
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        // The fields between the fences as plain loads, which the compiler may pair (the fences
-        // keep them inside the pass; the lock's loads stay volatile).
-        const auto* fields = const_cast<const perf_event_mmap_page*>(page);
-        const std::uint32_t index = fields->index;
-        if (index == 0)
-            return false;
-        out[0] = static_cast<std::uint64_t>(fields->offset);
-        out[1] = hw.rdpmc(index - 1);
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (page->lock == seq)
+    return seqlock_pass(
+        page, [&](const perf_event_mmap_page& fields) __attribute__((always_inline)) {
+            const std::uint32_t index = fields.index;
+            if (index == 0)
+                return false;
+            out[0] = static_cast<std::uint64_t>(fields.offset);
+            out[1] = hw.rdpmc(index - 1);
             return true;
-    }
+        });
 }
 
 /// The leader's raw words (`out[0..4]`: its times, then its offset and counter) in one
@@ -113,22 +129,18 @@ template <class Hw>
                                                    Hw& hw, std::uint64_t* out) {
     // cap_user_rdpmc and cap_user_time, bits 2 and 3 of the capabilities word: one load.
     constexpr std::uint64_t kNeeded = (std::uint64_t{1} << 2) | (std::uint64_t{1} << 3);
-    for (;;) {
-        const std::uint32_t seq = page->lock;
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        const auto* fields = const_cast<const perf_event_mmap_page*>(page);  // as above
-        const std::uint32_t index = fields->index;
-        if (index == 0 || (fields->capabilities & kNeeded) != kNeeded)
-            return false;
-        out[0] = fields->time_enabled;
-        out[1] = fields->time_running;
-        out[2] = fields->time_offset;
-        out[3] = static_cast<std::uint64_t>(fields->offset);
-        out[4] = hw.rdpmc(index - 1);
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (page->lock == seq)
+    return seqlock_pass(
+        page, [&](const perf_event_mmap_page& fields) __attribute__((always_inline)) {
+            const std::uint32_t index = fields.index;
+            if (index == 0 || (fields.capabilities & kNeeded) != kNeeded)
+                return false;
+            out[0] = fields.time_enabled;
+            out[1] = fields.time_running;
+            out[2] = fields.time_offset;
+            out[3] = static_cast<std::uint64_t>(fields.offset);
+            out[4] = hw.rdpmc(index - 1);
             return true;
-    }
+        });
 }
 
 /// A raw group reading of `widths.size()` events as read_page_leader() and read_page_count()

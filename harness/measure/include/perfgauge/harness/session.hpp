@@ -235,22 +235,25 @@ class Session {
         void reserve(std::size_t n) {
             data_ = std::make_unique<Open[]>(n + 1);
             data_[0] = Open{0, 0};
+            top_ = data_.get();
+            full_ = data_.get() + n;
         }
-        bool empty() const { return size_ == 0; }
-        std::size_t size() const { return size_; }
-        Open& back() { return data_[size_]; }
-        const Open& back() const { return data_[size_]; }
-        void push_back(const Open& open) { data_[++size_] = open; }
-        void pop_back() { --size_; }
+        bool empty() const { return top_ == data_.get(); }
+        std::size_t size() const { return static_cast<std::size_t>(top_ - data_.get()); }
+        Open& back() { return *top_; }
+        const Open& back() const { return *top_; }
+        void push_back(const Open& open) { *++top_ = open; }
+        void pop_back() { --top_; }
         Open* begin() { return data_.get() + 1; }
-        Open* end() { return data_.get() + 1 + size_; }
+        Open* end() { return top_ + 1; }
         const Open* begin() const { return data_.get() + 1; }
-        const Open* end() const { return data_.get() + 1 + size_; }
+        const Open* end() const { return top_ + 1; }
 
       private:
         friend class Session;
+        Open* top_ = nullptr;   // the innermost entry, or the sentinel: a pointer, no index
+        Open* full_ = nullptr;  // top_ here: max_depth entries open
         std::unique_ptr<Open[]> data_;
-        std::size_t size_ = 0;
     };
     // An open region as the journal's replay sees it.
     struct Replayed {
