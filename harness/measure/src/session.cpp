@@ -329,10 +329,13 @@ void Session::read_counters(std::uint64_t* row) const {
 // the PMU now sends the entry down the slow path, which reads it with read().
 template <std::size_t N>
 std::uint64_t Session::enter_fast(Session& s, std::uint64_t tag) {
+    // The thread first: another thread reads none of the owner's state.
+    if (!s.on_owner_thread()) [[unlikely]]
+        return s.enter_slow(tag);
     std::uint64_t* const record = s.journal_top_;
     Open* const top = s.stack_.top_;
-    if (record >= s.journal_limit_.load(std::memory_order_relaxed) || !s.on_owner_thread() ||
-        top == s.stack_.full_) [[unlikely]]
+    if (record >= s.journal_limit_.load(std::memory_order_relaxed) || top == s.stack_.full_)
+        [[unlikely]]
         return s.enter_slow(tag);
     if (!s.read_raw<N>(record + 2)) [[unlikely]]
         return s.enter_slow(tag);
@@ -349,11 +352,15 @@ std::uint64_t Session::enter_fast(Session& s, std::uint64_t tag) {
 // The common path of every exit: the clock, the counters, appended; the entry popped.
 template <std::size_t N>
 void Session::leave_fast(Session& s, std::uint64_t serial) {
+    if (!s.on_owner_thread()) [[unlikely]] {  // as enter_fast()
+        s.leave_slow(serial);
+        return;
+    }
     std::uint64_t* const record = s.journal_top_;
     Open* const top = s.stack_.top_;
     // The stack's sentinel has serial 0, which no Region has: an empty stack fails here too.
-    if (record >= s.journal_limit_.load(std::memory_order_relaxed) || !s.on_owner_thread() ||
-        top->serial != serial) [[unlikely]] {
+    if (record >= s.journal_limit_.load(std::memory_order_relaxed) || top->serial != serial)
+        [[unlikely]] {
         s.leave_slow(serial);
         return;
     }
