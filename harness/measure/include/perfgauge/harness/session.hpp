@@ -215,13 +215,14 @@ class Session {
         return static_cast<std::size_t>(tag >> 4);
     }
     /// Records a full journal holds before it is replayed (and two more for the bookkeeping
-    /// that replays it): 56 bytes each for two events, 29 KiB in all.
+    /// that replays it): 72 bytes each for two events (the tag, the clock, three
+    /// times and two words per event), 36 KiB in all.
     static constexpr std::size_t kJournalRecords = 512;
     /// A flat row's words after its counts: the group's gap and enabled time, flags, clock.
     static constexpr std::size_t kRowWordsPastCounts = 4;
 
-    // An open region as the boundaries see it (16 bytes: the stack's index arithmetic is a
-    // shift); its readings are in the journal.
+    // An open region as the boundaries see it (16 bytes: a push is one paired store); its
+    // readings are in the journal.
     struct Open {
         std::uint64_t serial;  // the Region's (0: the sentinel below the stack)
         std::uint64_t tag;     // its entry's journal tag: its slot, whether entered by name
