@@ -242,7 +242,7 @@ def check_session(step, label):
         off = per_entry - region["work_per_entry"]
         # What the calibration cannot see: the moves that load the loop counts, and the part of
         # a nested region's entry and exit its parent keeps (icount makes it the same every
-        # time: +13.5, +2.6 and +1.0 per entry at depths 0, 1, 2 entered by id, 2026-12-07);
+        # time: +12.0, +2.5 and +1.0 per entry at depths 0, 1, 2 entered by id, 2026-12-08);
         # issue 51 asks for at most 20 at every depth. A lost or double-counted snapshot would
         # be thousands off.
         check(f"{label}: region {region['name']} (depth {region['depth']}) "

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -152,6 +153,15 @@ class MmapPage : public ::testing::Test {
         page_.time_running = 5000;
         hw_.page = &page_;
     }
+    // A leader whose group was multiplexed (running < enabled), its counter at -2 in 48 bits,
+    // the page updated by the kernel once during the read.
+    void multiplexed_leader_read_once_again() {
+        page_.cap_user_time = 1;
+        page_.time_running = 4000;
+        page_.time_offset = 7;
+        hw_.counter_value = 0x0000'ffff'ffff'fffeull;
+        hw_.bump_lock_times = 1;
+    }
     perf_event_mmap_page page_{};
     FakeHardware hw_;
 };
@@ -196,11 +206,7 @@ TEST_F(MmapPage, ExtendsTimesFromTheTsc) {
 
 // The flat reads of Session regions (page_reads.hpp): one seqlock pass, no clock.
 TEST_F(MmapPage, LeaderReadsCountGapAndEnabledBaseInOnePass) {
-    page_.cap_user_time = 1;
-    page_.time_running = 4000;
-    page_.time_offset = 7;
-    hw_.counter_value = 0x0000'ffff'ffff'fffeull;  // -2 in 48 bits
-    hw_.bump_lock_times = 1;                       // the kernel updated the page once meanwhile
+    multiplexed_leader_read_once_again();
     std::uint64_t count = 0, gap = 0, base = 0;
     ASSERT_TRUE(read_page_leader(&page_, hw_, count, gap, base));
     EXPECT_EQ(hw_.last_counter, 2u);
@@ -235,6 +241,69 @@ TEST_F(MmapPage, MemberReadsItsCountAloneAndNeverTheClock) {
     page_.cap_user_rdpmc = 1;
     page_.index = 0;
     EXPECT_FALSE(read_page_count(&page_, hw, count));
+}
+
+// The raw reads of Session's fast boundaries: the page and the counter as they are, the
+// arithmetic later (raw_group_reading), which gives what the flat reads give.
+TEST_F(MmapPage, RawLeaderReadsTimesOffsetAndCounterAsTheyAre) {
+    multiplexed_leader_read_once_again();
+    std::uint64_t raw[5] = {};
+    ASSERT_TRUE(read_leader_raw(&page_, hw_, raw));
+    EXPECT_EQ(hw_.last_counter, 2u);
+    EXPECT_EQ(hw_.bump_lock_times, 0);  // read again until the lock held still
+    const std::uint64_t want[5] = {5000, 4000, 7, 1000, 0x0000'ffff'ffff'fffeull};
+    EXPECT_TRUE(std::equal(raw, raw + 5, want));
+    page_.cap_user_time = 0;  // without the clock conversion a moved gap could not be scaled
+    EXPECT_FALSE(read_leader_raw(&page_, hw_, raw));
+    page_.cap_user_time = 1;
+    page_.index = 0;  // not on a hardware counter now
+    EXPECT_FALSE(read_leader_raw(&page_, hw_, raw));
+}
+
+TEST_F(MmapPage, RawMemberReadsWithoutItsCapabilitiesOnlyWhileOnThePmu) {
+    hw_.counter_value = 5;
+    hw_.bump_lock_times = 2;
+    page_.cap_user_rdpmc = 0;  // not read: the leader's page answered for the group
+    std::uint64_t raw[2] = {};
+    ASSERT_TRUE(read_member_raw(&page_, hw_, raw));
+    EXPECT_EQ(raw[0], 1000u);
+    EXPECT_EQ(raw[1], 5u);
+    EXPECT_EQ(hw_.bump_lock_times, 0);
+    page_.index = 0;  // not on a hardware counter now: read() knows better
+    hw_.last_counter = 99;
+    EXPECT_FALSE(read_member_raw(&page_, hw_, raw));
+    EXPECT_EQ(hw_.last_counter, 99u);  // and the counter was not read
+}
+
+TEST_F(MmapPage, ARawGroupReadingGivesWhatTheFlatReadsGive) {
+    page_.cap_user_time = 1;
+    page_.time_running = 4000;
+    page_.time_offset = static_cast<std::uint64_t>(-1000);  // as the kernel writes it
+    hw_.counter_value = 0x0000'ffff'ffff'fffeull;
+    std::uint64_t count = 0, gap = 0, base = 0;
+    ASSERT_TRUE(read_page_leader(&page_, hw_, count, gap, base));
+    perf_event_mmap_page member{};
+    member.index = 1;
+    member.pmc_width = 32;
+    member.cap_user_rdpmc = 1;  // read_page_count asks; read_member_raw does not
+    member.offset = 1u << 20;
+    FakeHardware member_hw{&member, 0xffff'fff0ull};  // -16 in 32 bits
+    std::uint64_t member_count = 0;
+    ASSERT_TRUE(read_page_count(&member, member_hw, member_count));
+
+    std::uint64_t raw[raw_group_words(2)] = {};
+    ASSERT_TRUE(read_leader_raw(&page_, hw_, raw));
+    ASSERT_TRUE(read_member_raw(&member, member_hw, raw + kRawTimeWords + kRawEventWords));
+    const unsigned widths[2] = {48, 32};
+    std::uint64_t counts[2] = {}, raw_gap = 0, raw_base = 0;
+    raw_group_reading(raw, widths, counts, raw_gap, raw_base);
+    EXPECT_EQ(counts[0], count);
+    EXPECT_EQ(counts[0], 998u);
+    EXPECT_EQ(counts[1], member_count);
+    EXPECT_EQ(counts[1], (1u << 20) - 16u);
+    EXPECT_EQ(raw_gap, gap);
+    EXPECT_EQ(raw_base, base);
+    EXPECT_EQ(raw_base, 4000u);
 }
 
 // The enabled time a flat reading completes later is the one read_mmap_page() extends now.

@@ -39,13 +39,11 @@ const void* thread_pointer() {
 Session::Region::Region(Session& session, std::string_view name) : session_(&session) {
     session.check_thread();    // before the name's slot: another thread must change nothing
     session.drop_abandoned();  // before the name's slot too: its depth must not count them
-    serial_ = session.enter(session.slot_for(name), true);
+    serial_ = session.enter_(session, enter_tag(session.slot_for(name), true));
 }
 
-Session::Region::Region(Session& session, RegionId id) : session_(&session) {
-    if (id.session_ != &session)
-        throw std::invalid_argument("perfgauge: a RegionId of another Session (or none)");
-    serial_ = session.enter(id.slot_, false);
+void Session::Region::foreign_region_id() {
+    throw std::invalid_argument("perfgauge: a RegionId of another Session (or none)");
 }
 
 Session::RegionId Session::region_id(std::string_view name) {
@@ -64,6 +62,8 @@ void Session::abandon(std::uint64_t serial) noexcept {
     try {
         abandoned_by_others_.push_back(serial);
         abandoned_pending_.store(true, std::memory_order_release);
+        // The owner's next boundary takes the slow path, which drops the entry.
+        journal_limit_.store(journal_.data(), std::memory_order_relaxed);
     } catch (const std::bad_alloc&) {  // the entry stays open, and the report says so
     }
 }
@@ -101,6 +101,13 @@ void Session::drop_abandoned() {
     // Entries a region around them closed already, before their Region ended elsewhere.
     std::erase_if(to_drop_, [this](std::uint64_t serial) { return open_entry(serial) == nullptr; });
     slow_boundaries_ = simulated_regions_ || !to_drop_.empty();
+    const std::lock_guard lock(abandoned_mutex_);
+    refresh_journal_limit();
+}
+
+void Session::refresh_journal_limit() {
+    const bool slow = slow_boundaries_ || abandoned_pending_.load(std::memory_order_relaxed);
+    journal_limit_.store(slow ? journal_.data() : journal_full_, std::memory_order_relaxed);
 }
 
 const Session::Open* Session::open_entry(std::uint64_t serial) const {
@@ -110,12 +117,9 @@ const Session::Open* Session::open_entry(std::uint64_t serial) const {
 }
 
 void Session::discard_top() {
-    const Open open = stack_.back();
+    next_record()[0] = kDiscardRecord | kFlatRecord;
+    journal_top_ += record_words_;
     stack_.pop_back();
-    if (!stack_.empty()) {
-        stack_.back().nested_regions += 1 + open.nested_regions;
-        stack_.back().nested_named += open.nested_named + (open.named ? 1 : 0);
-    }
 }
 
 Session::Session(const std::string& events, SessionOptions options, bool caller_optimized)
@@ -131,37 +135,63 @@ Session::Session(const std::string& events, SessionOptions options, bool caller_
     lookup_overhead_.counts.assign(event_names_.size(), 0.0);
     max_depth_ = std::max<std::size_t>(2, options.max_depth);
     row_words_ = counters_.flat_words();
-    // A row per depth, the leave's and the bookkeeping's two.
+    // A row per depth, the bookkeeping's two and a raw record's worked out.
     rows_.assign((max_depth_ + 3) * row_words_, 0);
     // The pages' times are completed with the region clock's ticks: only when it is their clock.
     user_space_reads_ = clock_.kind() == Clock::Kind::tsc;
     gap_word_ = counters_.flat_gap_word(0);
-    flags_word_ = counters_.flat_flags_word();
     single_group_ = counters_.flat_groups().size() == 1;
     for (const auto& e : counters_.events())
         if (e.opened)
             group_words_.push_back(static_cast<std::size_t>(&e - counters_.events().data()));
-    if (single_group_ && user_space_reads_) {
-        const auto& g = counters_.flat_groups().front();
-        if (g.end - g.first <= kFastEvents) {
-            for (std::size_t i = g.first; i < g.end; ++i) {
-                fast_pages_[i - g.first] = counters_.flat_pages()[i].page;
-                fast_words_[i - g.first] = counters_.flat_pages()[i].word;
-            }
-            fast_events_ = g.end - g.first;
-        }
-    }
+    choose_boundaries();
+    record_words_ = 1 + row_words_;
+    if (fast_events_ > 0)  // the clock and the raw words
+        record_words_ = std::max(record_words_, 2 + pmu::raw_group_words(fast_events_));
+    // Two records more than kJournalRecords: the bookkeeping's, which replays a full journal.
+    journal_.assign((kJournalRecords + 2) * record_words_, 0);
+    journal_top_ = journal_.data();
+    journal_full_ = journal_.data() + kJournalRecords * record_words_;
     excluded_counts_.assign(max_depth_, std::vector<double>(event_names_.size()));
     excluded_dirty_.assign(max_depth_, 0);
     bookkeeping_deltas_.resize(event_names_.size());
     deltas_.resize(event_names_.size());
     stack_.reserve(max_depth_);
+    replayed_.reserve(max_depth_);
+    refresh_journal_limit();
     counters_.enable();
     if (options.calibration_samples > 0)
         calibrate(options.calibration_samples);
     // After calibration: its thousands of empty regions are not the user's.
     simulated_regions_ = simulating_regions();
     slow_boundaries_ = simulated_regions_;
+    refresh_journal_limit();
+}
+
+void Session::choose_boundaries() {
+    // The fast boundaries: one group of every event (none refused), hardware events read from
+    // user space, in the flat row's order, so that a record's layout is the compiler's constant.
+    const auto& groups = counters_.flat_groups();
+    if (!single_group_ || !user_space_reads_ || counters_.snapshot_is_system_call() ||
+        group_words_.size() != counters_.events().size())
+        return;
+    const auto& g = groups.front();
+    const std::size_t n = g.end - g.first;
+    if (n == 0 || n > kFastEvents || n != counters_.events().size() ||
+        row_words_ != n + kRowWordsPastCounts)
+        return;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (counters_.flat_pages()[g.first + i].word != i)
+            return;
+        fast_pages_[i] = counters_.flat_pages()[g.first + i].page;
+    }
+    fast_events_ = n;
+    constexpr std::array<EnterFn, kFastEvents> enters{&enter_fast<1>, &enter_fast<2>,
+                                                      &enter_fast<3>, &enter_fast<4>};
+    constexpr std::array<LeaveFn, kFastEvents> leaves{&leave_fast<1>, &leave_fast<2>,
+                                                      &leave_fast<3>, &leave_fast<4>};
+    enter_ = enters[n - 1];
+    leave_ = leaves[n - 1];
 }
 
 void Session::simulated_boundary(const char* what, std::size_t slot) const {
@@ -173,43 +203,57 @@ void Session::simulated_boundary(const char* what, std::size_t slot) const {
 }
 
 template <class Work>
-void Session::outside_open_regions(Work&& work) {
+void Session::outside_open_regions(Work&& work, bool replay) {
     if (stack_.empty()) {
+        if (replay)
+            replay_journal();
         work();
         return;
     }
-    // The clock around the counter reads: their time is bookkeeping too.
-    std::uint64_t* before = row(max_depth_ + 1);
-    std::uint64_t* after = row(max_depth_ + 2);
+    // Its two readings are journaled after it: a replay inside it (the journal full) sees
+    // neither, and the regions open now are the replay's then. The clock around the counter
+    // reads: their time is bookkeeping too.
+    const bool replay_first =
+        replay || journal_top_ + 2 * record_words_ > journal_.data() + journal_.size();
+    std::uint64_t* before = row(max_depth_);
+    std::uint64_t* after = row(max_depth_ + 1);
     const std::uint64_t start = clock_.start();
     const bool counting = counters_.opened_count() > 0;
-    if (counting) {
+    if (counting)
         read_counters(before);
-        before[counters_.flat_clock_word()] = start;
-    }
+    if (replay_first)
+        replay_journal();
     work();
     if (counting)
         read_counters(after);
     const std::uint64_t end = clock_.stop();
-    if (counting) {
-        after[counters_.flat_clock_word()] = end;
-        // After the clock stopped: what runs between the end read and the clock's stop stays in
-        // the parent's counts but leaves its time. Here it was this arithmetic, which a Debug
-        // + ASan build makes slow enough that task-clock came to 1.17x wall time (2000 names).
-        counters_.flat_delta(before, after, bookkeeping_deltas_.data());
-        // The clock saw both reads whole; the counts saw the part of them between their
-        // counting points, about what an empty region's measurement leaves inside it.
-        for (std::size_t depth = 0; depth < stack_.size(); ++depth) {
-            for (std::size_t i = 0; i < bookkeeping_deltas_.size(); ++i)
-                excluded_counts_[depth][i] += bookkeeping_deltas_[i] + overhead_.counts[i];
-            excluded_dirty_[depth] = 1;
-        }
-    }
+    before[row_words_ - 1] = start;
+    after[row_words_ - 1] = end;
+    std::uint64_t* record = journal_top_;
+    record[0] = kBookkeepingRecord | kFlatRecord;
+    std::copy(before, before + row_words_, record + 1);
+    std::copy(after, after + row_words_, record + 1 + record_words_);
+    journal_top_ += 2 * record_words_;
     const std::uint64_t took = end > start ? end - start : 0;  // a TSC read on another CPU
-    for (Open& open : stack_)
-        open.start_ticks += took;
     ++bookkeeping_count_;
     bookkeeping_ns_ += clock_.to_ns(static_cast<double>(took));
+}
+
+void Session::replay_bookkeeping(const std::uint64_t* before, const std::uint64_t* after) {
+    const std::uint64_t start = before[row_words_ - 1], end = after[row_words_ - 1];
+    const std::uint64_t took = end > start ? end - start : 0;
+    for (Replayed& open : replayed_)
+        open.start_ticks += took;
+    if (counters_.opened_count() == 0)
+        return;
+    counters_.flat_delta(before, after, bookkeeping_deltas_.data());
+    // The clock saw both reads whole; the counts saw the part of them between their counting
+    // points, about what an empty region's measurement leaves inside it.
+    for (std::size_t depth = 0; depth < replayed_.size(); ++depth) {
+        for (std::size_t i = 0; i < bookkeeping_deltas_.size(); ++i)
+            excluded_counts_[depth][i] += bookkeeping_deltas_[i] + overhead_.counts[i];
+        excluded_dirty_[depth] = 1;
+    }
 }
 
 void Session::make_room_for_entry(RegionResult& r) {
@@ -261,43 +305,73 @@ std::size_t Session::slot_for(std::string_view name) {
     return slot;
 }
 
-// N events, unrolled: the pages and words are this session's constants.
+// N events, unrolled: the pages are this session's constants.
 template <std::size_t N>
-bool Session::read_fast(std::uint64_t* row) const {
+bool Session::read_raw(std::uint64_t* raw) const {
     pmu::UserCounters hw;
-    std::uint64_t gap = 0, enabled = 0;
-    if (!pmu::read_page_leader(fast_pages_[0], hw, row[fast_words_[0]], gap, enabled))
+    if (!pmu::read_leader_raw(fast_pages_[0], hw, raw))
         return false;
     for (std::size_t i = 1; i < N; ++i) {
-        if (!pmu::read_page_count(fast_pages_[i], hw, row[fast_words_[i]]))
+        if (!pmu::read_member_raw(fast_pages_[i], hw,
+                                  raw + pmu::kRawTimeWords + pmu::kRawEventWords * i))
             return false;
     }
-    row[gap_word_] = gap;
-    row[gap_word_ + 1] = enabled;
-    row[flags_word_] = 0;
     return true;
 }
 
 void Session::read_counters(std::uint64_t* row) const {
-    bool done = false;
-    switch (fast_events_) {
-        case 1:
-            done = read_fast<1>(row);
-            break;
-        case 2:
-            done = read_fast<2>(row);
-            break;
-        case 3:
-            done = read_fast<3>(row);
-            break;
-        case 4:
-            done = read_fast<4>(row);
-            break;
-        default:
-            break;
+    counters_.read_flat(row, user_space_reads_);
+}
+
+// The common path of every entry: no lookup, no allocation, no arithmetic; the counters read
+// once from user space (one seqlock pass per event, kept raw), the clock once, appended to
+// the journal. Everything rare is behind the first branch; a page that says the group is off
+// the PMU now sends the entry down the slow path, which reads it with read().
+template <std::size_t N>
+std::uint64_t Session::enter_fast(Session& s, std::uint64_t tag) {
+    // The thread first: another thread reads none of the owner's state.
+    if (!s.on_owner_thread()) [[unlikely]]
+        return s.enter_slow(tag);
+    std::uint64_t* const record = s.journal_top_;
+    Open* const top = s.stack_.top_;
+    if (record >= s.journal_limit_.load(std::memory_order_relaxed) || top == s.stack_.full_)
+        [[unlikely]]
+        return s.enter_slow(tag);
+    if (!s.read_raw<N>(record + 2)) [[unlikely]]
+        return s.enter_slow(tag);
+    record[1] = ticks::start();
+    record[0] = tag;
+    s.journal_top_ = record + 2 + pmu::raw_group_words(N);
+    const std::uint64_t serial = s.last_serial_ + 1;
+    s.last_serial_ = serial;
+    top[1] = Open{serial, tag};
+    s.stack_.top_ = top + 1;
+    return serial;
+}
+
+// The common path of every exit: the clock, the counters, appended; the entry popped.
+template <std::size_t N>
+void Session::leave_fast(Session& s, std::uint64_t serial) {
+    if (!s.on_owner_thread()) [[unlikely]] {  // as enter_fast()
+        s.leave_slow(serial);
+        return;
     }
-    if (!done) [[unlikely]]
-        counters_.read_flat(row, user_space_reads_);  // off the PMU now, or not mapped
+    std::uint64_t* const record = s.journal_top_;
+    Open* const top = s.stack_.top_;
+    // The stack's sentinel has serial 0, which no Region has: an empty stack fails here too.
+    if (record >= s.journal_limit_.load(std::memory_order_relaxed) || top->serial != serial)
+        [[unlikely]] {
+        s.leave_slow(serial);
+        return;
+    }
+    record[1] = ticks::stop();
+    if (!s.read_raw<N>(record + 2)) [[unlikely]] {
+        s.leave_slow(serial);  // reads the clock again: a little more time, on a rare path
+        return;
+    }
+    record[0] = kLeaveRecord;
+    s.journal_top_ = record + 2 + pmu::raw_group_words(N);
+    s.stack_.top_ = top - 1;
 }
 
 void Session::check_thread() const {
@@ -307,45 +381,43 @@ void Session::check_thread() const {
     }
 }
 
-inline std::uint64_t Session::push_entry(std::size_t slot, bool named) {
-    std::uint64_t* start = row(stack_.size());
-    read_counters(start);
+std::uint64_t* Session::next_record() {
+    if (journal_top_ >= journal_full_) [[unlikely]]
+        flush_journal();
+    return journal_top_;
+}
+
+std::uint64_t Session::push_entry(std::uint64_t tag) {
+    std::uint64_t* record = next_record();
+    read_counters(record + 1);
     const std::uint64_t serial = ++last_serial_;
-    const std::uint64_t ticks = clock_.start();
-    start[row_words_ - 1] = ticks;
-    stack_.push_back({slot, ticks, 0, 0, serial, named});
+    record[row_words_] = clock_.start();
+    record[0] = tag | kFlatRecord;
+    journal_top_ += record_words_;
+    stack_.push_back({serial, tag});
     return serial;
 }
 
-inline void Session::pop_entry() {
-    const std::uint64_t stop = clock_.stop();
-    read_counters(row(max_depth_));
-    const Open open = stack_.back();
+void Session::pop_entry() {
+    std::uint64_t* record = next_record();
+    record[row_words_] = clock_.stop();
+    read_counters(record + 1);
+    record[0] = kLeaveRecord | kFlatRecord;
+    journal_top_ += record_words_;
     stack_.pop_back();
-    record(open, stop);
 }
 
-// The common path of every entry: no lookup, no allocation, the counters read once from user
-// space where their pages allow (one seqlock pass per event), the clock once. Everything rare
-// is behind the first branch.
-std::uint64_t Session::enter(std::size_t slot, bool named) {
-    if (!on_owner_thread() || slow_boundaries_ || stack_.size() >= max_depth_ ||
-        abandoned_pending_.load(std::memory_order_relaxed))
-        return enter_slow(slot, named);
-    return push_entry(slot, named);
-}
-
-std::uint64_t Session::enter_slow(std::size_t slot, bool named) {
+std::uint64_t Session::enter_slow(std::uint64_t tag) {
     check_thread();
     drop_abandoned();
     if (stack_.size() >= max_depth_) {
         throw std::length_error(
             fmt::format("perfgauge: regions nested deeper than max_depth ({})", max_depth_));
     }
-    const std::uint64_t serial = push_entry(slot, named);
+    const std::uint64_t serial = push_entry(tag);
     // Last, so the simulated interval starts where the user's code does.
     if (simulated_regions_)
-        simulated_boundary("enter", slot);
+        simulated_boundary("enter", tag_slot(tag));
     return serial;
 }
 
@@ -353,14 +425,14 @@ void Session::leave_out_of_order(std::uint64_t serial) {
     const Open* open = open_entry(serial);
     if (open == nullptr)
         return;  // closed already, with a region around it
-    const std::size_t outer = open->slot;
+    const std::size_t outer = open->slot();
     while (stack_.back().serial != serial) {
         if (abandoned(stack_.back().serial)) {
             discard_top();
             continue;
         }
         // Slots only, inside the regions still open around: the report words them.
-        const std::pair<std::size_t, std::size_t> pair{stack_.back().slot, outer};
+        const std::pair<std::size_t, std::size_t> pair{stack_.back().slot(), outer};
         if (std::find(closed_with_parent_.begin(), closed_with_parent_.end(), pair) ==
             closed_with_parent_.end()) {
             try {
@@ -371,15 +443,6 @@ void Session::leave_out_of_order(std::uint64_t serial) {
         leave(stack_.back().serial);
     }
     leave(serial);
-}
-
-void Session::leave(std::uint64_t serial) {
-    if (!on_owner_thread() || slow_boundaries_ || stack_.empty() ||
-        stack_.back().serial != serial || abandoned_pending_.load(std::memory_order_relaxed)) {
-        leave_slow(serial);
-        return;
-    }
-    pop_entry();
 }
 
 void Session::leave_slow(std::uint64_t serial) {
@@ -394,14 +457,77 @@ void Session::leave_slow(std::uint64_t serial) {
         return;
     }
     if (simulated_regions_)
-        simulated_boundary("leave", stack_.back().slot);
+        simulated_boundary("leave", stack_.back().slot());
     pop_entry();
 }
 
-void Session::record(const Open& open, std::uint64_t stop) {
-    const std::size_t depth = stack_.size();
-    std::uint64_t* end = row(max_depth_);
-    end[row_words_ - 1] = stop;
+void Session::flush_journal() {
+    if (journal_top_ != journal_.data())
+        outside_open_regions([] {}, true);
+}
+
+void Session::replay_journal() {
+    const std::uint64_t* const end = journal_top_;
+    for (const std::uint64_t* at = journal_.data(); at < end; at += record_words_) {
+        const std::uint64_t tag = at[0];
+        switch (tag & 3) {
+            case kEnterRecord:
+                replay_enter(tag_slot(tag), (tag & kNamedTag) != 0, flat_row(at));
+                break;
+            case kLeaveRecord: {
+                const Replayed open = replayed_.back();
+                replayed_.pop_back();
+                record(open, flat_row(at));
+                break;
+            }
+            case kDiscardRecord:
+                replay_discard();
+                break;
+            default:  // kBookkeepingRecord: its end is the next record
+                replay_bookkeeping(at + 1, at + 1 + record_words_);
+                at += record_words_;
+                break;
+        }
+    }
+    journal_top_ = journal_.data();
+}
+
+const std::uint64_t* Session::flat_row(const std::uint64_t* record) {
+    if ((record[0] & kFlatRecord) != 0)
+        return record + 1;
+    std::uint64_t* flat = row(max_depth_ + 2);
+    std::array<unsigned, kFastEvents> widths{};
+    for (std::size_t i = 0; i < fast_events_; ++i)
+        widths[i] = fast_pages_[i]->pmc_width;
+    // The fast path's layout: the events' words first, in order (choose_boundaries()).
+    pmu::raw_group_reading(record + 2, std::span(widths.data(), fast_events_), flat,
+                           flat[fast_events_], flat[fast_events_ + 1]);
+    flat[fast_events_ + 2] = 0;  // flags: no group read with read()
+    flat[row_words_ - 1] = record[1];
+    return flat;
+}
+
+void Session::replay_enter(std::size_t slot, bool named, const std::uint64_t* start) {
+    const std::size_t depth = replayed_.size();
+    std::copy(start, start + row_words_, row(depth));
+    if (excluded_dirty_[depth]) {  // left by an entry dropped uncounted
+        std::fill(excluded_counts_[depth].begin(), excluded_counts_[depth].end(), 0.0);
+        excluded_dirty_[depth] = 0;
+    }
+    replayed_.push_back({slot, start[row_words_ - 1], 0, 0, named});
+}
+
+void Session::replay_discard() {
+    const Replayed open = replayed_.back();
+    replayed_.pop_back();
+    if (!replayed_.empty()) {
+        replayed_.back().nested_regions += 1 + open.nested_regions;
+        replayed_.back().nested_named += open.nested_named + (open.named ? 1 : 0);
+    }
+}
+
+void Session::record(const Replayed& open, const std::uint64_t* end) {
+    const std::size_t depth = replayed_.size();
     RegionResult& r = results_[open.slot];
     const std::uint64_t* start = row(depth);
     if (single_group_ && start[gap_word_] == end[gap_word_] && !excluded_dirty_[depth]) {
@@ -409,7 +535,7 @@ void Session::record(const Open& open, std::uint64_t stop) {
         for (const std::size_t w : group_words_)
             r.counters[w] += static_cast<double>(end[w] - start[w]);
     } else {
-        record_counts_slowly(depth, r);
+        record_counts_slowly(depth, end, r);
     }
 
     // Inside this region's interval: its own measurement's share (an empty region's inside
@@ -422,6 +548,7 @@ void Session::record(const Open& open, std::uint64_t stop) {
     nesting_[open.slot].nested += nested;
     nesting_[open.slot].named += named;
     // Never below zero: a TSC read on another CPU may lag (the start moved by bookkeeping too).
+    const std::uint64_t stop = end[row_words_ - 1];
     const std::uint64_t ticks = stop > open.start_ticks ? stop - open.start_ticks : 0;
     const double time_ns = clock_.to_ns(static_cast<double>(ticks));
     if (r.count++ == 0)
@@ -432,19 +559,20 @@ void Session::record(const Open& open, std::uint64_t stop) {
                   lookup_overhead_.ns, named);
     r.corrected_time_ns += corrected_ns;
     if (r.entry_ns.size() < RegionResult::kKeptEntries) [[likely]] {
+        // The replay runs outside every open region: a larger buffer is its bookkeeping.
         if (r.entry_ns.size() == r.entry_ns.capacity()) [[unlikely]]
-            outside_open_regions([&] { make_room_for_entry(r); });
+            make_room_for_entry(r);
         if (r.entry_ns.size() < r.entry_ns.capacity())
             r.entry_ns.push_back(corrected_ns);
     }
-    if (!stack_.empty()) {
-        stack_.back().nested_regions += 1 + open.nested_regions;
-        stack_.back().nested_named += open.nested_named + (open.named ? 1 : 0);
+    if (!replayed_.empty()) {
+        replayed_.back().nested_regions += 1 + open.nested_regions;
+        replayed_.back().nested_named += open.nested_named + (open.named ? 1 : 0);
     }
 }
 
-void Session::record_counts_slowly(std::size_t depth, RegionResult& r) {
-    counters_.flat_delta(row(depth), row(max_depth_), deltas_.data());
+void Session::record_counts_slowly(std::size_t depth, const std::uint64_t* end, RegionResult& r) {
+    counters_.flat_delta(row(depth), end, deltas_.data());
     if (excluded_dirty_[depth]) {
         for (std::size_t i = 0; i < deltas_.size(); ++i) {
             deltas_[i] -= excluded_counts_[depth][i];
@@ -469,7 +597,15 @@ void Session::correct_counters() const {
     }
 }
 
+void Session::replay_before_reading() const {
+    // Whether anything is left to replay is read first: a Session defined const never had a
+    // region (regions need a non-const Session), so nothing of it is ever written here.
+    if (journal_top_ != journal_.data())
+        const_cast<Session*>(this)->flush_journal();
+}
+
 const std::vector<RegionResult>& Session::results() const {
+    replay_before_reading();
     correct_counters();
     return results_;
 }
@@ -512,6 +648,7 @@ void Session::calibrate(std::size_t samples) {
                 std::copy(results_[slot].counters.begin(), results_[slot].counters.end(),
                           counts_before.begin());
                 body();
+                replay_journal();  // no region open: nothing to keep out of one
                 ns = results_[slot].time_ns - ns_before;
                 for (std::size_t i = 0; i < counts.size(); ++i)
                     counts[i] = results_[slot].counters[i] - counts_before[i];
@@ -531,6 +668,7 @@ void Session::calibrate(std::size_t samples) {
 }
 
 std::string Session::report(OutputFormat format) const {
+    replay_before_reading();
     correct_counters();
     SessionReport report;
     report.clock = clock_.name();
@@ -567,7 +705,7 @@ std::string Session::report(OutputFormat format) const {
     }
     for (const auto& open : stack_) {
         if (std::find(dropped.begin(), dropped.end(), open.serial) == dropped.end())
-            report.still_open.push_back(results_[open.slot].name);
+            report.still_open.push_back(results_[open.slot()].name);
     }
     report.not_counted = unsupported_;
     return render_session_report(report, format);

@@ -25,40 +25,92 @@ inline void request_user_read(perf_event_attr&) {}
 
 #elif defined(__aarch64__)
 
-namespace detail {
-
-// PMEVCNTR<n>_EL0 names its counter in the instruction, so the index picks one of 31 reads.
-// Not PMSELR_EL0 + PMXEVCNTR_EL0: a preemption between the select and the read would let the
-// kernel's own use of PMSELR_EL0 change which counter the read returns, and the seqlock would
-// not see it (the page does not change when the task is merely preempted).
-template <unsigned N>
-std::uint64_t read_event_counter() {
-    std::uint64_t value;
-    asm volatile("mrs %0, pmevcntr%c1_el0" : "=r"(value) : "i"(N));
-    return value;
-}
-
-// Inline: a jump table on the index, no call, on every region boundary's read.
-template <unsigned... N>
-[[gnu::always_inline]] inline std::uint64_t read_event_counter(
-    unsigned counter, std::integer_sequence<unsigned, N...>) {
-    std::uint64_t value = 0;
-    ((counter == N ? (value = read_event_counter<N>(), true) : false) || ...);
-    return value;
-}
-
-}  // namespace detail
-
 struct UserCounters {
     /// `counter` is the page's index - 1: 0..30 are PMEVCNTR<n>_EL0, 31 the cycle counter
-    /// (the kernel reports PMCCNTR_EL0 as index 32).
+    /// (the kernel reports PMCCNTR_EL0 as index 32). PMEVCNTR<n>_EL0 names its counter in the
+    /// instruction, so the index picks one of 32 reads: a branch into a table of them, each
+    /// two instructions (the read and a branch out), six instructions in all on every region
+    /// boundary's read, where a switch took four to twelve. The table is indexed by the page's
+    /// index modulo 32 (32, the cycle counter, is its first entry); the kernel gives 1..32.
+    /// Not PMSELR_EL0 + PMXEVCNTR_EL0: a preemption between the select and the read would let
+    /// the kernel's own use of PMSELR_EL0 change which counter the read returns, and the
+    /// seqlock would not see it (the page does not change when the task is merely preempted).
+    /// The branch targets have no BTI landing pads: perfgauge is not built with branch
+    /// protection (a BTI build would need `bti j` before each entry).
     [[gnu::always_inline]] std::uint64_t rdpmc(unsigned counter) {
-        if (counter == 31) {
-            std::uint64_t value;
-            asm volatile("mrs %0, pmccntr_el0" : "=r"(value));
-            return value;
-        }
-        return detail::read_event_counter(counter, std::make_integer_sequence<unsigned, 31>{});
+        std::uint64_t value, target;
+        asm volatile(
+            "adr %1, 1f\n\t"
+            "add %1, %1, %w2, uxtw #3\n\t"
+            "br %1\n"
+            "1:\n\t"
+            "mrs %0, pmccntr_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr0_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr1_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr2_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr3_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr4_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr5_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr6_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr7_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr8_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr9_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr10_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr11_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr12_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr13_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr14_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr15_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr16_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr17_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr18_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr19_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr20_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr21_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr22_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr23_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr24_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr25_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr26_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr27_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr28_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr29_el0\n\t"
+            "b 2f\n\t"
+            "mrs %0, pmevcntr30_el0\n"
+            "2:"
+            : "=&r"(value), "=&r"(target)
+            : "r"((counter + 1) & 31u));
+        return value;
     }
     /// The generic timer, which the page's time_mult/time_shift convert on arm64. The isb
     /// keeps the read from being taken early, before the instructions ahead of it.

@@ -96,15 +96,22 @@ class Session {
 
       private:
         friend class Session;
-        RegionId(const Session* session, std::size_t slot) : session_(session), slot_(slot) {}
+        RegionId(const Session* session, std::size_t slot)
+            : session_(session), tag_(enter_tag(slot, false)) {}
         const Session* session_ = nullptr;
-        std::size_t slot_ = 0;
+        std::uint64_t tag_ = 0;  // its entries' journal tag, made once
     };
 
     class Region {
       public:
         Region(Session& session, std::string_view name);
-        Region(Session& session, RegionId id);
+        /// Inline, through the session's boundary functions: the common path of a region
+        /// entered by id is one call each way (docs/library.md, "What a region costs").
+        Region(Session& session, RegionId id) : session_(&session) {
+            if (id.session_ != &session) [[unlikely]]
+                foreign_region_id();
+            serial_ = session.enter_(session, id.tag_);
+        }
         Region(Region&& other) noexcept
             : session_(std::exchange(other.session_, nullptr)), serial_(other.serial_) {}
         Region(const Region&) = delete;
@@ -112,10 +119,11 @@ class Session {
         Region& operator=(Region&&) = delete;
         ~Region() {
             if (session_ != nullptr)
-                session_->leave(serial_);
+                session_->leave_(*session_, serial_);
         }
 
       private:
+        [[noreturn]] static void foreign_region_id();
         Session* session_;
         std::uint64_t serial_;  // which entry this is (regions may close out of order)
     };
@@ -182,52 +190,111 @@ class Session {
     std::string report(OutputFormat format = OutputFormat::table) const;
 
   private:
-    // 64 bytes: the stack's index arithmetic is a shift.
-    struct alignas(64) Open {
+    // A region boundary does only its raw reads and appends them to a journal; every sum,
+    // correction and median is worked out when the journal is replayed (when it is full, and
+    // before results are read). Pure arithmetic off the measured path: issue 51 priced a
+    // region at 150 user instructions per enter and leave.
+    //
+    // A journal record: a tag word (kind; whether its reading is raw; for an entry, its slot
+    // and whether it was found by name), then its reading: a flat row of
+    // CounterSet::flat_words() words (its last the clock) from the slow path, or from the fast
+    // one the clock and the group's raw words (pmu::raw_group_words()), which the replay turns
+    // into a flat row.
+    enum RecordKind : std::uint64_t {
+        kEnterRecord = 0,
+        kLeaveRecord = 1,
+        kDiscardRecord = 2,     // an entry dropped uncounted (it ended on another thread)
+        kBookkeepingRecord = 3  // perfgauge's own work: this row and the next record's bound it
+    };
+    static constexpr std::uint64_t kFlatRecord = 4;  // else raw: the fast path's
+    static constexpr std::uint64_t kNamedTag = 8;
+    static constexpr std::uint64_t enter_tag(std::size_t slot, bool named) {
+        return (static_cast<std::uint64_t>(slot) << 4) | (named ? kNamedTag : 0u) | kEnterRecord;
+    }
+    static constexpr std::size_t tag_slot(std::uint64_t tag) {
+        return static_cast<std::size_t>(tag >> 4);
+    }
+    /// Records a full journal holds before it is replayed (and two more for the bookkeeping
+    /// that replays it): 72 bytes each for two events (the tag, the clock, three
+    /// times and two words per event), 36 KiB in all.
+    static constexpr std::size_t kJournalRecords = 512;
+    /// A flat row's words after its counts: the group's gap and enabled time, flags, clock.
+    static constexpr std::size_t kRowWordsPastCounts = 4;
+
+    // An open region as the boundaries see it (16 bytes: a push is one paired store); its
+    // readings are in the journal.
+    struct Open {
+        std::uint64_t serial;  // the Region's (0: the sentinel below the stack)
+        std::uint64_t tag;     // its entry's journal tag: its slot, whether entered by name
+        std::size_t slot() const { return tag_slot(tag); }
+    };
+    /// The open regions, innermost last, above a sentinel whose serial no Region has (a leave
+    /// checks the top's serial without checking for an empty stack): room for max_depth
+    /// entries made once, so that a push is a store (enter() checks the depth first).
+    class OpenStack {
+      public:
+        void reserve(std::size_t n) {
+            data_ = std::make_unique<Open[]>(n + 1);
+            data_[0] = Open{0, 0};
+            top_ = data_.get();
+            full_ = data_.get() + n;
+        }
+        bool empty() const { return top_ == data_.get(); }
+        std::size_t size() const { return static_cast<std::size_t>(top_ - data_.get()); }
+        Open& back() { return *top_; }
+        const Open& back() const { return *top_; }
+        void push_back(const Open& open) { *++top_ = open; }
+        void pop_back() { --top_; }
+        Open* begin() { return data_.get() + 1; }
+        Open* end() { return top_ + 1; }
+        const Open* begin() const { return data_.get() + 1; }
+        const Open* end() const { return top_ + 1; }
+
+      private:
+        friend class Session;
+        Open* top_ = nullptr;   // the innermost entry, or the sentinel: a pointer, no index
+        Open* full_ = nullptr;  // top_ here: max_depth entries open
+        std::unique_ptr<Open[]> data_;
+    };
+    // An open region as the journal's replay sees it.
+    struct Replayed {
         std::size_t slot;
         std::uint64_t start_ticks;   // moved later by the bookkeeping it must not pay
         std::size_t nested_regions;  // regions entered inside this one (their overhead is in it)
         std::size_t nested_named;    // of which entered by name (their lookups are in it too)
-        std::uint64_t serial;        // the Region's
-        bool named;                  // entered by name: its parent paid for the lookup
+        bool named;
     };
-    /// The open regions, innermost last: room for max_depth entries made once, so that a push
-    /// is a store (enter() checks the depth first).
-    class OpenStack {
-      public:
-        void reserve(std::size_t n) { data_ = std::make_unique<Open[]>(n); }
-        bool empty() const { return size_ == 0; }
-        std::size_t size() const { return size_; }
-        Open& back() { return data_[size_ - 1]; }
-        const Open& back() const { return data_[size_ - 1]; }
-        void push_back(const Open& open) { data_[size_++] = open; }
-        void pop_back() { --size_; }
-        Open* begin() { return data_.get(); }
-        Open* end() { return data_.get() + size_; }
-        const Open* begin() const { return data_.get(); }
-        const Open* end() const { return data_.get() + size_; }
 
-      private:
-        std::unique_ptr<Open[]> data_;
-        std::size_t size_ = 0;
-    };
+    /// The boundaries, chosen once per session: for a group of N events read from user
+    /// space and laid out in order, enter_fast<N>/leave_fast<N>; else enter_slow/leave_slow.
+    using EnterFn = std::uint64_t (*)(Session&, std::uint64_t tag);
+    using LeaveFn = void (*)(Session&, std::uint64_t serial);
+    template <std::size_t N>
+    static std::uint64_t enter_fast(Session& s, std::uint64_t tag);
+    template <std::size_t N>
+    static void leave_fast(Session& s, std::uint64_t serial);
+    static std::uint64_t enter_any(Session& s, std::uint64_t tag) { return s.enter_slow(tag); }
+    static void leave_any(Session& s, std::uint64_t serial) { s.leave_slow(serial); }
+    void choose_boundaries();
+    /// The N events' raw words (pmu::raw_group_words(N)) into `raw`: false when a page says the
+    /// group cannot be read from user space now.
+    template <std::size_t N>
+    [[gnu::always_inline]] inline bool read_raw(std::uint64_t* raw) const;
+    /// A record's reading as a flat row: the record's own, or its raw words worked out.
+    const std::uint64_t* flat_row(const std::uint64_t* record);
 
     std::size_t slot_for(std::string_view name);
     /// Whether the calling thread is the session's: its thread pointer, one register read.
     bool on_owner_thread() const;
     /// Throws std::logic_error on any thread but the one that made the session.
     void check_thread() const;
-    /// Returns the entry's serial, which leave() takes. `named`: found by its name (the
-    /// parent's correction adds the lookup).
-    std::uint64_t enter(std::size_t slot, bool named);
-    /// enter()'s rare cases: another thread, regions abandoned, too deep, simulation.
-    std::uint64_t enter_slow(std::size_t slot, bool named);
-    /// The entry itself, for both paths: counters read into its depth's row, then the clock;
-    /// pushed on the stack. Returns its serial.
-    [[gnu::always_inline]] inline std::uint64_t push_entry(std::size_t slot, bool named);
-    /// The exit itself, for both paths: the clock, then the counters; the top entry popped and
-    /// recorded.
-    [[gnu::always_inline]] inline void pop_entry();
+    /// Every rare case of an entry: another thread, regions abandoned, too deep, the journal
+    /// full, simulation. Returns the entry's serial, which leave() takes. `tag`: enter_tag()
+    /// of its slot and whether it was found by name (the parent's correction adds the lookup).
+    std::uint64_t enter_slow(std::uint64_t tag);
+    /// An entry or exit appended to the journal by the general path (any counter set).
+    std::uint64_t push_entry(std::uint64_t tag);
+    void pop_entry();
     /// The row of counter readings taken at depth `depth`'s entry (flat_words() words).
     std::uint64_t* row(std::size_t depth) { return rows_.data() + depth * row_words_; }
     /// Called by a Region ending on another thread: records its serial for the owner.
@@ -242,19 +309,33 @@ class Session {
     /// Pops the top entry without recording it: its parent still holds its time, and pays for
     /// its enter and everything nested in it.
     void discard_top();
-    void leave(std::uint64_t serial);
-    /// leave()'s rare cases: another thread, regions abandoned, out of order, simulation.
+    void leave(std::uint64_t serial) { leave_(*this, serial); }
+    /// Every rare case of an exit: another thread, regions abandoned, out of order, the journal
+    /// full, simulation.
     void leave_slow(std::uint64_t serial);
-    /// Reads the counters into `row` (the clock word is the caller's): the fast path's group
-    /// from user space, else CounterSet::read_flat().
+    /// Reads the counters into `row` (the clock word is the caller's): CounterSet::read_flat(),
+    /// from user space where the pages allow it.
     void read_counters(std::uint64_t* row) const;
-    template <std::size_t N>
-    bool read_fast(std::uint64_t* row) const;
+    /// Where the next record goes, the journal replayed first when it is full.
+    std::uint64_t* next_record();
+    /// Where the fast boundaries stop: the journal's last record, or its start (every
+    /// boundary takes the slow path) while simulating or while entries ended elsewhere are
+    /// pending. Under abandoned_mutex_, as abandon() on other threads writes it too.
+    void refresh_journal_limit();
+    /// Replays the journal (outside every open region's measurement), when it holds records.
+    void flush_journal();
+    /// flush_journal() for results() and report().
+    void replay_before_reading() const;
+    /// The records so far, in order, into the regions' totals; the journal is empty after.
+    void replay_journal();
+    void replay_enter(std::size_t slot, bool named, const std::uint64_t* start);
+    void replay_discard();
+    void replay_bookkeeping(const std::uint64_t* before, const std::uint64_t* after);
     /// Adds a finished entry to its region's totals.
-    void record(const Open& open, std::uint64_t stop);
+    void record(const Replayed& open, const std::uint64_t* end);
     /// record()'s counts where the fast path's do not apply: several groups, a multiplexed
     /// group, bookkeeping to take out.
-    void record_counts_slowly(std::size_t depth, RegionResult& r);
+    void record_counts_slowly(std::size_t depth, const std::uint64_t* end, RegionResult& r);
     /// The corrected counters of every region from its totals (the correction is linear, so
     /// this is the sum of every entry's): done when results are read, not at every leave.
     void correct_counters() const;
@@ -262,21 +343,38 @@ class Session {
     /// it): those close with it, their time ending there, and the report says so; a region
     /// that closed that way is not closed again.
     void leave_out_of_order(std::uint64_t serial);
-    /// Runs perfgauge's own occasional bookkeeping (a new name's slot, a larger entry buffer)
+    /// Runs perfgauge's own occasional bookkeeping (a new name's slot, the journal's replay)
     /// so that no open region pays for it: its time and counts are taken out of every open
     /// region. Without this, a parent of many children paid for their entry buffers' page
-    /// faults (~17 µs each on the development VM): +31..40% of the raw time of 2000 parents of 10.
+    /// faults (~17 us each on the development VM): +31..40% of the raw time of 2000 parents of 10.
     template <class Work>
-    void outside_open_regions(Work&& work);
+    void outside_open_regions(Work&& work, bool replay = false);
     /// Room for `r`'s next entry: the buffer doubles, its pages written now (not one fault per
     /// 512 entries later, inside whichever region is open then).
     /// When memory runs out the buffer stays as it was: that entry is not kept (its totals are).
-    void make_room_for_entry(RegionResult& r);
+    static void make_room_for_entry(RegionResult& r);
     void calibrate(std::size_t samples);
     /// Under perfgauge's simulation: a callgrind dump named for the boundary.
     void simulated_boundary(const char* what, std::size_t slot) const;
 
+    // What every region boundary reads first, its limit at offset 0 (an atomic's load takes no
+    // offset on arm64). Written by abandon() on other threads, hence atomic.
+    std::atomic<std::uint64_t*> journal_limit_{nullptr};
+    std::uint64_t* journal_top_ = nullptr;
     const void* const owner_thread_pointer_;
+    OpenStack stack_;
+    std::size_t max_depth_ = 0;
+    std::uint64_t last_serial_ = 0;
+    // The fast path's pages: one group of every event, read from user space, at most
+    // kFastEvents (else enter_ is enter_any and read_flat() reads them).
+    static constexpr std::size_t kFastEvents = 4;
+    std::array<const volatile perf_event_mmap_page*, kFastEvents> fast_pages_{};
+    std::size_t fast_events_ = 0;
+    EnterFn enter_ = &enter_any;
+    LeaveFn leave_ = &leave_any;
+    std::vector<std::uint64_t> journal_;
+    std::size_t record_words_ = 0;
+    std::uint64_t* journal_full_ = nullptr;  // after kJournalRecords records
     // What another thread may touch (a Region ending there): the list and its flag under the
     // mutex, the count atomically.
     mutable std::mutex abandoned_mutex_;
@@ -288,38 +386,32 @@ class Session {
     pmu::CounterSet counters_;
     std::vector<std::string> event_names_;
     std::vector<std::string> unsupported_;
-    // Flat counter readings: one row per depth (its entry's), then the leave's, then the two of
-    // the bookkeeping; row_words_ each (CounterSet::flat_words()).
+    // Flat counter readings of the journal's replay: one row per depth (its entry's), then
+    // the two of the bookkeeping and a raw record's worked out; row_words_ each
+    // (CounterSet::flat_words()).
     std::size_t row_words_ = 0;
-    std::size_t max_depth_ = 0;
     std::vector<std::uint64_t> rows_;
     // Read from user space where the pages allow it: the clock is the pages' own (TSC,
     // CNTVCT_EL0), which completes a multiplexed group's times.
     bool user_space_reads_ = false;
-    // Any of the rare cases at region boundaries (simulation, abandoned entries to drop): one
-    // predictable branch on the common path.
+    // Any of the rare cases at region boundaries (simulation, abandoned entries to drop): every
+    // boundary takes the slow path (refresh_journal_limit()).
     bool slow_boundaries_ = false;
-    // Counts of the bookkeeping done inside the region open at each depth (not its own), and
-    // whether there are any (the common path skips them).
+    // The replay's state: the regions open at the journal's last replayed record; the counts of
+    // the bookkeeping done inside the region open at each depth (not its own), and whether
+    // there are any (the common path skips them).
+    std::vector<Replayed> replayed_;
     std::vector<std::vector<double>> excluded_counts_;
     std::vector<char> excluded_dirty_;
     std::vector<double> bookkeeping_deltas_;
-    std::uint64_t last_serial_ = 0;
     std::vector<std::pair<std::size_t, std::size_t>> closed_with_parent_;  // slots, once each
     std::size_t bookkeeping_count_ = 0;                                    // since calibration
     double bookkeeping_ns_ = 0;
     std::vector<double> deltas_;
-    OpenStack stack_;
-    // The fast path: one group (the common case, every event counted together), its events'
-    // words in a row, and, where all of them are mapped and read from user space, their pages
-    // (at most kFastEvents; else fast_events_ is 0 and read_flat() reads them).
-    static constexpr std::size_t kFastEvents = 4;
+    // One group (the common case, every event counted together): its events' words in a row.
     bool single_group_ = false;
     std::vector<std::size_t> group_words_;
-    std::size_t gap_word_ = 0, flags_word_ = 0;
-    std::array<const volatile perf_event_mmap_page*, kFastEvents> fast_pages_{};
-    std::array<std::size_t, kFastEvents> fast_words_{};
-    std::size_t fast_events_ = 0;
+    std::size_t gap_word_ = 0;
     // Per region (results_' order): the regions nested in its entries and those of them
     // entered by name, summed, from which correct_counters() corrects its counters.
     struct Nesting {
