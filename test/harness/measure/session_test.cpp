@@ -380,7 +380,9 @@ TEST(Session, AParentsCountsLeaveOutTheBookkeepingAsItsTimeDoes) {
     // in 7.5 ms of wall time, seen in review). CPU time cannot exceed wall time - unless the
     // thread lost the CPU during the bookkeeping, whose wall time then leaves the parent's time
     // but not its task-clock (5.8 ms in 5.2 ms once in CI, two tests at once on 2 CPUs): one
-    // session of five must hold it, which the bug (every session 1.5x) could not.
+    // session of five must hold it, which the bug (every session 1.5x) could not. The bound is
+    // 1.25, not 1.1: under ASan the best of five came out 1.00-1.12 (12 runs, before and after
+    // the boundaries' journal; 1.00-1.03 in a release build), corrections calibrated there.
     double task_clock = 0, time = 0;
     for (int attempt = 0; attempt < 5; ++attempt) {
         Session session("task-clock", SessionOptions{100, 8});
@@ -393,10 +395,10 @@ TEST(Session, AParentsCountsLeaveOutTheBookkeepingAsItsTimeDoes) {
         const auto& parent = find(session.results(), "parent");
         task_clock = parent.counters[index_of(session, "task-clock")];
         time = parent.time_ns;
-        if (task_clock <= 1.1 * time)
+        if (task_clock <= 1.25 * time)
             break;
     }
-    EXPECT_LE(task_clock, 1.1 * time) << "task-clock " << task_clock << " ns in " << time << " ns";
+    EXPECT_LE(task_clock, 1.25 * time) << "task-clock " << task_clock << " ns in " << time << " ns";
 }
 
 TEST(Session, UnopenableEventsAreReportedNotFatal) {
