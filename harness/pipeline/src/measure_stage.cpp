@@ -91,12 +91,12 @@ RunResult measure_in_children(const RunRequest& request, std::uint64_t seed) {
     const RunRequest base = measuring_request(request);
     const std::string executable = own_executable();
     return measure_in_processes(fan_out, [&](const ProcessShare& share) {
-        const ChildRequest child =
-            measuring_child_request(base, {share.repetitions,
-                                           share.seed,
-                                           share.max_time_s,
-                                           std::nullopt,
-                                           {share.index, share.processes, share.result_path}});
+        const ChildRequest child = measuring_child_request(
+            base, {share.repetitions,
+                   share.seed,
+                   share.max_time_s,
+                   std::nullopt,
+                   {share.index, share.processes, share.result_path, share.index == 0}});
         PendingChild process(child_argv(executable, child, PERFGAUGE_VERSION));
         process.start();
         return process.wait();
@@ -117,6 +117,7 @@ RunPlan plan_run(const RunRequest& request, workloads::SuiteSpec spec,
                  std::move(child)};
     plan.events = select_events(request.events, request.backend, plan.valgrind.has_value());
     plan.spec.simulated = plan.events.any_simulated();
+    plan.spec.check_decoders = !plan.child || plan.child->checks_decoders;
     plan.runner = runner_options(request, plan.events, plan.child, say);
     return plan;
 }

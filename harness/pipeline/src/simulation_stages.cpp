@@ -46,7 +46,7 @@ int simulate_as_child(const RunRequest& request, const workloads::SuiteSpec& spe
                       const SystemInfo& system, const std::filesystem::path& manifest_path) {
     const std::uint64_t items = request.sim_items;
     workloads::SuiteSpec simulated = spec;
-    // The measuring processes checked the decoders on the whole arena before measuring; this
+    // The first measuring process checked the decoders on the whole arena before measuring; this
     // one's first 32 MiB are the same bytes, repeated after (suite.hpp, max_items_per_iteration).
     simulated.check_decoders = false;
     simulated.max_items_per_iteration = items;

@@ -116,14 +116,17 @@ std::optional<AgainstRequest> against_from(const json& j) {
 json measuring_json(const MeasuringChild* c) {
     if (c == nullptr)
         return nullptr;
-    return {{"index", c->index}, {"count", c->count}, {"result_path", c->result_path.string()}};
+    json j = {{"index", c->index}, {"count", c->count}, {"result_path", c->result_path.string()}};
+    if (!c->checks_decoders)
+        j["checks_decoders"] = false;
+    return j;
 }
 
 std::optional<MeasuringChild> measuring_from(const json& j) {
     if (j.is_null())
         return std::nullopt;
     return MeasuringChild{j.at("index").get<std::size_t>(), j.at("count").get<std::size_t>(),
-                          j.at("result_path").get<std::string>()};
+                          j.at("result_path").get<std::string>(), j.value("checks_decoders", true)};
 }
 
 // The child's role: the simulation child (where its manifest goes) or a measuring process

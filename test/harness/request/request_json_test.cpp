@@ -85,6 +85,17 @@ TEST(RequestJson, TheRoleIsKeptWhereTheFirstFormatHadItSoThatItsBuildsReadIt) {
     EXPECT_NE(text.find(R"("sim_child_manifest":null)"), std::string::npos) << text;
 }
 
+TEST(RequestJson, AProcessThatLeavesTheDecoderCheckSaysSoAndOnlyThen) {
+    ChildRequest r{RunRequest{}, MeasuringChild{1, 2, "r.json", false}};
+    const std::string text = child_request_to_json(r, "1");
+    EXPECT_NE(text.find(R"("checks_decoders":false)"), std::string::npos) << text;
+    EXPECT_TRUE(child_request_from_json(text, "1") == r);
+    // Checking, the default, is not written: a build that does not know the key reads the rest.
+    const std::string checking = child_request_to_json(measuring(RunRequest{}), "1");
+    EXPECT_EQ(checking.find("checks_decoders"), std::string::npos) << checking;
+    EXPECT_TRUE(child_request_from_json(checking, "1").measuring()->checks_decoders);
+}
+
 TEST(RequestJson, ARequestWithNoRoleOrTwoIsRefused) {
     std::string text = child_request_to_json(measuring(RunRequest{}), "1");
     const std::string place =

@@ -18,6 +18,11 @@ namespace perfgauge::harness {
 struct MeasuringChild {
     std::size_t index = 0, count = 1;
     std::filesystem::path result_path;
+    /// Checks every decoder against the reference on its data before measuring. The fan-out's
+    /// processes after the first draw the same bytes from the same seed, which the first one
+    /// checked: they leave it (a 288 MB arena is 2-3 s of decoding). In the request only when
+    /// false, so a build that does not know it (an --against OTHER) reads the request as before.
+    bool checks_decoders = true;
 
     bool operator==(const MeasuringChild&) const = default;
 };
