@@ -1,5 +1,6 @@
 # Unity ("jumbo") builds: with PERFGAUGE_UNITY=ON each library's and the command's sources are
-# compiled in batches of 16 (the test drivers' in batches of 8: test/ is added with its own
+# compiled in batches of 16 (the reporting code's in one batch per target:
+# cmake/compile_cost.cmake; the test drivers' in batches of 8: test/ is added with its own
 # size, CMakeLists.txt), so the {fmt} and nlohmann/json templates a file uses are
 # instantiated and optimised once per batch instead of once per file. Most of a batch's time
 # is optimising and generating code (68% of the command's largest batch, -ftime-report); the

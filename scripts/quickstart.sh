@@ -14,7 +14,10 @@ dir=build-quick
 # workloads file by file as always; 194 s instead of 329 s on 2 CPUs (docs/measurements.md).
 # No debug information for perfgauge's own code (PERFGAUGE_DEBUG_INFO): a sixth less compile
 # time and a 7 MB binary instead of 80 MB; the measured workloads are compiled exactly as in
-# scripts/build.sh release (-O2 -g -DNDEBUG -O3), since their timings are the answer.
+# scripts/build.sh release (-O2 -g -DNDEBUG -O3), since their timings are the answer. As in
+# every optimised build, the reporting code (results, history, request, the command) at -O1 in
+# one batch per library, and GCC's collector run less often (cmake/compile_cost.cmake,
+# docs/testing.md): 17-27% less CPU than at -O2 in batches of 16 (docs/measurements.md).
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFGAUGE_BUILD_TESTS=OFF -DPERFGAUGE_WERROR=ON
        -DPERFGAUGE_UNITY=ON -DPERFGAUGE_DEBUG_INFO=OFF)
 if command -v ccache >/dev/null; then
@@ -25,10 +28,11 @@ if [ -x "$dir/harness/perfgauge" ]; then
 else
   # Measured from a fresh clone on the 2-core development VMs, no compiler cache
   # (docs/measurements.md): 194 s of building (6.3 min of CPU) on Zen 3, 98 s on Zen 5, with
-  # debug information; without it, 253 s of CPU on a Xeon where it had taken 307 s. Then
+  # debug information; without it, 253 s of CPU on a Xeon where it had taken 307 s; with the
+  # reporting code at -O1, 161-171 s of CPU where the same build had taken 194-235 s. Then
   # about a minute measuring.
-  echo "quickstart: building the perfgauge binary in $dir/: 3.5-5 min of CPU time, spread" \
-       "over $(nproc) CPU(s) (1.5-3 min on 2 idle CPUs), then about a minute measuring"
+  echo "quickstart: building the perfgauge binary in $dir/: 2.5-4 min of CPU time, spread" \
+       "over $(nproc) CPU(s) (1.5-2 min on 2 idle CPUs), then about a minute measuring"
 fi
 start=$(date +%s)
 cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
