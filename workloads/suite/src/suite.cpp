@@ -230,15 +230,13 @@ struct Point {
     Readying ready;
     std::shared_ptr<const Placement> whole;
     std::shared_ptr<const Placement> placement;  // whole, or the simulation's prefix of it
-    std::shared_ptr<const Placement> sliced;     // the decoders' slices of whole, or none
-    std::shared_ptr<std::size_t> slice_cursor;   // the next slice, shared (SliceTable)
+    std::optional<SharedSlices> sliced;          // the decoders' slices of whole, or none
 };
 
 Point place_point(const SuiteSpec& spec, const std::shared_ptr<const VarintArena>& arena,
                   const std::shared_ptr<std::vector<std::uint8_t>>& eviction, CacheState cache,
                   std::uint64_t size, SliceTable& slices) {
-    Point point{cache,   size,   readying(cache, spec.cold, eviction), nullptr, nullptr,
-                nullptr, nullptr};
+    Point point{cache, size, readying(cache, spec.cold, eviction), nullptr, nullptr, std::nullopt};
     // Evicted data lives in one window, as hot data does.
     point.whole = std::make_shared<const Placement>(
         place(*arena, size, point.ready.rotate ? CacheState::cold : CacheState::hot,
@@ -248,13 +246,9 @@ Point place_point(const SuiteSpec& spec, const std::shared_ptr<const VarintArena
     // decoder's sample takes the next slices of the pass rather than all of it (methodology.md,
     // "Working sets in memory"). The simulation, which counts a prefix, is left as it was.
     const bool rereadable = cache == CacheState::hot || point.ready.rotate;
-    if (spec.max_items_per_iteration > 0 || !rereadable ||
-        !sliced_working_set(size, spec.cache_sizes, spec.machine_caches))
-        return point;
-    if (const auto shared = slices.slices_of(*arena, *point.whole)) {
-        point.sliced = shared->slices;
-        point.slice_cursor = shared->cursor;
-    }
+    if (spec.max_items_per_iteration == 0 && rereadable &&
+        sliced_working_set(size, spec.cache_sizes, spec.machine_caches))
+        point.sliced = slices.slices_of(*arena, *point.whole);
     return point;
 }
 
@@ -265,11 +259,11 @@ harness::Benchmark sized_benchmark(const BenchmarkKey& key,
         Readying ready = point.ready;
         if (point.sliced) {  // one slice after the other, in order
             ready.rotate = true;
-            ready.cursor = point.slice_cursor;
+            ready.cursor = point.sliced->cursor;
         }
-        const auto& decoded = point.sliced ? point.sliced : point.placement;
+        const auto& decoded = point.sliced ? point.sliced->slices : point.placement;
         auto b = varint_end_on_end(*find_varint_variant(key.variant), arena, decoded, ready);
-        b.bytes_per_iteration = (point.sliced ? point.sliced : point.whole)->mean_span();
+        b.bytes_per_iteration = (point.sliced ? point.sliced->slices : point.whole)->mean_span();
         b.name = benchmark_name(key);
         b.params = params(key, b, decoded->windows.size());
         return b;
